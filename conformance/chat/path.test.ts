@@ -1,0 +1,33 @@
+import { ChatCreateResponse } from '../../src/spec/chat.js';
+import { rule } from '../../src/suite/case.js';
+
+rule('chat.path.version-segment', "accepts the profile's API version as the first path segment", async ({ t, check }) => {
+  const res = await t.chat.create({});
+  check.success(res, `create under /${t.profile.api_version}/ succeeds`);
+  check.that(new URL(res.exchange.url).pathname.startsWith(`/${t.profile.api_version}/`), 'the version as first segment', res.exchange.url);
+});
+
+rule('chat.path.versions-list', 'records whether other version segments are served', async ({ t, observe }) => {
+  for (const version of ['v2', 'v0']) {
+    const res = await t.chat.create({}, { version });
+    observe(`create under /${version}/`, res.status);
+  }
+});
+
+rule('chat.path.slug-and-prefixed-ids', 'accepts account and project ids in both slug and prefixed form', async ({ t, check, observe }) => {
+  const p = t.profile;
+  const forms: [string, string, string][] = [['profile form', p.account_id, p.project_id]];
+  if (p.account_id_alt && p.project_id_alt) forms.push(['other form', p.account_id_alt, p.project_id_alt]);
+  else observe('other form', 'the profile names no account_id_alt/project_id_alt, so only one form was checked');
+  for (const [label, accountId, projectId] of forms) {
+    const res = await t.chat.create({}, { accountId, projectId });
+    check.success(res, `create with the ${label} (${accountId}/${projectId}) succeeds`);
+    check.schema(res, ChatCreateResponse, 'the create response');
+  }
+});
+
+rule('chat.path.operation-segment', 'does not serve an operation segment other than create, respond or close', async ({ t, check, observe }) => {
+  const res = await t.chat.call('delete', 'POST', {});
+  check.rejected(res, 'an unknown chat operation is not served');
+  observe('status', res.status);
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// The conformance suite: one case per documented rule, run by `dialtone conformance`, which hands
+// the target profile to the workers through DIALTONE_PROFILE.
+export default defineConfig({
+  test: {
+    include: ['conformance/**/*.test.ts'],
+    pool: 'threads',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Cases never retry: a flaky target is a finding, not noise to hide.
+    retry: 0,
+  },
+});

@@ -1,0 +1,87 @@
+import { join, relative, resolve } from 'node:path';
+import { conformancePage } from '../../report/conformance-page.js';
+import { writeIndexPage } from '../../report/index-page.js';
+import { junitXml } from '../../report/junit.js';
+import type { Results } from '../../report/results.js';
+import { writeReportFiles } from '../../report/write.js';
+import { runSuite } from '../../suite/run.js';
+import { runSelftest } from '../../suite/selftest.js';
+import { type DefectId, Defects } from '../../target/defects.js';
+import { parse } from '../args.js';
+import { ROOT } from '../root.js';
+import { defectIds, openTarget } from '../target-session.js';
+
+export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--report-dir DIR] [--defect ID]... [--selftest]
+  Runs the conformance suite and writes DIR/conformance/{index.html,results.json,junit.xml}.
+  Exit 0 when no documented rule failed, 1 when one did, 2 for a usage or profile error, 3 when the target is unreachable.
+  --selftest  also starts the reference target once per defect and checks the suite fails exactly the broken rules.`;
+
+export interface ConformanceOutcome {
+  readonly results: Results;
+  readonly reportDir: string;
+}
+
+/** Runs the suite (and optionally the defect self-test), writes the reports, prints a summary. */
+export async function conformance(argv: string[]): Promise<number> {
+  const { values } = parse('conformance', argv, {
+    target: { type: 'string' },
+    only: { type: 'string' },
+    'report-dir': { type: 'string' },
+    defect: { type: 'string', multiple: true },
+    selftest: { type: 'boolean' },
+  });
+  const out = await runConformance({
+    target: values.target,
+    only: values.only,
+    reportDir: values['report-dir'],
+    defects: defectIds(values.defect ?? []),
+    selftest: values.selftest ?? false,
+  });
+  return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) ? 0 : 1;
+}
+
+export async function runConformance(o: {
+  target?: string | undefined;
+  only?: string | undefined;
+  reportDir?: string | undefined;
+  defects?: DefectId[];
+  selftest?: boolean;
+}): Promise<ConformanceOutcome> {
+  const reportDir = resolve(o.reportDir ?? 'reports');
+  const session = await openTarget(o.target, o.defects ?? []);
+  let results: Results;
+  try {
+    results = await runSuite({ root: ROOT, loaded: session.loaded, ...(o.only ? { only: o.only } : {}) });
+  } finally {
+    await session.close();
+  }
+  if (o.selftest) {
+    const ids = (Object.keys(Defects) as DefectId[]).filter((id) => !o.only || results.rules.some((r) => r.surface === Defects[id].surface));
+    const verdicts = await runSelftest(ROOT, ids, (v) => {
+      if (!v.exact)
+        console.log(`  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`);
+    });
+    const caught = verdicts.filter((v) => v.exact).length;
+    results = { ...results, selftest: { defects: verdicts, caught, total: verdicts.length, mutation_score: verdicts.length ? caught / verdicts.length : 0 } };
+  }
+  const secrets = Object.values(session.loaded.secrets).filter((s): s is string => typeof s === 'string');
+  const dir = join(reportDir, 'conformance');
+  writeReportFiles(
+    dir,
+    { 'index.html': conformancePage(results), 'results.json': `${JSON.stringify(results, null, 2)}\n`, 'junit.xml': junitXml(results) },
+    secrets,
+  );
+  writeIndexPage(reportDir);
+  const t = results.totals;
+  console.log(
+    `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered (${(results.duration_ms / 1000).toFixed(1)} s)`,
+  );
+  for (const c of results.cases.filter((x) => x.outcome === 'fail')) console.log(`  FAIL ${c.rule}: ${c.detail}`);
+  for (const e of results.errors) console.log(`  ERROR ${e.split('\n')[0]}`);
+  if (results.selftest) {
+    const s = results.selftest;
+    console.log(`defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)`);
+  }
+  console.log(`gate: ${results.gate}; report: ${relative(process.cwd(), join(dir, 'index.html')) || join(dir, 'index.html')}`);
+  return { results, reportDir };
+}

@@ -1,0 +1,32 @@
+import type { LoadedProfile } from '../profile/load.js';
+import { loadProfile } from '../profile/load.js';
+import { type DefectId, Defects, isDefectId } from '../target/defects.js';
+import { type RunningTarget, startTarget } from '../target/server.js';
+import { UsageError } from './errors.js';
+import { probe } from './probe.js';
+
+/** Checks defect ids; an unknown one is a usage error that lists the known ones. */
+export function defectIds(ids: readonly string[]): DefectId[] {
+  for (const id of ids) {
+    if (!isDefectId(id)) throw new UsageError(`unknown defect '${id}'; known defects: ${Object.keys(Defects).join(', ')}`);
+  }
+  return ids as DefectId[];
+}
+
+/** The target a command runs against: the profile given, or a reference target started for it. */
+export interface TargetSession {
+  readonly loaded: LoadedProfile;
+  readonly reference: RunningTarget | undefined;
+  close(): Promise<void>;
+}
+
+/** Without --target, start the reference target on free loopback ports; with it, load and probe the profile. */
+export async function openTarget(profilePath: string | undefined, defects: DefectId[] = []): Promise<TargetSession> {
+  if (profilePath) {
+    const loaded = loadProfile(profilePath);
+    await probe(loaded.profile.hosts.base_url, profilePath);
+    return { loaded, reference: undefined, close: async () => {} };
+  }
+  const reference = await startTarget({ defects });
+  return { loaded: reference.loaded, reference, close: () => reference.close() };
+}

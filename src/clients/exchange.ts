@@ -1,0 +1,89 @@
+import http from 'node:http';
+
+/** One request and its response, as the wire log and the reproduce command show them. */
+export interface Exchange {
+  readonly method: string;
+  readonly url: string;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestBody: string | undefined;
+  readonly status: number;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly responseBody: string;
+  readonly ms: number;
+}
+
+/** A response with its body parsed when it is JSON. */
+export interface Response<T = unknown> {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  readonly json: T | undefined;
+  readonly exchange: Exchange;
+}
+
+export interface RequestOptions {
+  readonly method: string;
+  readonly url: string;
+  /** Header names are sent exactly as given (node:http keeps their case). */
+  readonly headers?: Record<string, string>;
+  /** A value is sent as JSON; a string is sent as is; undefined sends no body. */
+  readonly body?: unknown;
+  readonly timeoutMs?: number;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** Thrown when a target does not answer: the message says where, in one line. */
+export class TargetUnreachable extends Error {
+  override readonly name = 'TargetUnreachable';
+}
+
+/**
+ * Sends one HTTP request and records the exchange. Uses node:http rather than fetch so header
+ * names go out in the case the caller wrote.
+ *
+ * @example
+ * const res = await request({ method: 'POST', url, headers: { 'X-API-KEY': key }, body: {} });
+ * res.status; res.json; res.exchange;
+ */
+export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>> {
+  const started = performance.now();
+  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const headers: Record<string, string> = { ...opts.headers };
+  if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(opts.url, { method: opts.method, headers, agent, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: T | undefined;
+        if (/json/.test(res.headers['content-type'] ?? '')) {
+          try {
+            json = JSON.parse(text) as T;
+          } catch {
+            json = undefined;
+          }
+        }
+        const responseHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+        const exchange: Exchange = {
+          method: opts.method,
+          url: opts.url,
+          requestHeaders: headers,
+          requestBody: body,
+          status: res.statusCode ?? 0,
+          responseHeaders,
+          responseBody: text,
+          ms: performance.now() - started,
+        };
+        resolve({ status: exchange.status, headers: responseHeaders, text, json, exchange });
+      });
+    });
+    req.on('timeout', () => req.destroy(new TargetUnreachable(`${opts.method} ${opts.url}: no answer within ${opts.timeoutMs ?? 10_000} ms`)));
+    req.on('error', (e) => reject(e instanceof TargetUnreachable ? e : new TargetUnreachable(`${opts.method} ${opts.url}: ${(e as Error).message}`)));
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { z } from 'zod';
+import { UsageError } from '../cli/errors.js';
+import { type CredentialName, Profile } from './schema.js';
+
+/** A profile with its secrets resolved from the environment, ready for clients. */
+export interface LoadedProfile {
+  readonly profile: Profile;
+  readonly path: string | undefined;
+  /** Secret values by credential name. Never printed: the report redacts every one of them. */
+  readonly secrets: Partial<Record<CredentialName | 'control_token', string>>;
+}
+
+/** Formats the first zod issue as `file: field.path: message`, one line. */
+export function describeIssue(source: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return `${source}: invalid`;
+  const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+  return `${source}: ${field}: ${issue.message}`;
+}
+
+/**
+ * Parses and validates a profile value; throws a UsageError naming the bad field.
+ *
+ * @example
+ * parseProfile(JSON.parse(text), 'staging.json') // Profile, or UsageError "staging.json: hosts.base_url: must be an http(s) URL"
+ */
+export function parseProfile(value: unknown, source: string): Profile {
+  const parsed = Profile.safeParse(value);
+  if (!parsed.success) throw new UsageError(describeIssue(source, parsed.error));
+  return parsed.data;
+}
+
+function readEnvFile(path: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`${path}: cannot read the profile's env_file`);
+  }
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const m = /^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (m?.[1] && m[2] !== undefined) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/**
+ * Resolves every credential reference from `env`, then the profile's env_file.
+ * Missing variables are an error only for credentials the profile names.
+ */
+export function resolveSecrets(profile: Profile, path: string | undefined, env: NodeJS.ProcessEnv): LoadedProfile['secrets'] {
+  const fileEnv = profile.env_file ? readEnvFile(resolve(path ? dirname(path) : '.', profile.env_file)) : {};
+  const secrets: Record<string, string> = {};
+  const refs: [string, { env: string } | undefined][] = [...Object.entries(profile.credentials), ['control_token', profile.control?.token]];
+  for (const [name, ref] of refs) {
+    if (!ref) continue;
+    const value = env[ref.env] ?? fileEnv[ref.env];
+    if (value === undefined || value === '') {
+      const field = name === 'control_token' ? 'control.token' : `credentials.${name}`;
+      throw new UsageError(`${path ?? 'profile'}: ${field}: environment variable ${ref.env} is not set`);
+    }
+    secrets[name] = value;
+  }
+  return secrets;
+}
+
+/** Reads, validates and resolves a profile file. */
+export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env): LoadedProfile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`${path}: profile not found or not readable`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${path}: not valid JSON (${(e as Error).message.split('\n')[0]})`);
+  }
+  const profile = parseProfile(json, path);
+  return { profile, path, secrets: resolveSecrets(profile, path, env) };
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { ClientEnv, RuntimeRegion } from '../spec/common.js';
+
+/** A credential is never inline: it names the environment variable that holds it. */
+export const SecretRef = z.strictObject({
+  env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must name an environment variable in UPPER_SNAKE_CASE'),
+});
+export type SecretRef = z.infer<typeof SecretRef>;
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** The credentials a run may need, each by reference. Surfaces a profile lacks are skipped. */
+export const Credentials = z.strictObject({
+  chat_api_key: SecretRef.optional(),
+  chat_connector_token: SecretRef.optional(),
+  messaging_connector_token: SecretRef.optional(),
+  voice_auth_token: SecretRef.optional(),
+  conversations_api_key: SecretRef.optional(),
+  external_events_key: SecretRef.optional(),
+  outbound_token: SecretRef.optional(),
+  agents_api_key: SecretRef.optional(),
+});
+export type Credentials = z.infer<typeof Credentials>;
+export type CredentialName = keyof Credentials;
+
+/**
+ * A target environment, one JSON file each. Hosts per surface, ids in slug or prefixed form
+ * (the `_alt` fields name the other form so both can be checked), credentials by reference.
+ *
+ * @example
+ * { "name": "staging-us", "environment": "pre-release", "region": "us-1", "api_version": "v1",
+ *   "hosts": { "base_url": "https://api.us-1.example.com" },
+ *   "account_id": "acme", "project_id": "support",
+ *   "credentials": { "chat_api_key": { "env": "ACME_CHAT_API_KEY" } } }
+ */
+export const Profile = z.strictObject({
+  name: z.string().min(1),
+  /** `reference` is the embedded target; anything else is a real environment. */
+  kind: z.enum(['reference', 'real']).default('real'),
+  environment: ClientEnv,
+  region: RuntimeRegion,
+  api_version: z
+    .string()
+    .regex(/^v\d+$/, 'must look like v1')
+    .default('v1'),
+  hosts: z.strictObject({
+    base_url: HttpUrl,
+    messaging_url: HttpUrl.optional(),
+    webrtc_url: HttpUrl.optional(),
+    agents_url: HttpUrl.optional(),
+  }),
+  account_id: z.string().min(1),
+  account_id_alt: z.string().min(1).optional(),
+  project_id: z.string().min(1),
+  project_id_alt: z.string().min(1).optional(),
+  variant_id: z.string().min(1).optional(),
+  credentials: Credentials.default({}),
+  /** Phrases the target's agent answers with a handoff and with an end; default: the reference agent's. */
+  chat_script: z
+    .strictObject({ handoff_message: z.string().min(1), goodbye_message: z.string().min(1) })
+    .default({ handoff_message: 'Can I speak to a person, please?', goodbye_message: 'That is all, thank you. Goodbye!' }),
+  /** Present only for the reference target: its control surface (clock, faults, inspection). */
+  control: z.strictObject({ url: HttpUrl, token: SecretRef }).optional(),
+  /** A file of NAME=value lines read for credentials not already in the environment (relative to the profile). */
+  env_file: z.string().min(1).optional(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+/** What a target can do beyond the documented API; cases that need more are skipped with the reason. */
+export type Capability = 'control';
+
+export function capabilities(profile: Profile): Set<Capability> {
+  return new Set(profile.control ? ['control'] : []);
+}

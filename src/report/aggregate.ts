@@ -1,0 +1,69 @@
+import type { Rule } from '../spec/rule.js';
+import type { CollectedCase } from '../suite/reporter.js';
+import type { CaseResult, RuleOutcome, RuleResult, Totals } from './results.js';
+
+/** Turns collected vitest cases into report cases with a one-line detail each. */
+export function toCaseResults(collected: readonly CollectedCase[]): CaseResult[] {
+  return collected.map((c) => {
+    const m = c.meta;
+    const f = m?.failure;
+    const detail =
+      c.outcome === 'fail'
+        ? f
+          ? `Received: ${f.received} / Documented: ${f.documented}`
+          : (c.error ?? 'failed')
+        : c.outcome === 'skip'
+          ? (m?.skipReason ?? 'skipped')
+          : c.outcome === 'observed'
+            ? (m?.observed ?? []).join('; ')
+            : m?.chosen
+              ? `target chose: ${m.chosen}`
+              : 'as documented';
+    return {
+      rule: m?.rule ?? c.title.split(' ')[0] ?? c.title,
+      title: c.title,
+      outcome: c.outcome,
+      detail,
+      file: c.file,
+      duration_ms: Math.round(c.durationMs),
+      ...(f ? { documented: f.documented, received: f.received, reproduce: f.reproduce } : {}),
+      ...(m?.observed ? { observed: m.observed } : {}),
+      ...(m?.chosen ? { chosen: m.chosen } : {}),
+      ...(m?.timings ? { timings: m.timings } : {}),
+      ...(m?.wire ? { wire: m.wire } : {}),
+    };
+  });
+}
+
+const RANK: Record<RuleOutcome, number> = { fail: 4, pass: 3, observed: 2, skip: 1, uncovered: 0 };
+
+/** Each catalogue rule with the worst outcome of its cases (fail beats pass beats skip). */
+export function toRuleResults(rules: readonly Rule[], cases: readonly CaseResult[]): RuleResult[] {
+  const byRule = new Map<string, CaseResult[]>();
+  for (const c of cases) byRule.set(c.rule, [...(byRule.get(c.rule) ?? []), c]);
+  return rules.map((r) => {
+    const mine = byRule.get(r.id) ?? [];
+    let outcome: RuleOutcome = 'uncovered';
+    for (const c of mine) if (RANK[c.outcome] > RANK[outcome]) outcome = c.outcome;
+    const chosen = mine.find((c) => c.chosen)?.chosen;
+    return {
+      id: r.id,
+      doc: r.doc,
+      section: r.section,
+      statement: r.statement,
+      kind: r.kind,
+      surface: r.surface,
+      outcome,
+      cases: mine.length,
+      ...(chosen ? { chosen } : {}),
+    };
+  });
+}
+
+/** Case totals, plus the number of rules no case covers yet. */
+export function totalsOf(cases: readonly CaseResult[], rules: readonly RuleResult[]): Totals {
+  const t: Totals = { pass: 0, fail: 0, skip: 0, observed: 0, uncovered: 0 };
+  for (const c of cases) t[c.outcome]++;
+  t.uncovered = rules.filter((r) => r.outcome === 'uncovered').length;
+  return t;
+}

@@ -1,0 +1,63 @@
+import { badge, esc, page } from './html.js';
+import type { CaseResult, Results } from './results.js';
+
+function caseBlock(c: CaseResult): string {
+  const rows: string[] = [];
+  if (c.documented !== undefined) rows.push(`<div>Documented</div><div>${esc(c.documented)}</div>`, `<div>Received</div><div>${esc(c.received)}</div>`);
+  if (c.chosen) rows.push(`<div>Chosen</div><div>${esc(c.chosen)}</div>`);
+  for (const o of c.observed ?? []) rows.push(`<div>Observed</div><div>${esc(o)}</div>`);
+  if (c.outcome === 'skip') rows.push(`<div>Skipped</div><div>${esc(c.detail)}</div>`);
+  if (c.timings)
+    rows.push(
+      `<div>Timings</div><div>${Object.entries(c.timings)
+        .map(([k, v]) => `${esc(k)} ${v} ms`)
+        .join(' · ')}</div>`,
+    );
+  const reproduce = c.reproduce?.length ? `<div class="muted">Reproduce</div>${c.reproduce.map((r) => `<pre>${esc(r)}</pre>`).join('')}` : '';
+  const wire = c.wire?.length
+    ? `<details><summary>Wire log (${c.wire.length} exchange${c.wire.length === 1 ? '' : 's'})</summary>${c.wire
+        .map((w) => `<pre>${esc(w.request)}</pre><pre>${esc(w.response)}\n(${w.ms} ms)</pre>`)
+        .join('')}</details>`
+    : '';
+  return `<details class="case" data-outcome="${esc(c.outcome)}" id="case-${esc(c.rule)}"><summary>${badge(c.outcome)} <code>${esc(c.title)}</code> <span class="muted">${c.duration_ms} ms</span></summary><div class="kv">${rows.join('')}</div>${reproduce}${wire}</details>`;
+}
+
+const FILTER_SCRIPT = `for(const b of document.querySelectorAll('.filter input'))b.addEventListener('change',()=>{const on=new Set([...document.querySelectorAll('.filter input:checked')].map(i=>i.value));for(const el of document.querySelectorAll('[data-outcome]'))el.style.display=on.has(el.dataset.outcome)?'':'none'});`;
+
+/** The conformance report page: totals, the rule catalogue with outcomes, and a page section per case. */
+export function conformancePage(r: Results): string {
+  const t = r.totals;
+  const totals = (['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<span>${badge(k)} ${t[k]}</span>`).join('');
+  const selftest = r.selftest
+    ? `<h2>Defect self-test: mutation score ${(r.selftest.mutation_score * 100).toFixed(0)}% (${r.selftest.caught}/${r.selftest.total})</h2>
+<table><tr><th>Defect</th><th>Breaks</th><th>Failed rules</th><th>Verdict</th></tr>${r.selftest.defects
+        .map(
+          (d) =>
+            `<tr><td><code>${esc(d.id)}</code><div class="muted">${esc(d.description)}</div></td><td>${d.breaks.map((b) => `<code>${esc(b)}</code>`).join('<br>')}</td><td>${d.failed_rules.map((b) => `<code>${esc(b)}</code>`).join('<br>') || '—'}</td><td>${d.exact ? badge('pass') : badge('fail')} ${d.caught ? (d.exact ? 'caught exactly' : 'caught, with other rules') : 'not caught'}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '';
+  const surfaces = [...new Set(r.rules.map((x) => x.surface))];
+  const ruleTables = surfaces
+    .map((s) => {
+      const rows = r.rules
+        .filter((x) => x.surface === s)
+        .map(
+          (x) =>
+            `<tr data-outcome="${esc(x.outcome)}"><td>${x.cases ? `<a href="#case-${esc(x.id)}"><code>${esc(x.id)}</code></a>` : `<code>${esc(x.id)}</code>`}</td><td>${badge(x.outcome)}</td><td>${esc(x.statement)}${x.chosen ? `<div class="muted">target chose: ${esc(x.chosen)}</div>` : ''}</td><td class="muted">doc ${x.doc} · ${esc(x.section)}</td></tr>`,
+        )
+        .join('');
+      return `<h3>${esc(s)}</h3><table><tr><th>Rule</th><th>Outcome</th><th>Statement</th><th>Where</th></tr>${rows}</table>`;
+    })
+    .join('');
+  const errors = r.errors.length ? `<h2>Suite errors</h2>${r.errors.map((e) => `<pre>${esc(e)}</pre>`).join('')}` : '';
+  const body = `<nav><a href="../index.html">← all reports</a><a href="results.json">results.json</a><a href="junit.xml">junit.xml</a></nav>
+<h1>Conformance: ${esc(r.target.name)} ${badge(r.gate)}</h1>
+<p class="muted">${esc(r.started_at)} · ${(r.duration_ms / 1000).toFixed(1)} s · ${esc(r.target.kind)} target, ${esc(r.target.environment)}${r.filter ? ` · only <code>${esc(r.filter)}</code>` : ''}</p>
+<p class="totals">${totals}</p>
+<p class="filter">Show: ${(['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
+${errors}${selftest}
+<h2>Cases (${r.cases.length})</h2>${r.cases.map(caseBlock).join('')}
+<h2>Rule catalogue (${r.rules.length})</h2>${ruleTables}`;
+  return page(`dialtone conformance: ${r.target.name}`, body, FILTER_SCRIPT);
+}

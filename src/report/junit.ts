@@ -1,0 +1,33 @@
+import type { Results } from './results.js';
+
+const x = (s: unknown) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+
+/** JUnit XML: one testsuite per surface, one testcase per case; observed cases carry a property. */
+export function junitXml(r: Results): string {
+  const bySurface = new Map<string, Results['cases']>();
+  for (const c of r.cases) {
+    const s = c.rule.split('.')[0] ?? 'other';
+    bySurface.set(s, [...(bySurface.get(s) ?? []), c]);
+  }
+  const suites = [...bySurface].map(([s, cases]) => {
+    const failures = cases.filter((c) => c.outcome === 'fail').length;
+    const skipped = cases.filter((c) => c.outcome === 'skip').length;
+    const time = cases.reduce((a, c) => a + c.duration_ms, 0) / 1000;
+    const body = cases
+      .map((c) => {
+        const inner =
+          c.outcome === 'fail'
+            ? `<failure message="${x(c.detail)}">${x([c.detail, ...(c.reproduce ?? [])].join('\n'))}</failure>`
+            : c.outcome === 'skip'
+              ? `<skipped message="${x(c.detail)}"/>`
+              : c.outcome === 'observed'
+                ? `<properties><property name="outcome" value="observed"/><property name="observed" value="${x(c.detail)}"/></properties>`
+                : '';
+        return `    <testcase classname="dialtone.${x(s)}" name="${x(c.title)}" time="${(c.duration_ms / 1000).toFixed(3)}">${inner}</testcase>`;
+      })
+      .join('\n');
+    return `  <testsuite name="${x(s)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">\n${body}\n  </testsuite>`;
+  });
+  const t = r.totals;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone conformance" tests="${r.cases.length}" failures="${t.fail}" skipped="${t.skip}" time="${(r.duration_ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { RuleKind, Surface } from '../spec/rule.js';
+
+/** How one case ended. `observed` is for what the documents leave open and never fails the gate. */
+export const Outcome = z.enum(['pass', 'fail', 'skip', 'observed']);
+export type Outcome = z.infer<typeof Outcome>;
+
+/** How one rule stands: the worst of its cases, or `uncovered` when no case checks it yet. */
+export const RuleOutcome = z.enum(['pass', 'fail', 'skip', 'observed', 'uncovered']);
+export type RuleOutcome = z.infer<typeof RuleOutcome>;
+
+export const CaseResult = z.object({
+  rule: z.string(),
+  title: z.string(),
+  outcome: Outcome,
+  /** One line: the failure (Received / Documented), the skip reason, or what was observed. */
+  detail: z.string(),
+  file: z.string(),
+  duration_ms: z.number(),
+  documented: z.string().optional(),
+  received: z.string().optional(),
+  reproduce: z.array(z.string()).optional(),
+  observed: z.array(z.string()).optional(),
+  chosen: z.string().optional(),
+  timings: z.record(z.string(), z.number()).optional(),
+  wire: z.array(z.object({ request: z.string(), response: z.string(), ms: z.number() })).optional(),
+});
+export type CaseResult = z.infer<typeof CaseResult>;
+
+export const RuleResult = z.object({
+  id: z.string(),
+  doc: z.number(),
+  section: z.string(),
+  statement: z.string(),
+  kind: RuleKind,
+  surface: Surface,
+  outcome: RuleOutcome,
+  cases: z.number(),
+  chosen: z.string().optional(),
+});
+export type RuleResult = z.infer<typeof RuleResult>;
+
+export const Totals = z.object({
+  pass: z.number(),
+  fail: z.number(),
+  skip: z.number(),
+  observed: z.number(),
+  uncovered: z.number(),
+});
+export type Totals = z.infer<typeof Totals>;
+
+/** One defect's self-test verdict: which rules failed against which the defect breaks. */
+export const DefectVerdict = z.object({
+  id: z.string(),
+  surface: Surface,
+  description: z.string(),
+  breaks: z.array(z.string()),
+  failed_rules: z.array(z.string()),
+  caught: z.boolean(),
+  /** True when exactly the broken rules failed, no others. */
+  exact: z.boolean(),
+});
+export type DefectVerdict = z.infer<typeof DefectVerdict>;
+
+/** results.json: the machine-readable record of one conformance run. */
+export const Results = z.object({
+  tool: z.literal('dialtone'),
+  kind: z.literal('conformance'),
+  started_at: z.string(),
+  duration_ms: z.number(),
+  target: z.object({ name: z.string(), kind: z.string(), environment: z.string(), hosts: z.record(z.string(), z.string()) }),
+  filter: z.string().nullable(),
+  gate: z.enum(['pass', 'fail']),
+  totals: Totals,
+  cases: z.array(CaseResult),
+  rules: z.array(RuleResult),
+  errors: z.array(z.string()),
+  selftest: z.object({ defects: z.array(DefectVerdict), caught: z.number(), total: z.number(), mutation_score: z.number() }).optional(),
+});
+export type Results = z.infer<typeof Results>;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { AudioRules } from './audio.rules.js';
+import { QueryBoolean } from './conversations.js';
+
+/** Which channel of the recording to return: both sides (default), the user, or the agent. */
+export const AudioDirection = z.enum(['combined', 'user', 'agent']);
+export type AudioDirection = z.infer<typeof AudioDirection>;
+
+/** Audio query: `direction` defaults to combined, `redacted` to false. */
+export const AudioQuery = z.object({
+  direction: AudioDirection.default('combined'),
+  redacted: QueryBoolean.default(false),
+});
+export type AudioQuery = z.infer<typeof AudioQuery>;
+/** The audio query as a client writes it (both fields optional). */
+export type AudioQueryInput = z.input<typeof AudioQuery>;
+
+/** What a request returns: the raw recording or the redacted one. */
+export type AudioVariant = 'raw' | 'redacted';
+
+/** One row of the redaction table, with "false or omitted" expanded into two rows. */
+export interface RedactionRow {
+  readonly piiAccess: boolean;
+  /** `undefined` means the parameter is omitted. */
+  readonly redacted: boolean | undefined;
+  readonly returns: AudioVariant;
+  /** The rule covering the documented row this expands. */
+  readonly rule: keyof typeof AudioRules;
+}
+
+/** The PII redaction table of the audio endpoint as data: only a user with PII access and no redaction gets raw audio. */
+export const REDACTION_TABLE = [
+  { piiAccess: true, redacted: false, returns: 'raw', rule: 'audio.redaction.pii-false-raw' },
+  { piiAccess: true, redacted: undefined, returns: 'raw', rule: 'audio.redaction.pii-false-raw' },
+  { piiAccess: true, redacted: true, returns: 'redacted', rule: 'audio.redaction.pii-true-redacted' },
+  { piiAccess: false, redacted: false, returns: 'redacted', rule: 'audio.redaction.no-pii-false-redacted' },
+  { piiAccess: false, redacted: undefined, returns: 'redacted', rule: 'audio.redaction.no-pii-false-redacted' },
+  { piiAccess: false, redacted: true, returns: 'redacted', rule: 'audio.redaction.no-pii-true-redacted' },
+] as const satisfies readonly RedactionRow[];
+
+/**
+ * The recording the redaction table prescribes for a caller and a `redacted` value.
+ *
+ * @example
+ * expectedAudio(true, undefined); // 'raw'
+ * expectedAudio(false, false); // 'redacted' (enforced)
+ */
+export function expectedAudio(piiAccess: boolean, redacted: boolean | undefined): AudioVariant {
+  const row = REDACTION_TABLE.find((r) => r.piiAccess === piiAccess && r.redacted === redacted);
+  return row?.returns ?? 'redacted';
+}
+
+/**
+ * Whether a body is a WAV file (RIFF header with the WAVE form type).
+ *
+ * @example
+ * isWav(new Uint8Array(await res.arrayBuffer())); // true for a WAV body
+ */
+export function isWav(bytes: Uint8Array): boolean {
+  const ascii = (from: number, to: number): string => String.fromCharCode(...bytes.subarray(from, to));
+  return bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE';
+}
+
+/** The content type the reference target sends with a WAV body; the document shows none. */
+export const AUDIO_CONTENT_TYPE = 'audio/wav';
+
+/** Audio credential header, exactly as the Authentication table writes it. */
+export const AudioHeaders = {
+  apiKey: 'x-api-key',
+} as const;

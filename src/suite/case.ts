@@ -1,0 +1,109 @@
+import { it } from 'vitest';
+import { redact } from '../profile/redact.js';
+import type { Capability } from '../profile/schema.js';
+import { type RuleId, Rules } from '../spec/index.js';
+import { CheckFailure, checks } from './checks.js';
+import { CaseContext, runProfile, secretEnv } from './context.js';
+import type { CaseMeta, WireEntry } from './meta.js';
+import { curlFor } from './reproduce.js';
+
+/** What a case body gets: the clients, the checks, and ways to record what it saw. */
+export interface CaseApi {
+  readonly t: CaseContext;
+  readonly check: typeof checks;
+  /** Records what the target did where the documents leave it open; the outcome becomes `observed`. */
+  observe(label: string, value: unknown): void;
+  /** Records which documented alternative the target chose (for contradictions). */
+  choose(alternative: string): void;
+  /** Records a named duration for the report. */
+  timing(name: string, ms: number): void;
+}
+
+export interface CaseOptions {
+  /** Capabilities the case needs; without them it is skipped with the reason. */
+  readonly needs?: readonly Capability[];
+}
+
+const cut = (s: string | undefined, n = 2000) => (s === undefined ? '' : s.length > n ? `${s.slice(0, n)}… (${s.length} bytes)` : s);
+
+function wireOf(t: CaseContext, secrets: string[]): WireEntry[] {
+  return t.log.map((ex) => {
+    const reqHeaders = Object.entries(ex.requestHeaders)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
+    const resHeaders = Object.entries(ex.responseHeaders)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
+    return {
+      request: redact(`${ex.method} ${ex.url}\n${reqHeaders}\n\n${cut(ex.requestBody)}`, secrets),
+      response: redact(`${ex.status}\n${resHeaders}\n\n${cut(ex.responseBody)}`, secrets),
+      ms: Math.round(ex.ms * 10) / 10,
+    };
+  });
+}
+
+/**
+ * Declares the conformance case of one catalogue rule. The vitest title starts with the rule id,
+ * then says in a sentence what is checked.
+ *
+ * @example
+ * rule('chat.close.success-true', 'closes a conversation and answers success: true', async ({ t, check }) => {
+ *   const res = await t.chat.close({ conversation_id: id });
+ *   check.equal(res.json?.success, true, 'success: true');
+ * });
+ */
+export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promise<void>, options: CaseOptions = {}): void {
+  const r = Rules[id];
+  it(`${id} ${sentence}`, async (ctx) => {
+    const meta: CaseMeta = { rule: id, ...(r.open ? { open: true } : {}) };
+    ctx.task.meta.dialtone = meta;
+    const loaded = runProfile();
+    const t = new CaseContext(loaded);
+    const missing = options.needs?.find((n) => !t.capabilities.has(n));
+    if (missing) {
+      meta.skipReason = `needs the '${missing}' capability, which only the reference target has`;
+      ctx.skip(meta.skipReason);
+      return;
+    }
+    const env = secretEnv(loaded);
+    const secrets = Object.values(env);
+    const api: CaseApi = {
+      t,
+      check: checks,
+      observe: (label, value) => {
+        meta.observed ??= [];
+        meta.observed.push(redact(`${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`, secrets));
+      },
+      choose: (alternative) => {
+        meta.chosen = alternative;
+      },
+      timing: (name, ms) => {
+        meta.timings ??= {};
+        meta.timings[name] = Math.round(ms * 10) / 10;
+      },
+    };
+    const profileArg = loaded.profile.kind === 'reference' ? '' : ` --target ${loaded.path ?? 'PROFILE'}`;
+    const reproduce = () => {
+      const last = t.log.at(-1);
+      return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${profileArg}`];
+    };
+    try {
+      await body(api);
+    } catch (e) {
+      const failure =
+        e instanceof CheckFailure
+          ? { check: e.check, documented: e.documented, received: redact(e.received, secrets) }
+          : { check: 'error', documented: r.statement, received: redact((e as Error).message ?? String(e), secrets) };
+      if (r.open) {
+        // "Not shown" never fails the gate: what happened is recorded as the observation.
+        api.observe(failure.check, failure.received);
+      } else {
+        meta.failure = { ...failure, reproduce: reproduce() };
+        throw new CheckFailure(failure.check, failure.documented, failure.received);
+      }
+    } finally {
+      meta.wire = wireOf(t, secrets);
+    }
+    if (r.open && !meta.observed) api.observe('result', 'nothing recorded');
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * Turns a rule-id glob (`chat.*`, `chat.create.?ody-optional`, several joined by commas) into a
+ * regular expression source that matches case titles, which start with the rule id.
+ *
+ * @example
+ * new RegExp(globToPattern('chat.close.*')).test('chat.close.success-true closes …') // true
+ */
+export function globToPattern(glob: string): string {
+  const alternatives = glob
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean)
+    .map((g) =>
+      g
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^ ]*')
+        .replace(/\?/g, '[^ ]'),
+    );
+  return `^(?:${alternatives.join('|')})(?: |$)`;
+}
+
+/** Whether a rule id matches the glob. */
+export function matchesGlob(id: string, glob: string | undefined): boolean {
+  return glob === undefined || new RegExp(globToPattern(glob)).test(id);
+}

@@ -1,0 +1,28 @@
+/** One line of a case's wire log (bodies cut to keep reports small). */
+export interface WireEntry {
+  readonly request: string;
+  readonly response: string;
+  readonly ms: number;
+}
+
+/** What a case hands the reporter beyond pass and fail. Everything here is already redacted. */
+export interface CaseMeta {
+  rule: string;
+  /** The rule is "not shown": a passing case is reported as `observed`, never as a gate result. */
+  open?: boolean;
+  /** Set when the case recorded what an open ("not shown") behaviour was. */
+  observed?: string[];
+  /** For a documented contradiction: the alternative the target chose. */
+  chosen?: string;
+  failure?: { check: string; documented: string; received: string; reproduce: string[] };
+  skipReason?: string;
+  wire?: WireEntry[];
+  /** Named durations in milliseconds (for example offer to answer), shown in the report. */
+  timings?: Record<string, number>;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    dialtone?: CaseMeta;
+  }
+}

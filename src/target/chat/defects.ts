@@ -1,0 +1,55 @@
+import { defineDefects } from '../defect.js';
+
+/** Defects of the Chat API surface. Each breaks one documented rule the way a real regression would. */
+export const ChatDefects = defineDefects({
+  'chat-create-requires-body': {
+    surface: 'chat',
+    breaks: ['chat.create.body-optional'],
+    description: 'chat/create without a body is rejected with 400 instead of starting a conversation.',
+  },
+  'chat-create-drops-conversation-id': {
+    surface: 'chat',
+    breaks: ['chat.create.response-fields', 'chat.create.fields-accepted'],
+    description: 'The create response omits conversation_id when the request carries an initial_message.',
+  },
+  'chat-whatsapp-rejected': {
+    surface: 'chat',
+    breaks: ['chat.create.channel-enum'],
+    description: 'channel "whatsapp" is refused as if it were not in the enum.',
+  },
+  'chat-variant-changes-on-respond': {
+    surface: 'chat',
+    breaks: ['chat.create.variant-only-on-create'],
+    description: 'A variant_id sent on respond is applied, moving the conversation to another variant.',
+  },
+  'chat-respond-without-id-accepted': {
+    surface: 'chat',
+    breaks: ['chat.respond.conversation-id-required'],
+    description: 'respond without conversation_id answers 200 with a made-up conversation.',
+  },
+  'chat-goodbye-never-ends': {
+    surface: 'chat',
+    breaks: ['chat.respond.flagged-to-end'],
+    description: 'end_conversation is always false, so no conversation is ever flagged to end.',
+  },
+  'chat-handoff-without-reason': {
+    surface: 'chat',
+    breaks: ['chat.respond.handoff-shape'],
+    description: 'The handoff object lacks its reason field.',
+  },
+  'chat-close-success-false': {
+    surface: 'chat',
+    breaks: ['chat.close.success-true'],
+    description: 'close answers success: false although it closed the conversation.',
+  },
+  'chat-prefixed-ids-refused': {
+    surface: 'chat',
+    breaks: ['chat.path.slug-and-prefixed-ids'],
+    description: 'Only the slug form of account_id and project_id is accepted; the prefixed form is 404.',
+  },
+  'chat-token-not-checked': {
+    surface: 'chat',
+    breaks: ['chat.auth.headers-required', 'chat.auth.invalid-credentials'],
+    description: 'X-TOKEN is never checked: a request with only X-API-KEY, or a wrong token, is served.',
+  },
+});

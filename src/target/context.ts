@@ -1,0 +1,17 @@
+import type { AdjustableClock } from './clock.js';
+import type { ConversationStore } from './conversations.js';
+import type { DefectSet } from './defects.js';
+import type { SeededRandom } from './ids.js';
+import type { IssuedCredentials, Tenant } from './tenancy.js';
+
+/** Everything a surface module of the reference target needs, passed in rather than imported. */
+export interface TargetContext {
+  readonly clock: AdjustableClock;
+  readonly defects: DefectSet;
+  readonly rng: SeededRandom;
+  readonly tenant: Tenant;
+  readonly credentials: IssuedCredentials;
+  readonly conversations: ConversationStore;
+  /** API versions accepted in the chat `{version}` segment. */
+  readonly chatVersions: readonly string[];
+}

@@ -1,0 +1,15 @@
+import type { RuleId } from '../spec/index.js';
+import type { Surface } from '../spec/rule.js';
+
+/** A deliberate break of documented behaviour, to prove the suite catches it. */
+export interface Defect {
+  readonly surface: Surface;
+  /** The rules whose cases must fail with this defect on, and no others. */
+  readonly breaks: readonly RuleId[];
+  readonly description: string;
+}
+
+/** Declares a surface's defects; ids are kebab-case and start with the surface's short name. */
+export function defineDefects<const T extends Record<string, Defect>>(d: T): T {
+  return d;
+}

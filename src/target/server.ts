@@ -1,0 +1,125 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type LoadedProfile, resolveSecrets } from '../profile/load.js';
+import type { Credentials, Profile } from '../profile/schema.js';
+import { AdjustableClock } from './clock.js';
+import type { TargetContext } from './context.js';
+import { registerControl } from './control.js';
+import { ConversationStore } from './conversations.js';
+import { type DefectId, DefectSet } from './defects.js';
+import { acceptEmptyJson, MalformedJson } from './http.js';
+import { SeededRandom } from './ids.js';
+import { type HostKey, SURFACES } from './surfaces.js';
+import { CREDENTIAL_NAMES, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
+
+export interface TargetOptions {
+  readonly defects?: readonly DefectId[];
+  /** Seed for ids and generated data; the same seed gives the same data. */
+  readonly seed?: number;
+  /** Loopback host to bind; ports are always chosen free by the OS. */
+  readonly host?: string;
+}
+
+/** A running reference target: its profile, the secrets the profile references, and a stop. */
+export interface RunningTarget {
+  readonly profile: Profile;
+  /** Environment variables (name to value) that the profile's credential references resolve to. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The profile with its secrets resolved, ready for clients. */
+  readonly loaded: LoadedProfile;
+  readonly context: TargetContext;
+  close(): Promise<void>;
+}
+
+function newApp(): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 1 << 20, keepAliveTimeout: 30_000 });
+  acceptEmptyJson(app);
+  app.setErrorHandler((error, _req, reply) => {
+    if (error instanceof MalformedJson) return reply.code(400).send({ error_message: 'Malformed JSON body' });
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    return reply.code(status).send({ error_message: status >= 500 ? 'Internal error' : (error as Error).message });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error_message: 'Not found' }));
+  return app;
+}
+
+async function listen(app: FastifyInstance, host: string): Promise<string> {
+  await app.listen({ host, port: 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('listener has no port');
+  return `http://${host}:${addr.port}`;
+}
+
+/**
+ * Starts the reference target on free loopback ports and returns a profile that describes it.
+ *
+ * @example
+ * const target = await startTarget({ defects: ['chat-close-success-false'] });
+ * // ... run the suite against target.loaded ...
+ * await target.close();
+ */
+export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
+  const host = options.host ?? '127.0.0.1';
+  const clock = new AdjustableClock();
+  const rng = new SeededRandom(options.seed ?? 1);
+  const credentials = issueCredentials();
+  const context: TargetContext = {
+    clock,
+    defects: new DefectSet(options.defects),
+    rng,
+    tenant: REFERENCE_TENANT,
+    credentials,
+    conversations: new ConversationStore(clock, rng),
+    chatVersions: ['v1'],
+  };
+
+  // One app per host key that any surface names, plus the control surface on a port of its own.
+  const apps = new Map<HostKey, FastifyInstance>();
+  for (const surface of Object.values(SURFACES)) {
+    const app = apps.get(surface.host) ?? newApp();
+    apps.set(surface.host, app);
+    surface.register(app, context);
+  }
+  const control = newApp();
+  registerControl(control, context);
+
+  const all = [...apps.values(), control];
+  try {
+    const hosts: Partial<Record<HostKey, string>> = {};
+    for (const [key, app] of apps) hosts[key] = await listen(app, host);
+    const controlUrl = await listen(control, host);
+    const env: Record<string, string> = { [referenceEnvName('control_token')]: credentials.controlToken };
+    const refs: Record<string, { env: string }> = {};
+    for (const name of CREDENTIAL_NAMES) {
+      env[referenceEnvName(name)] = credentials[name];
+      refs[name] = { env: referenceEnvName(name) };
+    }
+    const profile: Profile = {
+      name: options.defects?.length ? `reference (defects: ${options.defects.join(', ')})` : 'reference',
+      kind: 'reference',
+      environment: 'sandbox',
+      region: 'us-1',
+      api_version: 'v1',
+      hosts: { base_url: hosts.base_url ?? controlUrl, ...hosts },
+      account_id: REFERENCE_TENANT.accountSlug,
+      account_id_alt: REFERENCE_TENANT.accountId,
+      project_id: REFERENCE_TENANT.projectSlug,
+      project_id_alt: REFERENCE_TENANT.projectId,
+      variant_id: REFERENCE_TENANT.variants[0]?.id,
+      credentials: refs as Credentials,
+      chat_script: { handoff_message: 'Can I speak to a person, please?', goodbye_message: 'That is all, thank you. Goodbye!' },
+      control: { url: controlUrl, token: { env: referenceEnvName('control_token') } },
+    };
+    return {
+      profile,
+      env,
+      loaded: { profile, path: undefined, secrets: resolveSecrets(profile, undefined, env) },
+      context,
+      close: async () => {
+        await Promise.all(all.map((a) => a.close()));
+      },
+    };
+  } catch (e) {
+    await Promise.all(all.map((a) => a.close()));
+    throw e;
+  }
+}
