@@ -74,15 +74,22 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
 
   // One app per host key that any surface names, plus the control surface on a port of its own.
   const apps = new Map<HostKey, FastifyInstance>();
-  for (const surface of Object.values(SURFACES)) {
-    const app = apps.get(surface.host) ?? newApp();
-    apps.set(surface.host, app);
-    surface.register(app, context);
-  }
   const control = newApp();
   registerControl(control, context);
+  const instances = Object.values(SURFACES).map((surface) => {
+    const instance = surface.create(context);
+    const app = apps.get(surface.host) ?? newApp();
+    apps.set(surface.host, app);
+    instance.register(app);
+    instance.control?.(control);
+    return instance;
+  });
 
   const all = [...apps.values(), control];
+  const closeAll = async () => {
+    await Promise.all(instances.map((i) => i.close?.()));
+    await Promise.all(all.map((a) => a.close()));
+  };
   try {
     const hosts: Partial<Record<HostKey, string>> = {};
     for (const [key, app] of apps) hosts[key] = await listen(app, host);
@@ -114,12 +121,10 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       env,
       loaded: { profile, path: undefined, secrets: resolveSecrets(profile, undefined, env) },
       context,
-      close: async () => {
-        await Promise.all(all.map((a) => a.close()));
-      },
+      close: closeAll,
     };
   } catch (e) {
-    await Promise.all(all.map((a) => a.close()));
+    await closeAll();
     throw e;
   }
 }

@@ -1,15 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { Profile } from '../profile/schema.js';
-import { registerChat } from './chat/routes.js';
+import { chatSurface } from './chat/routes.js';
 import type { TargetContext } from './context.js';
 
 /** Which profile host a surface is served on; each host is its own loopback listener. */
 export type HostKey = keyof Profile['hosts'];
 
+/** A surface once created for one target: its routes, optional control endpoints, and its shutdown. */
+export interface SurfaceInstance {
+  /** Adds the surface's routes (and any WebSocket upgrade handling on `app.server`) to its host's app. */
+  register(app: FastifyInstance): void;
+  /** Adds test-only endpoints under `/<surface>/…` of the control surface. */
+  control?(app: FastifyInstance): void;
+  /** Stops timers and closes sockets the surface holds. */
+  close?(): Promise<void>;
+}
+
 export interface SurfaceModule {
   readonly host: HostKey;
-  /** Adds the surface's routes (and WebSocket handlers) to the host's app. */
-  register(app: FastifyInstance, ctx: TargetContext): void;
+  /** Builds the surface's state for one target; called once per start. */
+  create(ctx: TargetContext): SurfaceInstance;
 }
 
 /**
@@ -17,5 +27,5 @@ export interface SurfaceModule {
  * one row here; the server starts one listener per host that any row names.
  */
 export const SURFACES: Record<string, SurfaceModule> = {
-  chat: { host: 'base_url', register: registerChat },
+  chat: chatSurface,
 };

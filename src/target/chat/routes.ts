@@ -10,6 +10,7 @@ import {
 } from '../../spec/chat.js';
 import type { TargetContext } from '../context.js';
 import { isRecord, sendError } from '../http.js';
+import type { SurfaceModule } from '../surfaces.js';
 import { matchTenant } from '../tenancy.js';
 import { agentTurn, GREETING } from './agent.js';
 
@@ -125,7 +126,7 @@ function credentialsOk(ctx: TargetContext, req: FastifyRequest, reply: FastifyRe
 }
 
 /** Registers `/{version}/{account_id}/{project_id}/chat/{op}` (document 1, Chat API). */
-export function registerChat(app: FastifyInstance, ctx: TargetContext): void {
+function registerChat(app: FastifyInstance, ctx: TargetContext): void {
   app.route<{ Params: Params; Body: unknown }>({
     method: ['POST', 'PUT', 'GET', 'PATCH', 'DELETE'],
     url: '/:version/:account/:project/chat/:op',
@@ -146,3 +147,9 @@ export function registerChat(app: FastifyInstance, ctx: TargetContext): void {
     },
   });
 }
+
+/** The Chat API surface: conversations live in the shared store so records (document 2) can show them. */
+export const chatSurface: SurfaceModule = {
+  host: 'base_url',
+  create: (ctx) => ({ register: (app) => registerChat(app, ctx) }),
+};
