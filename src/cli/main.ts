@@ -1,4 +1,6 @@
 import { conformance, usage as conformanceUsage } from './commands/conformance.js';
+import { load, usage as loadUsage } from './commands/load.js';
+import { start, usage as startUsage } from './commands/start.js';
 import { target, usage as targetUsage } from './commands/target.js';
 import { EnvironmentError, UsageError } from './errors.js';
 
@@ -8,6 +10,8 @@ type Command = { run: (argv: string[]) => Promise<number>; usage: string };
 const COMMANDS: Record<string, Command> = {
   target: { run: target, usage: targetUsage },
   conformance: { run: conformance, usage: conformanceUsage },
+  load: { run: load, usage: loadUsage },
+  start: { run: start, usage: startUsage },
 };
 
 function help(): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientEnv, RuntimeRegion } from '../spec/common.js';
+import { AgentsRegion, ClientEnv, RuntimeRegion } from '../spec/common.js';
 
 /** A credential is never inline: it names the environment variable that holds it. */
 export const SecretRef = z.strictObject({
@@ -19,6 +19,8 @@ export const Credentials = z.strictObject({
   external_events_key: SecretRef.optional(),
   outbound_token: SecretRef.optional(),
   agents_api_key: SecretRef.optional(),
+  /** A second agent-interface key, valid but scoped to another workspace: the 403 cases use it on this workspace's agents. */
+  agents_other_workspace_key: SecretRef.optional(),
 });
 export type Credentials = z.infer<typeof Credentials>;
 export type CredentialName = keyof Credentials;
@@ -48,12 +50,21 @@ export const Profile = z.strictObject({
     messaging_url: HttpUrl.optional(),
     webrtc_url: HttpUrl.optional(),
     agents_url: HttpUrl.optional(),
+    /** The agents family host without a region (document 3 says it answers an error); derived from agents_url when absent. */
+    agents_regionless_url: HttpUrl.optional(),
   }),
+  /** The region (us, uk, eu) that `hosts.agents_url` serves. */
+  agents_region: AgentsRegion.optional(),
   account_id: z.string().min(1),
   account_id_alt: z.string().min(1).optional(),
   project_id: z.string().min(1),
   project_id_alt: z.string().min(1).optional(),
   variant_id: z.string().min(1).optional(),
+  /**
+   * X-Host of the messaging access-token request: the domain or app namespace registered for the messaging connector.
+   * Absent: the reference target's registered domain (`REFERENCE_MESSAGING_HOST` in src/spec/messaging.ts).
+   */
+  messaging_host: z.string().min(1).optional(),
   credentials: Credentials.default({}),
   /** Phrases the target's agent answers with a handoff and with an end; default: the reference agent's. */
   chat_script: z

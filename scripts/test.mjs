@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// npm test: typecheck and lint first, then unit and integration tests (real k6 runs included),
+// then the conformance gate with the defect self-test against the reference target.
+// Prints one closing line "N passed, N failed" counting every test, case and defect.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = (name) => `${root}node_modules/.bin/${name}`;
+const env = { ...process.env, K6_NO_USAGE_REPORT: 'true', FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR };
+
+const steps = [
+  ['typecheck', bin('tsc'), ['-p', 'tsconfig.json']],
+  ['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']],
+  ['lint and format', bin('biome'), ['check', '.']],
+  ['unit and integration tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/unit/results.json']],
+  ['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']],
+];
+
+let passed = 0;
+let failed = 0;
+const timings = [];
+for (const [name, cmd, args] of steps) {
+  console.log(`\n== ${name}`);
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  timings.push(`${name} ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (r.status !== 0) {
+    console.log(`\n${name} failed (exit ${r.status ?? r.signal})`);
+    failed++;
+    break;
+  }
+}
+
+// Count what ran: vitest tests, conformance cases and defects.
+const read = (p) => (existsSync(`${root}${p}`) ? JSON.parse(readFileSync(`${root}${p}`, 'utf8')) : undefined);
+const unit = read('reports/unit/results.json');
+if (unit) {
+  passed += unit.numPassedTests;
+  failed += unit.numFailedTests;
+}
+const conf = failed === 0 ? read('reports/conformance/results.json') : undefined;
+if (conf) {
+  passed += conf.totals.pass + conf.totals.observed;
+  failed += conf.totals.fail;
+  for (const d of conf.selftest?.defects ?? []) d.exact ? passed++ : failed++;
+}
+console.log(`\n${timings.join(' · ')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

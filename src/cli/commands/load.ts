@@ -1,0 +1,79 @@
+import { relative, resolve } from 'node:path';
+import { LOAD_PROFILES, type LoadProfileName } from '../../load/config.js';
+import { runLoad } from '../../load/run.js';
+import { loadProfile } from '../../profile/load.js';
+import { parse } from '../args.js';
+import { UsageError } from '../errors.js';
+import { ROOT } from '../root.js';
+import { openTarget } from '../target-session.js';
+
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live]
+  Bundles scenarios/SCENARIO.ts, runs it with the pinned k6 and writes DIR/load/SCENARIO/.
+  Exit 0 when every threshold held, 99 (k6's code) when one failed, 2 for usage, 3 when k6 or the target is missing.
+  A profile whose environment is live is refused unless --allow-live is given.`;
+
+/** Parses a load profile name; an unknown one is a usage error listing the known ones. */
+export function loadProfileName(v: string | undefined): LoadProfileName {
+  const name = v ?? 'smoke';
+  if (!(LOAD_PROFILES as readonly string[]).includes(name)) throw new UsageError(`unknown load profile '${name}'; known: ${LOAD_PROFILES.join(', ')}`);
+  return name as LoadProfileName;
+}
+
+/** Runs one k6 scenario and prints its headline. */
+export async function load(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    'load',
+    argv,
+    {
+      target: { type: 'string' },
+      profile: { type: 'string' },
+      'report-dir': { type: 'string' },
+      'allow-live': { type: 'boolean' },
+    },
+    true,
+  );
+  const [scenario, ...extra] = positionals;
+  if (!scenario) throw new UsageError('dialtone load: name a scenario, e.g. dialtone load chat-turns');
+  if (extra.length) throw new UsageError(`dialtone load: unexpected argument '${extra[0]}'`);
+  return runLoadCommand({
+    scenario,
+    target: values.target,
+    profile: loadProfileName(values.profile),
+    reportDir: values['report-dir'],
+    allowLive: values['allow-live'] ?? false,
+  });
+}
+
+export async function runLoadCommand(o: {
+  scenario: string;
+  target?: string | undefined;
+  profile: LoadProfileName;
+  reportDir?: string | undefined;
+  allowLive?: boolean;
+}): Promise<number> {
+  const { checkScenario } = await import('../../load/bundle.js');
+  checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
+  const reportDir = resolve(o.reportDir ?? 'reports');
+  // Refuse live before touching the network: a config decision, not a reachability one.
+  if (o.target && loadProfile(o.target).profile.environment === 'live' && !o.allowLive) {
+    throw new UsageError(`refusing a load run against the live environment of '${o.target}'; pass --allow-live to do it on purpose`);
+  }
+  const session = await openTarget(o.target);
+  try {
+    const { exitCode, result, dir } = await runLoad({
+      root: ROOT,
+      scenario: o.scenario,
+      profile: o.profile,
+      loaded: session.loaded,
+      reportDir,
+      allowLive: o.allowLive ?? false,
+    });
+    console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${result.passed ? 'thresholds held' : `threshold failed (k6 exit ${exitCode})`}`);
+    for (const line of result.headline) console.log(`  ${line}`);
+    for (const t of result.thresholds.filter((x) => !x.passed)) console.log(`  FAIL ${t.metric} ${t.expression} (value ${t.value ?? 'n/a'})`);
+    console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+    return exitCode;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,19 @@
+import { relative, resolve } from 'node:path';
+import { parse } from '../args.js';
+import { runConformance } from './conformance.js';
+import { runLoadCommand } from './load.js';
+
+export const usage = `dialtone start [--report-dir DIR]
+  The first run on a new machine: starts the reference target, runs the conformance suite with the
+  defect self-test and a short chat-turns load run with the real k6, and writes DIR/index.html.`;
+
+/** Conformance (with self-test) then a smoke load run, against the reference target. */
+export async function start(argv: string[]): Promise<number> {
+  const { values } = parse('start', argv, { 'report-dir': { type: 'string' } });
+  const reportDir = resolve(values['report-dir'] ?? 'reports');
+  const { results } = await runConformance({ reportDir, selftest: true });
+  const loadCode = await runLoadCommand({ scenario: 'chat-turns', profile: 'smoke', reportDir });
+  const selftestOk = results.selftest?.defects.every((d) => d.exact) ?? true;
+  console.log(`\nall reports: ${relative(process.cwd(), resolve(reportDir, 'index.html'))}`);
+  return results.gate === 'pass' && selftestOk && loadCode === 0 ? 0 : 1;
+}

@@ -1,0 +1,27 @@
+// Shared by the Node side (which writes it) and the k6 side (which reads it): types and data only.
+
+/** How hard a run pushes: a short check, the nightly SLO run, or a ramp to find the knee. */
+export type LoadProfileName = 'smoke' | 'nightly' | 'capacity';
+export const LOAD_PROFILES: readonly LoadProfileName[] = ['smoke', 'nightly', 'capacity'];
+
+/** Everything a scenario needs, handed to k6 as JSON in DIALTONE_LOAD. Holds no secret values. */
+export interface LoadConfig {
+  readonly scenario: string;
+  readonly profile: LoadProfileName;
+  readonly target: {
+    readonly name: string;
+    readonly hosts: Readonly<Record<string, string>>;
+    readonly api_version: string;
+    readonly account_id: string;
+    readonly project_id: string;
+    readonly variant_id?: string | undefined;
+    readonly chat_script: { readonly handoff_message: string; readonly goodbye_message: string };
+  };
+  /** Credential name to the environment variable holding it; VUs read the value from __ENV. */
+  readonly secretEnv: Readonly<Record<string, string>>;
+  /** Absolute path of the data file made in Node before the run (faker texts). */
+  readonly dataFile: string;
+}
+
+/** The environment variable that carries the LoadConfig JSON into k6. */
+export const LOAD_ENV = 'DIALTONE_LOAD';

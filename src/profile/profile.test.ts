@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../cli/errors.js';
+import { parseProfile, resolveSecrets } from './load.js';
+import { redact } from './redact.js';
+
+const base = {
+  name: 'staging',
+  environment: 'pre-release',
+  region: 'uk-1',
+  hosts: { base_url: 'https://runtime.example.test' },
+  account_id: 'acme',
+  project_id: 'support',
+  credentials: { chat_api_key: { env: 'ACME_KEY' } },
+};
+
+describe('parseProfile', () => {
+  it('fills the documented defaults', () => {
+    const p = parseProfile(base, 'p.json');
+    expect(p.api_version).toBe('v1');
+    expect(p.kind).toBe('real');
+  });
+
+  it('names the bad field and the file in one line', () => {
+    expect(() => parseProfile({ ...base, region: 'mars-1' }, 'p.json')).toThrow(/^p\.json: region: /);
+  });
+
+  it('rejects an unknown top-level field rather than ignoring a typo', () => {
+    expect(() => parseProfile({ ...base, base_url: 'x' }, 'p.json')).toThrow(UsageError);
+  });
+
+  it('rejects an environment variable name that is not UPPER_SNAKE_CASE', () => {
+    expect(() => parseProfile({ ...base, credentials: { chat_api_key: { env: 'lower' } } }, 'p.json')).toThrow(/credentials\.chat_api_key\.env/);
+  });
+});
+
+describe('resolveSecrets', () => {
+  it('reads each referenced variable from the environment', () => {
+    const p = parseProfile(base, 'p.json');
+    expect(resolveSecrets(p, 'p.json', { ACME_KEY: 'abc123' })).toEqual({ chat_api_key: 'abc123' });
+  });
+
+  it('names the missing variable without printing any value', () => {
+    const p = parseProfile(base, 'p.json');
+    expect(() => resolveSecrets(p, 'p.json', {})).toThrow('p.json: credentials.chat_api_key: environment variable ACME_KEY is not set');
+  });
+});
+
+describe('redact', () => {
+  it('removes every occurrence of every secret', () => {
+    expect(redact('a=s3cret; b=s3cret; c=t0ken!', ['s3cret', 't0ken!'])).toBe('a=[redacted]; b=[redacted]; c=[redacted]');
+  });
+
+  it('ignores values too short to be secrets, so it does not shred ordinary text', () => {
+    expect(redact('abc', ['a'])).toBe('abc');
+  });
+});

@@ -1,0 +1,114 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dialtone } from './run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dialtone-cli-'));
+const file = (name: string, content: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+  return p;
+};
+const goodProfile = {
+  name: 'unreachable',
+  environment: 'sandbox',
+  region: 'us-1',
+  hosts: { base_url: 'http://127.0.0.1:9' },
+  account_id: 'acme',
+  project_id: 'support',
+  credentials: { chat_api_key: { env: 'DIALTONE_TEST_KEY' }, chat_connector_token: { env: 'DIALTONE_TEST_TOKEN' } },
+};
+const env = { DIALTONE_TEST_KEY: 'k-123456', DIALTONE_TEST_TOKEN: 't-123456' };
+
+/** Every expected failure is one line on stderr, no stack trace. */
+function expectOneLine(stderr: string): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('dialtone on bad input', () => {
+  it('exits 2 with one line naming the field when a profile host is not a URL', async () => {
+    const p = file('bad-host.json', { ...goodProfile, hosts: { base_url: 'not a url' } });
+    const r = await dialtone(['conformance', '--target', p], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hosts.base_url');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 naming the file when the profile is not JSON', async () => {
+    const p = file('broken.json', '{ "name": ');
+    const r = await dialtone(['conformance', '--target', p], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not valid JSON');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 when the profile file does not exist', async () => {
+    const r = await dialtone(['conformance', '--target', join(dir, 'missing.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('profile not found');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 naming the variable when a credential reference is not set', async () => {
+    const p = file('unset.json', goodProfile);
+    const r = await dialtone(['conformance', '--target', p], { env: { DIALTONE_TEST_KEY: 'x-123456' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('DIALTONE_TEST_TOKEN');
+    expectOneLine(r.stderr);
+  });
+
+  it('rejects an inline secret in a profile as an unknown field', async () => {
+    const p = file('inline.json', { ...goodProfile, credentials: { chat_api_key: 'sk-inline' } });
+    const r = await dialtone(['conformance', '--target', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('credentials.chat_api_key');
+    expect(r.stderr).not.toContain('sk-inline');
+  });
+
+  it('exits 3 within a bounded time when the target is unreachable', async () => {
+    const p = file('unreachable.json', goodProfile);
+    const r = await dialtone(['conformance', '--target', p], { env, timeoutMs: 30_000 });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('target unreachable');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 and lists the known scenarios for an unknown scenario', async () => {
+    const r = await dialtone(['load', 'no-such-scenario']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('chat-turns');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 and lists the known load profiles for an unknown one', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--profile', 'huge']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('smoke, nightly, capacity');
+  });
+
+  it('exits 2 and lists the known defects for an unknown defect id', async () => {
+    const r = await dialtone(['conformance', '--defect', 'no-such-defect']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('chat-close-success-false');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 for an unknown flag and an unknown command', async () => {
+    const flag = await dialtone(['conformance', '--colour']);
+    expect(flag.code).toBe(2);
+    expectOneLine(flag.stderr);
+    const command = await dialtone(['deploy']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain('commands: target, conformance, load, start');
+  });
+
+  it('refuses a load run against a live profile unless --allow-live is given', async () => {
+    const p = file('live.json', { ...goodProfile, environment: 'live' });
+    const r = await dialtone(['load', 'chat-turns', '--target', p], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--allow-live');
+  });
+});

@@ -1,0 +1,22 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dialtone } from './run-cli.js';
+
+// k6-jslib-testing style: each scenario with the exit code the real k6 must give.
+const TABLE = [{ scenario: 'chat-turns', profile: 'smoke', expect: 0, why: 'the reference target meets every chat SLO' }] as const;
+
+describe('load scenarios run with the real k6', () => {
+  for (const row of TABLE) {
+    it(`exits ${row.expect} for ${row.scenario} at ${row.profile}: ${row.why}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'dialtone-load-'));
+      const r = await dialtone(['load', row.scenario, '--profile', row.profile, '--report-dir', dir], { timeoutMs: 150_000 });
+      expect(r.code, r.stdout + r.stderr).toBe(row.expect);
+      const result = JSON.parse(readFileSync(join(dir, 'load', row.scenario, 'result.json'), 'utf8'));
+      expect(result.thresholds.length).toBeGreaterThan(0);
+      expect(result.figures.turns_per_s).toBeGreaterThan(0);
+      expect(readFileSync(join(dir, 'load', row.scenario, 'dashboard.html'), 'utf8')).toContain('<html');
+    }, 180_000);
+  }
+});
