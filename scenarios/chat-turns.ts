@@ -7,7 +7,7 @@ import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
 import type { LoadProfileName } from '../src/load/config.js';
 import { ChatVu } from '../src/load/vu/chat.js';
-import { loadConfig } from '../src/load/vu/config.js';
+import { loadConfig, shapeFor } from '../src/load/vu/config.js';
 
 const cfg = loadConfig();
 const messages = new SharedArray('messages', () => (JSON.parse(open(cfg.dataFile)) as { messages: string[] }).messages);
@@ -38,7 +38,7 @@ const turns = new Counter('chat_turns');
 const completed = new Rate('chat_conversation_completed');
 
 export const options: Options = {
-  scenarios: { chat: SHAPES[cfg.profile] },
+  scenarios: { chat: shapeFor(SHAPES, cfg) },
   // The SLOs: a breach fails the run through k6's exit code (99).
   thresholds: {
     'http_req_duration{op:chat.respond}': [{ threshold: 'p(95)<500', abortOnFail: cfg.profile === 'capacity' }],

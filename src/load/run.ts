@@ -22,6 +22,7 @@ export interface LoadRun {
   readonly loaded: LoadedProfile;
   readonly reportDir: string;
   readonly allowLive?: boolean;
+  readonly overrides?: LoadConfig['overrides'];
   /** Extra seconds past the scenario's own length before the run is stopped. */
   readonly graceSeconds?: number;
 }
@@ -66,6 +67,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     },
     secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
     dataFile,
+    overrides: o.overrides,
   };
   const started = Date.now();
   const log = createWriteStream(join(dir, 'k6.log'));

@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { LOAD_PROFILES, type LoadProfileName } from '../../load/config.js';
+import { LOAD_PROFILES, type LoadConfig, type LoadProfileName } from '../../load/config.js';
 import { runLoad } from '../../load/run.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
@@ -7,10 +7,11 @@ import { UsageError } from '../errors.js';
 import { ROOT } from '../root.js';
 import { openTarget } from '../target-session.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live]
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s]
   Bundles scenarios/SCENARIO.ts, runs it with the pinned k6 and writes DIR/load/SCENARIO/.
   Exit 0 when every threshold held, 99 (k6's code) when one failed, 2 for usage, 3 when k6 or the target is missing.
-  A profile whose environment is live is refused unless --allow-live is given.`;
+  A profile whose environment is live is refused unless --allow-live is given.
+  --rate/--duration replace the profile's arrival rate (iterations per second) and length.`;
 
 /** Parses a load profile name; an unknown one is a usage error listing the known ones. */
 export function loadProfileName(v: string | undefined): LoadProfileName {
@@ -29,6 +30,8 @@ export async function load(argv: string[]): Promise<number> {
       profile: { type: 'string' },
       'report-dir': { type: 'string' },
       'allow-live': { type: 'boolean' },
+      rate: { type: 'string' },
+      duration: { type: 'string' },
     },
     true,
   );
