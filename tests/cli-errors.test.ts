@@ -112,3 +112,17 @@ describe('dialtone on bad input', () => {
     expect(r.stderr).toContain('--allow-live');
   });
 });
+
+describe('dialtone load flags', () => {
+  it('exits 2 for a --rate that is not a positive integer', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--rate', '-3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--rate must be a positive integer');
+  });
+
+  it('exits 2 for a --duration k6 would not understand', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--duration', 'soon']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--duration must look like 30s');
+  });
+});

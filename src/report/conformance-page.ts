@@ -50,6 +50,7 @@ export function conformancePage(r: Results): string {
       return `<h3>${esc(s)}</h3><table><tr><th>Rule</th><th>Outcome</th><th>Statement</th><th>Where</th></tr>${rows}</table>`;
     })
     .join('');
+  const failures = r.cases.filter((c) => c.outcome === 'fail');
   const errors = r.errors.length ? `<h2>Suite errors</h2>${r.errors.map((e) => `<pre>${esc(e)}</pre>`).join('')}` : '';
   const body = `<nav><a href="../index.html">← all reports</a><a href="results.json">results.json</a><a href="junit.xml">junit.xml</a></nav>
 <h1>Conformance: ${esc(r.target.name)} ${badge(r.gate)}</h1>
@@ -57,6 +58,7 @@ export function conformancePage(r: Results): string {
 <p class="totals">${totals}</p>
 <p class="filter">Show: ${(['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
 ${errors}${selftest}
+${failures.length ? `<h2>Failures (${failures.length})</h2>${failures.map(caseBlock).join('')}` : ''}
 <h2>Cases (${r.cases.length})</h2>${r.cases.map(caseBlock).join('')}
 <h2>Rule catalogue (${r.rules.length})</h2>${ruleTables}`;
   return page(`dialtone conformance: ${r.target.name}`, body, FILTER_SCRIPT);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globToPattern, matchesGlob } from './glob.js';
+import { globToPattern, matchesGlob, surfacesOf } from './glob.js';
 
 describe('globToPattern', () => {
   it('matches a whole surface with a trailing star', () => {
@@ -17,5 +17,16 @@ describe('globToPattern', () => {
 
   it('does not let a star run past the id into the title', () => {
     expect(new RegExp(globToPattern('chat.close')).test('chat.close.success-true title')).toBe(false);
+  });
+});
+
+describe('surfacesOf', () => {
+  it('names the surfaces a glob is limited to', () => {
+    expect(surfacesOf('chat.*,messaging.ws.*')).toEqual(['chat', 'messaging']);
+  });
+
+  it('gives up when an alternative could match any surface', () => {
+    expect(surfacesOf('chat.*,*.auth.*')).toBeUndefined();
+    expect(surfacesOf(undefined)).toBeUndefined();
   });
 });

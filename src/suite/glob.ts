@@ -23,3 +23,22 @@ export function globToPattern(glob: string): string {
 export function matchesGlob(id: string, glob: string | undefined): boolean {
   return glob === undefined || new RegExp(globToPattern(glob)).test(id);
 }
+
+/**
+ * The surfaces a glob is limited to, when every alternative starts with a literal surface name;
+ * undefined when any alternative could match every surface. Used to load only those case files.
+ *
+ * @example
+ * surfacesOf('chat.*,messaging.ws.*') // ['chat', 'messaging']
+ * surfacesOf('*.auth.*') // undefined
+ */
+export function surfacesOf(glob: string | undefined): string[] | undefined {
+  if (glob === undefined) return undefined;
+  const heads = glob
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean)
+    .map((g) => g.split('.')[0] ?? '');
+  if (heads.length === 0 || heads.some((h) => h === '' || /[*?]/.test(h))) return undefined;
+  return [...new Set(heads)];
+}

@@ -38,12 +38,19 @@ export async function load(argv: string[]): Promise<number> {
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('dialtone load: name a scenario, e.g. dialtone load chat-turns');
   if (extra.length) throw new UsageError(`dialtone load: unexpected argument '${extra[0]}'`);
+  const rate = values.rate === undefined ? undefined : Number(values.rate);
+  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0))
+    throw new UsageError(`dialtone load: --rate must be a positive integer, got '${values.rate}'`);
+  if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration)) {
+    throw new UsageError(`dialtone load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
+  }
   return runLoadCommand({
     scenario,
     target: values.target,
     profile: loadProfileName(values.profile),
     reportDir: values['report-dir'],
     allowLive: values['allow-live'] ?? false,
+    overrides: rate || values.duration ? { rate, duration: values.duration } : undefined,
   });
 }
 
@@ -53,6 +60,7 @@ export async function runLoadCommand(o: {
   profile: LoadProfileName;
   reportDir?: string | undefined;
   allowLive?: boolean;
+  overrides?: LoadConfig['overrides'];
 }): Promise<number> {
   const { checkScenario } = await import('../../load/bundle.js');
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
@@ -70,6 +78,7 @@ export async function runLoadCommand(o: {
       loaded: session.loaded,
       reportDir,
       allowLive: o.allowLive ?? false,
+      overrides: o.overrides,
     });
     console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${result.passed ? 'thresholds held' : `threshold failed (k6 exit ${exitCode})`}`);
     for (const line of result.headline) console.log(`  ${line}`);
