@@ -19,6 +19,7 @@ const steps = [
 
 let passed = 0;
 let failed = 0;
+let stepFailed = false;
 const timings = [];
 for (const [name, cmd, args] of steps) {
   console.log(`\n== ${name}`);
@@ -27,7 +28,7 @@ for (const [name, cmd, args] of steps) {
   timings.push(`${name} ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (r.status !== 0) {
     console.log(`\n${name} failed (exit ${r.status ?? r.signal})`);
-    failed++;
+    stepFailed = true;
     break;
   }
 }
@@ -45,6 +46,8 @@ if (conf) {
   failed += conf.totals.fail;
   for (const d of conf.selftest?.defects ?? []) d.exact ? passed++ : failed++;
 }
+// A failed step whose own tests were not counted (typecheck, lint) still counts as one failure.
+if (stepFailed && failed === 0) failed = 1;
 console.log(`\n${timings.join(' · ')}`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+process.exit(failed === 0 && !stepFailed ? 0 : 1);

@@ -115,9 +115,10 @@ describe('dialtone on bad input', () => {
 
 describe('dialtone load flags', () => {
   it('exits 2 for a --rate that is not a positive integer', async () => {
-    const r = await dialtone(['load', 'chat-turns', '--rate', '-3']);
+    const r = await dialtone(['load', 'chat-turns', '--rate', '0']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--rate must be a positive integer');
+    expect(r.stderr).toContain('dialtone: load: --rate must be a positive integer');
+    expectOneLine(r.stderr);
   });
 
   it('exits 2 for a --duration k6 would not understand', async () => {

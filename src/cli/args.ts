@@ -7,6 +7,6 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(command
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (e) {
     const message = (e as Error).message.split('\n')[0]?.replace(/\. To specify a positional argument.*$/, '') ?? 'bad arguments';
-    throw new UsageError(`dialtone ${command}: ${message}`);
+    throw new UsageError(`${command}: ${message}`);
   }
 }

@@ -36,13 +36,12 @@ export async function load(argv: string[]): Promise<number> {
     true,
   );
   const [scenario, ...extra] = positionals;
-  if (!scenario) throw new UsageError('dialtone load: name a scenario, e.g. dialtone load chat-turns');
-  if (extra.length) throw new UsageError(`dialtone load: unexpected argument '${extra[0]}'`);
+  if (!scenario) throw new UsageError('load: name a scenario, e.g. dialtone load chat-turns');
+  if (extra.length) throw new UsageError(`load: unexpected argument '${extra[0]}'`);
   const rate = values.rate === undefined ? undefined : Number(values.rate);
-  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0))
-    throw new UsageError(`dialtone load: --rate must be a positive integer, got '${values.rate}'`);
+  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new UsageError(`load: --rate must be a positive integer, got '${values.rate}'`);
   if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration)) {
-    throw new UsageError(`dialtone load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
+    throw new UsageError(`load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
   }
   return runLoadCommand({
     scenario,

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { startTarget } from '../../target/server.js';
 import { parse } from '../args.js';
+import { UsageError } from '../errors.js';
 import { defectIds } from '../target-session.js';
 
 export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N]
@@ -17,8 +18,7 @@ export async function target(argv: string[]): Promise<number> {
     seed: { type: 'string' },
   });
   const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && !Number.isInteger(seed))
-    throw new (await import('../errors.js')).UsageError(`dialtone target: --seed must be an integer, got '${values.seed}'`);
+  if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
   const running = await startTarget({ defects: defectIds(values.defect ?? []), ...(seed !== undefined ? { seed } : {}) });
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
   const envFile = `${out.replace(/\.json$/, '')}.env`;
