@@ -1,42 +1,53 @@
-import { conformance, usage as conformanceUsage } from './commands/conformance.js';
-import { load, usage as loadUsage } from './commands/load.js';
-import { start, usage as startUsage } from './commands/start.js';
-import { target, usage as targetUsage } from './commands/target.js';
 import { EnvironmentError, UsageError } from './errors.js';
 
-type Command = { run: (argv: string[]) => Promise<number>; usage: string };
+type CommandModule = { usage: string; run: (argv: string[]) => Promise<number> };
 
-/** The commands, by name: scripts and CI depend on these names and their exit codes. */
-const COMMANDS: Record<string, Command> = {
-  target: { run: target, usage: targetUsage },
-  conformance: { run: conformance, usage: conformanceUsage },
-  load: { run: load, usage: loadUsage },
-  start: { run: start, usage: startUsage },
+/**
+ * The commands, by name: scripts and CI depend on these names and their exit codes. Each loads
+ * only when called, so a usage error does not pay for importing vitest, fastify and esbuild.
+ */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  target: async () => {
+    const m = await import('./commands/target.js');
+    return { usage: m.usage, run: m.target };
+  },
+  conformance: async () => {
+    const m = await import('./commands/conformance.js');
+    return { usage: m.usage, run: m.conformance };
+  },
+  load: async () => {
+    const m = await import('./commands/load.js');
+    return { usage: m.usage, run: m.load };
+  },
+  start: async () => {
+    const m = await import('./commands/start.js');
+    return { usage: m.usage, run: m.start };
+  },
 };
 
-function help(): string {
-  return `dialtone: load and conformance harness\n\n${Object.values(COMMANDS)
-    .map((c) => c.usage)
-    .join('\n\n')}\n`;
+async function help(): Promise<string> {
+  const usages = await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).usage));
+  return `dialtone: load and conformance harness\n\n${usages.join('\n\n')}\n`;
 }
 
 /** Runs one command and turns every expected failure into a one-line message and an exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(help());
+    process.stdout.write(await help());
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const loader = COMMANDS[name];
+  if (!loader) {
     console.error(`dialtone: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(command.usage);
-    return 0;
-  }
   try {
+    const command = await loader();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(command.usage);
+      return 0;
+    }
     return await command.run(rest);
   } catch (e) {
     if (e instanceof UsageError) {

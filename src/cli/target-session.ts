@@ -1,7 +1,7 @@
 import type { LoadedProfile } from '../profile/load.js';
 import { loadProfile } from '../profile/load.js';
 import { type DefectId, Defects, isDefectId } from '../target/defects.js';
-import { type RunningTarget, startTarget } from '../target/server.js';
+import type { RunningTarget } from '../target/server.js';
 import { UsageError } from './errors.js';
 import { probe } from './probe.js';
 
@@ -27,6 +27,8 @@ export async function openTarget(profilePath: string | undefined, defects: Defec
     await probe(loaded.profile.hosts.base_url, profilePath);
     return { loaded, reference: undefined, close: async () => {} };
   }
+  // The target (fastify, werift, every surface) loads only when a command needs it.
+  const { startTarget } = await import('../target/server.js');
   const reference = await startTarget({ defects });
   return { loaded: reference.loaded, reference, close: () => reference.close() };
 }

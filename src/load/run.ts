@@ -7,12 +7,13 @@ import { redact } from '../profile/redact.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { secretEnv } from '../suite/context.js';
-import { bundleScenario, checkScenario } from './bundle.js';
+import { bundleScenario } from './bundle.js';
 import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
 import { writeChatData } from './data.js';
 import { FIGURES } from './figures.js';
 import { ensureK6 } from './k6.js';
 import { type LoadResult, loadPage } from './page.js';
+import { checkScenario } from './scenarios.js';
 import { type K6Summary, thresholdsOf } from './summary.js';
 
 export interface LoadRun {

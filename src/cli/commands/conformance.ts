@@ -1,11 +1,5 @@
 import { join, relative, resolve } from 'node:path';
-import { conformancePage } from '../../report/conformance-page.js';
-import { writeIndexPage } from '../../report/index-page.js';
-import { junitXml } from '../../report/junit.js';
 import type { Results } from '../../report/results.js';
-import { writeReportFiles } from '../../report/write.js';
-import { runSuite } from '../../suite/run.js';
-import { runSelftest } from '../../suite/selftest.js';
 import { type DefectId, Defects } from '../../target/defects.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
@@ -48,6 +42,15 @@ export async function runConformance(o: {
   selftest?: boolean;
 }): Promise<ConformanceOutcome> {
   const reportDir = resolve(o.reportDir ?? 'reports');
+  // vitest and the report writers load once the arguments are known to be good.
+  const [{ runSuite }, { runSelftest }, { conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
+    import('../../suite/run.js'),
+    import('../../suite/selftest.js'),
+    import('../../report/conformance-page.js'),
+    import('../../report/index-page.js'),
+    import('../../report/junit.js'),
+    import('../../report/write.js'),
+  ]);
   const session = await openTarget(o.target, o.defects ?? []);
   let results: Results;
   try {

@@ -1,11 +1,10 @@
 import { relative, resolve } from 'node:path';
 import { LOAD_PROFILES, type LoadConfig, type LoadProfileName } from '../../load/config.js';
-import { runLoad } from '../../load/run.js';
+import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
 import { UsageError } from '../errors.js';
 import { ROOT } from '../root.js';
-import { openTarget } from '../target-session.js';
 
 export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s]
   Bundles scenarios/SCENARIO.ts, runs it with the pinned k6 and writes DIR/load/SCENARIO/.
@@ -61,13 +60,14 @@ export async function runLoadCommand(o: {
   allowLive?: boolean;
   overrides?: LoadConfig['overrides'];
 }): Promise<number> {
-  const { checkScenario } = await import('../../load/bundle.js');
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
   const reportDir = resolve(o.reportDir ?? 'reports');
   // Refuse live before touching the network: a config decision, not a reachability one.
   if (o.target && loadProfile(o.target).profile.environment === 'live' && !o.allowLive) {
     throw new UsageError(`refusing a load run against the live environment of '${o.target}'; pass --allow-live to do it on purpose`);
   }
+  // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
+  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   const session = await openTarget(o.target);
   try {
     const { exitCode, result, dir } = await runLoad({
