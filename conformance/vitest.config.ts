@@ -10,5 +10,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Cases never retry: a flaky target is a finding, not noise to hide.
     retry: 0,
+    // Case files share a worker's module cache: every case builds its own clients, and the profile
+    // is re-read per case, so no state leaks between files. Saves a module graph load per file.
+    isolate: false,
   },
 });

@@ -3,7 +3,7 @@
 // then the conformance gate with the defect self-test against the reference target.
 // Prints one closing line "N passed, N failed" counting every test, case and defect.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
@@ -16,6 +16,9 @@ const steps = [
   ['unit and integration tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/unit/results.json']],
   ['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']],
 ];
+
+// Results of an earlier run must never be counted as this run's.
+for (const stale of ['reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });
 
 let passed = 0;
 let failed = 0;

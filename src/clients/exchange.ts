@@ -1,5 +1,13 @@
 import http from 'node:http';
 
+/** One WebSocket frame of a connection: sent by the client, received from the target, or the close. */
+export interface WsFrame {
+  readonly dir: 'sent' | 'received' | 'closed';
+  readonly data: string;
+  /** Milliseconds since the handshake started. */
+  readonly ms: number;
+}
+
 /** One request and its response, as the wire log and the reproduce command show them. */
 export interface Exchange {
   readonly method: string;
@@ -10,6 +18,8 @@ export interface Exchange {
   readonly responseHeaders: Readonly<Record<string, string>>;
   readonly responseBody: string;
   readonly ms: number;
+  /** For a WebSocket handshake that opened: the frames that followed, appended while the socket lives. */
+  readonly frames?: readonly WsFrame[];
 }
 
 /** A response with its body parsed when it is JSON. */
@@ -19,8 +29,13 @@ export interface Response<T = unknown> {
   readonly text: string;
   /** The parsed JSON body, or undefined when the body is not JSON. */
   readonly json: T | undefined;
+  /** The body's bytes as received (binary bodies such as WAV audio). */
+  readonly bytes?: Buffer;
   readonly exchange: Exchange;
 }
+
+/** Content types whose bodies are binary: the wire log shows their size instead of mangled text. */
+const BINARY = /^(audio|video|image)\/|^application\/octet-stream/;
 
 export interface RequestOptions {
   readonly method: string;
@@ -58,7 +73,8 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         let json: T | undefined;
         if (/json/.test(res.headers['content-type'] ?? '')) {
           try {
@@ -75,10 +91,10 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
           requestBody: body,
           status: res.statusCode ?? 0,
           responseHeaders,
-          responseBody: text,
+          responseBody: BINARY.test(res.headers['content-type'] ?? '') ? `(${bytes.length} bytes of ${res.headers['content-type']})` : text,
           ms: performance.now() - started,
         };
-        resolve({ status: exchange.status, headers: responseHeaders, text, json, exchange });
+        resolve({ status: exchange.status, headers: responseHeaders, text, json, bytes, exchange });
       });
     });
     req.on('timeout', () => req.destroy(new TargetUnreachable(`${opts.method} ${opts.url}: no answer within ${opts.timeoutMs ?? 10_000} ms`)));

@@ -16,6 +16,10 @@ export interface LoadConfig {
     readonly project_id: string;
     readonly variant_id?: string | undefined;
     readonly chat_script: { readonly handoff_message: string; readonly goodbye_message: string };
+    /** X-Host of the messaging access-token request (the profile's `messaging_host`); absent: the reference's domain. */
+    readonly messaging_host?: string | undefined;
+    /** The conversation-records window conversations-paging walks: the reference's seeded history, or the day before yesterday. */
+    readonly records_window?: { readonly start_time: string; readonly end_time: string } | undefined;
   };
   /** Credential name to the environment variable holding it; VUs read the value from __ENV. */
   readonly secretEnv: Readonly<Record<string, string>>;

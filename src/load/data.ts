@@ -4,6 +4,8 @@ import { faker } from '@faker-js/faker';
 /** What a chat virtual user says: ordinary questions, read by k6 through a SharedArray. */
 export interface ChatData {
   readonly messages: string[];
+  /** E.164 destinations for outbound-polling (UK +44 7700 9… numbers), made after the messages so those stay the same. */
+  readonly phone_numbers: string[];
 }
 
 const OPENERS = ['Hi, I have a question about', 'Can you help me with', 'I need to change', 'What is the status of', 'Could you check'];
@@ -28,7 +30,8 @@ export function chatData(seed: number, count: number): ChatData {
     ]);
     return `${opener} ${subject}?`;
   });
-  return { messages };
+  const phone_numbers = Array.from({ length: count }, () => `+4477009${faker.string.numeric(5)}`);
+  return { messages, phone_numbers };
 }
 
 export function writeChatData(path: string, seed: number, count: number): void {

@@ -13,6 +13,7 @@ import { writeChatData } from './data.js';
 import { FIGURES } from './figures.js';
 import { ensureK6 } from './k6.js';
 import { type LoadResult, loadPage } from './page.js';
+import { recordsWindow } from './records-window.js';
 import { checkScenario } from './scenarios.js';
 import { type K6Summary, thresholdsOf } from './summary.js';
 
@@ -65,6 +66,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
       project_id: p.project_id,
       variant_id: p.variant_id,
       chat_script: p.chat_script,
+      messaging_host: p.messaging_host,
+      records_window: recordsWindow(p, Date.now()),
     },
     secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
     dataFile,

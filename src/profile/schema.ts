@@ -15,7 +15,12 @@ export const Credentials = z.strictObject({
   chat_connector_token: SecretRef.optional(),
   messaging_connector_token: SecretRef.optional(),
   voice_auth_token: SecretRef.optional(),
+  /** Document 2: the v3 key (x-api-key) of conversations, concurrency and audio; the audio redaction cases expect it to have PII access. */
   conversations_api_key: SecretRef.optional(),
+  /** Document 2: a second conversations key of the same project without PII access (the audio redaction table's "no" rows). */
+  conversations_api_key_no_pii: SecretRef.optional(),
+  /** Document 2: a valid conversations key issued for another project: not authorised for this project's conversation and analytics data (403 cases). */
+  conversations_other_project_key: SecretRef.optional(),
   external_events_key: SecretRef.optional(),
   outbound_token: SecretRef.optional(),
   agents_api_key: SecretRef.optional(),

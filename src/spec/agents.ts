@@ -54,6 +54,10 @@ export const AgentsErrors = defineErrors({
   FORBIDDEN: { status: 403, text: 'Key lacks permission for the workspace or resource', documented: false },
   NOT_FOUND: { status: 404, text: 'Resource not found', documented: false },
   BRANCH_DIVERGED: { status: 409, text: 'Branch has diverged and cannot be merged', documented: false },
+  /** Promoting a live deployment is not shown; the reference target answers 409. */
+  ALREADY_LIVE: { status: 409, text: 'Deployment is already live', documented: false },
+  /** Merging main into itself is not shown; the reference target answers 400. */
+  MERGE_MAIN: { status: 400, text: 'The main branch cannot be merged into itself', documented: false },
   ALERT_RULE_LIMIT: { status: 409, text: 'Alert rule limit reached: 10 per account', documented: false },
   WEBHOOK_ENDPOINT_LIMIT: { status: 409, text: 'Webhook endpoint limit reached', documented: false },
   UNPROCESSABLE: { status: 422, text: 'Malformed ID or schema validation error', documented: false },

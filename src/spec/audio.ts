@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AudioRules } from './audio.rules.js';
 import { QueryBoolean } from './conversations.js';
+import { defineErrors } from './rule.js';
 
 /** Which channel of the recording to return: both sides (default), the user, or the agent. */
 export const AudioDirection = z.enum(['combined', 'user', 'agent']);
@@ -68,3 +69,60 @@ export const AUDIO_CONTENT_TYPE = 'audio/wav';
 export const AudioHeaders = {
   apiKey: 'x-api-key',
 } as const;
+
+/** What a WAV header says: the format chunk and the size of the data chunk. */
+export interface WavHeader {
+  /** 1 is linear PCM. */
+  readonly format: number;
+  readonly channels: number;
+  readonly sampleRate: number;
+  readonly bitsPerSample: number;
+  /** Bytes of the data chunk, as its header gives them. */
+  readonly dataBytes: number;
+  /** Bytes of sample data actually present after the data chunk header. */
+  readonly dataPresent: number;
+}
+
+/**
+ * Reads the RIFF chunks of a WAV body; undefined when it is not a WAV file with a `fmt ` and a `data` chunk.
+ * A player needs both, with a consistent block alignment, to play the file.
+ *
+ * @example
+ * readWavHeader(bytes)?.sampleRate; // 8000
+ */
+export function readWavHeader(bytes: Uint8Array): WavHeader | undefined {
+  if (!isWav(bytes)) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  let fmt: Omit<WavHeader, 'dataBytes' | 'dataPresent'> | undefined;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const id = ascii(at);
+    const size = view.getUint32(at + 4, true);
+    if (id === 'fmt ' && size >= 16 && at + 24 <= bytes.length) {
+      fmt = {
+        format: view.getUint16(at + 8, true),
+        channels: view.getUint16(at + 10, true),
+        sampleRate: view.getUint32(at + 12, true),
+        bitsPerSample: view.getUint16(at + 22, true),
+      };
+    }
+    if (id === 'data') {
+      return fmt ? { ...fmt, dataBytes: size, dataPresent: Math.max(0, bytes.length - at - 8) } : undefined;
+    }
+    at += 8 + size + (size % 2);
+  }
+  return undefined;
+}
+
+/**
+ * Audio errors: none is shown in the document (statuses and bodies are open), so every entry is the
+ * reference target's choice, in the `{ error_message }` shape of the other document-2 APIs.
+ */
+export const AudioErrors = defineErrors({
+  MISSING_KEY: { status: 401, text: 'Missing API key', documented: false },
+  INVALID_KEY: { status: 401, text: 'Invalid API key', documented: false },
+  FORBIDDEN: { status: 403, text: 'API key is not authorised for this account and project', documented: false },
+  NOT_FOUND: { status: 404, text: 'Account or project not found', documented: false },
+  CONVERSATION_NOT_FOUND: { status: 404, text: 'Conversation not found', documented: false },
+  INVALID_PARAMETER: { status: 400, text: 'Invalid query parameter', documented: false },
+});

@@ -291,4 +291,30 @@ export const ConversationsHeaders = {
  */
 export const ConversationsErrors = defineErrors({
   MALFORMED_CURSOR: { status: 400, text: 'Malformed cursor', documented: false },
+  /** Reference-target choice: a cursor sent with filters other than those it was made for. */
+  CURSOR_FILTERS_CHANGED: { status: 400, text: 'Cursor does not match the query filters', documented: false },
+  /** Reference-target choice for every other parameter violation (the detail names the parameter). */
+  INVALID_PARAMETER: { status: 400, text: 'Invalid query parameter', documented: false },
+  LIMIT_OUT_OF_RANGE: { status: 400, text: 'limit is out of range', documented: false },
+  MISSING_KEY: { status: 401, text: 'Missing API key', documented: false },
+  INVALID_KEY: { status: 401, text: 'Invalid API key', documented: false },
+  FORBIDDEN: { status: 403, text: 'API key is not authorised for this account and project', documented: false },
+  NOT_FOUND: { status: 404, text: 'Account or project not found', documented: false },
+  UNKNOWN_VERSION: { status: 404, text: 'Unsupported API version', documented: false },
 });
+
+/**
+ * The reference target's seeded history of the reference project (a reference-target choice, not a
+ * documented value): `count` records generated with faker and a fixed seed, started between
+ * `start_time` (inclusive) and `end_time` (exclusive). Most are `live`; traffic the target serves
+ * comes after it. Load scenarios and cases page this window when they run against the reference target.
+ */
+export const REFERENCE_HISTORY = {
+  seed: 20260901,
+  count: 24_000,
+  start_time: '2026-09-01T00:00:00.000Z',
+  end_time: '2026-11-01T00:00:00.000Z',
+} as const;
+
+/** The limit reading the reference target follows on v2 and v3 (the v3 reference); v1 follows the v1 text. */
+export const REFERENCE_LIMIT_READING: LimitReading = LIMIT_READINGS[0];

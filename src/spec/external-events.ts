@@ -74,4 +74,6 @@ export const ExternalEventsErrors = defineErrors({
   MISSING_KEY: { status: 401, text: 'Missing API key', documented: false },
   INVALID_KEY: { status: 401, text: 'Invalid API key', documented: false },
   TRANSIENT: { status: 500, text: 'Transient processing error', documented: false },
+  /** Reference-target choice: the account_id and project_id of the query name no project it serves. */
+  UNKNOWN_PROJECT: { status: 400, text: 'Unknown account or project', documented: false },
 });

@@ -29,6 +29,12 @@ export const SessionHeaders = {
   userAgent: 'User-Agent',
 } as const;
 
+/**
+ * Reference-target choice: the host domain the reference target registers for its messaging connector. A profile
+ * without `messaging_host` sends it as `X-Host`; a subdomain of it matches too.
+ */
+export const REFERENCE_MESSAGING_HOST = 'app.dialtone.test';
+
 /** The header a 429 carries to say when to retry. */
 export const RETRY_AFTER_HEADER = 'Retry-After';
 
@@ -489,6 +495,14 @@ export const SessionErrors = defineErrors({
   INVALID_ACCESS_TOKEN: { status: 401, text: 'Invalid access token', documented: true },
   PARSE_ERROR: { status: 400, text: 'Error parsing request', documented: true },
   CREATE_FAILED: { status: 500, text: 'Failed to create session', documented: true },
+});
+
+/**
+ * The 429 of a rate-limited messaging HTTP request. Documented: the status and the Retry-After header;
+ * the text is a reference-target choice.
+ */
+export const RateLimitErrors = defineErrors({
+  RATE_LIMITED: { status: 429, text: 'Rate limit exceeded', documented: false },
 });
 
 /** WebSocket handshake errors: HTTP responses to the upgrade, not events. */

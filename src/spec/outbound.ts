@@ -76,6 +76,15 @@ export const OUTBOUND_TRANSITIONS = [
 export const REFERENCE_INITIAL_STATUS: OutboundStatus = 'queued';
 
 /**
+ * How long a call stays in each non-terminal status on the reference target (its choice: the
+ * document shows no timings). A call ends `queued_ms + calling_ms` after its trigger.
+ */
+export const REFERENCE_CALL_TIMING = { queued_ms: 1000, calling_ms: 2000 } as const;
+
+/** Success status of a trigger on the reference target; the document does not show it. */
+export const OUTBOUND_TRIGGER_REFERENCE_STATUS = 201;
+
+/**
  * Trigger request. The document names the contents (E.164 destination, optional metadata, optional
  * encryption) but no field names: these names are the reference target's choice.
  */

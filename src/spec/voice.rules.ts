@@ -107,7 +107,8 @@ export const VoiceRules = defineRules({
     kind: 'open',
     open: true,
     section: 'Resources / Voice gateway signaling message',
-    statement: "What traditional and echo modes do to the audio is not shown (the reference target echoes the caller's audio in echo mode).",
+    statement:
+      'How end-to-end and traditional modes differ in what the caller hears is not shown, nor what echo does beyond returning the caller audio its name promises.',
   },
   'voice.signaling.optional-fields': {
     doc,
@@ -267,7 +268,8 @@ export const VoiceRules = defineRules({
     surface,
     kind: 'event',
     section: 'What the service does',
-    statement: "Once connected, audio flows in both directions: the gateway receives the browser's audio and sends audio back.",
+    statement:
+      "Once connected, audio flows in both directions on a sendrecv transceiver: in echo mode the caller's own audio comes back, in end-to-end mode the agent's audio arrives.",
   },
   'voice.audio.supported-browsers': {
     doc,

@@ -163,6 +163,15 @@ export const VoiceAudio = {
   channels: 2,
 } as const;
 
+/**
+ * Packetisation the reference target uses: 20 ms Opus frames (960 samples per channel at 48 kHz), what browsers send by
+ * default. Reference-target choice: the document gives the codec, rate and channels, not the frame duration.
+ */
+export const VoiceFrame = {
+  ms: 20,
+  samples: 960,
+} as const;
+
 /** Supported browsers and minimum versions. Informational only: nothing the gateway can be tested for. */
 export const SupportedBrowsers = {
   chrome: '72',
@@ -179,6 +188,10 @@ export const VoiceErrors = defineErrors({
   AUTH_TOKEN_REQUIRED: { code: 'UNAUTHORIZED', text: 'Auth token required', documented: true },
   INVALID_AUTH_TOKEN: { code: 'UNAUTHORIZED', text: 'Invalid auth token', documented: false },
   INVALID_MODE: { code: 'INVALID_ARGUMENT', text: 'Invalid mode', documented: false },
+  INVALID_FIELD: { code: 'INVALID_ARGUMENT', text: 'Invalid field value', documented: false },
+  UNKNOWN_SESSION: { code: 'INVALID_ARGUMENT', text: 'Unknown sessionId', documented: false },
+  INVALID_SDP: { code: 'INVALID_ARGUMENT', text: 'Offer SDP has no Opus audio section', documented: false },
+  INVALID_CANDIDATE: { code: 'INVALID_ARGUMENT', text: 'Invalid ICE candidate', documented: false },
   INVALID_MESSAGE: { code: 'INVALID_MESSAGE', text: 'Malformed or unsupported message', documented: false },
   HANDLER_ERROR: { code: 'HANDLER_ERROR', text: 'Error processing signaling message', documented: false },
   MEDIA_BRIDGE_FAILURE: { code: 'MEDIA_BRIDGE_FAILURE', text: 'Media connection could not be established', documented: false },

@@ -6,6 +6,7 @@ import { CheckFailure, checks } from './checks.js';
 import { CaseContext, runProfile, secretEnv } from './context.js';
 import type { CaseMeta, WireEntry } from './meta.js';
 import { curlFor } from './reproduce.js';
+import { missingFor } from './surfaces.js';
 
 /** What a case body gets: the clients, the checks, and ways to record what it saw. */
 export interface CaseApi {
@@ -26,6 +27,8 @@ export interface CaseOptions {
 
 const cut = (s: string | undefined, n = 2000) => (s === undefined ? '' : s.length > n ? `${s.slice(0, n)}… (${s.length} bytes)` : s);
 
+const FRAME_MARK = { sent: '>', received: '<', closed: '#' } as const;
+
 function wireOf(t: CaseContext, secrets: string[]): WireEntry[] {
   return t.log.map((ex) => {
     const reqHeaders = Object.entries(ex.requestHeaders)
@@ -34,9 +37,11 @@ function wireOf(t: CaseContext, secrets: string[]): WireEntry[] {
     const resHeaders = Object.entries(ex.responseHeaders)
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n');
+    // WebSocket frames follow the handshake's answer: > sent, < received, # closed.
+    const frames = ex.frames?.length ? `\n${cut(ex.frames.map((f) => `${FRAME_MARK[f.dir]} ${f.data}`).join('\n'), 6000)}` : '';
     return {
       request: redact(`${ex.method} ${ex.url}\n${reqHeaders}\n\n${cut(ex.requestBody)}`, secrets),
-      response: redact(`${ex.status}\n${resHeaders}\n\n${cut(ex.responseBody)}`, secrets),
+      response: redact(`${ex.status}\n${resHeaders}\n\n${cut(ex.responseBody)}${frames}`, secrets),
       ms: Math.round(ex.ms * 10) / 10,
     };
   });
@@ -60,9 +65,10 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
     const loaded = runProfile();
     const t = new CaseContext(loaded);
     const missing = options.needs?.find((n) => !t.capabilities.has(n));
-    if (missing) {
-      meta.skipReason = `needs the '${missing}' capability, which only the reference target has`;
-      ctx.skip(meta.skipReason);
+    const skipReason = missingFor(r.surface, loaded) ?? (missing ? `needs the '${missing}' capability, which only the reference target has` : undefined);
+    if (skipReason) {
+      meta.skipReason = skipReason;
+      ctx.skip(skipReason);
       return;
     }
     const env = secretEnv(loaded);

@@ -1,23 +1,33 @@
 import { readFileSync } from 'node:fs';
+import { AgentsClient } from '../clients/agents.js';
+import { CallsClient } from '../clients/calls.js';
 import { ChatClient } from '../clients/chat.js';
 import { ControlClient } from '../clients/control.js';
 import type { Exchange } from '../clients/exchange.js';
+import { MessagingClient } from '../clients/messaging.js';
+import { RecordsClient } from '../clients/records.js';
+import { VoiceClient } from '../clients/voice.js';
 import { type LoadedProfile, parseProfile, resolveSecrets } from '../profile/load.js';
 import { type Capability, capabilities } from '../profile/schema.js';
 
 /** Environment variable through which the runner hands the suite its profile file. */
 export const PROFILE_ENV = 'DIALTONE_PROFILE';
 
-let cached: LoadedProfile | undefined;
+let cached: { path: string; text: string; loaded: LoadedProfile } | undefined;
 
-/** The profile of this run, read once per worker. */
+/**
+ * The profile of this run. Re-read on every call (it is a small file): one vitest instance serves
+ * many runs (the self-test), and workers are not isolated per file, so a module-level copy would go
+ * stale between runs.
+ */
 export function runProfile(): LoadedProfile {
-  if (cached) return cached;
   const path = process.env[PROFILE_ENV];
   if (!path) throw new Error(`${PROFILE_ENV} is not set: run the suite through 'dialtone conformance'`);
-  const profile = parseProfile(JSON.parse(readFileSync(path, 'utf8')), path);
-  cached = { profile, path, secrets: resolveSecrets(profile, path, process.env) };
-  return cached;
+  const text = readFileSync(path, 'utf8');
+  if (cached?.path === path && cached.text === text) return cached.loaded;
+  const profile = parseProfile(JSON.parse(text), path);
+  cached = { path, text, loaded: { profile, path, secrets: resolveSecrets(profile, path, process.env) } };
+  return cached.loaded;
 }
 
 /** Secret values by environment variable name, for reproduce lines. */
@@ -36,10 +46,24 @@ export class CaseContext {
   /** Every exchange of this case across all clients, in the order they happened. */
   readonly log: Exchange[] = [];
   readonly chat: ChatClient;
+  /** Document 3: agents, alert rules, alerts and webhook endpoints on {agents_url}. */
+  readonly agents: AgentsClient;
+  readonly messaging: MessagingClient;
+  /** Document 1: the browser voice gateway on {webrtc_url}. */
+  readonly voice: VoiceClient;
+  /** Document 2: conversation records, concurrency and audio on {base_url}. */
+  readonly records: RecordsClient;
+  /** Document 2: external events webhook, outbound calling and bridge-ended on {base_url}. */
+  readonly calls: CallsClient;
   readonly #control: ControlClient | undefined;
   readonly capabilities: ReadonlySet<Capability>;
   constructor(readonly loaded: LoadedProfile) {
     this.chat = new ChatClient(loaded, this.log);
+    this.voice = new VoiceClient(loaded, this.log);
+    this.agents = new AgentsClient(loaded, this.log);
+    this.messaging = new MessagingClient(loaded, this.log);
+    this.records = new RecordsClient(loaded, this.log);
+    this.calls = new CallsClient(loaded, this.log);
     this.capabilities = capabilities(loaded.profile);
     this.#control = this.capabilities.has('control') ? new ControlClient(loaded) : undefined;
   }

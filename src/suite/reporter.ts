@@ -17,6 +17,12 @@ export class CollectingReporter implements Reporter {
   readonly cases: CollectedCase[] = [];
   readonly errors: string[] = [];
 
+  /** Forgets the previous run, so one reporter serves a runner's many runs. */
+  reset(): void {
+    this.cases.length = 0;
+    this.errors.length = 0;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
     for (const m of modules) {
       for (const e of m.errors()) this.errors.push(`${m.moduleId}: ${e.message}`);

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVitest } from 'vitest/node';
+import { createVitest, type Vitest } from 'vitest/node';
 import type { LoadedProfile } from '../profile/load.js';
 import { toCaseResults, toRuleResults, totalsOf } from '../report/aggregate.js';
 import type { Results } from '../report/results.js';
@@ -18,52 +18,74 @@ export interface SuiteRun {
   readonly only?: string;
 }
 
-/** Writes the profile where vitest workers can read it, and exports its secrets to their environment. */
-function handOver(loaded: LoadedProfile): void {
-  const dir = mkdtempSync(join(tmpdir(), 'dialtone-'));
-  const path = join(dir, 'profile.json');
-  // Only references go to disk; the values travel in the environment the workers inherit.
-  writeFileSync(path, JSON.stringify({ ...loaded.profile, env_file: undefined }), { mode: 0o600 });
-  process.env[PROFILE_ENV] = path;
-  Object.assign(process.env, secretEnv(loaded));
+/**
+ * One vitest instance that runs the suite any number of times, against one profile after another
+ * (the defect self-test starts a target per defect): vitest starts once, not once per run.
+ *
+ * Workers read the profile from a file whose path never changes, rewritten before each run. The
+ * secret values travel in the environment the workers inherit, so every profile one runner serves
+ * must resolve to the same values (the self-test gives its targets one set of credentials).
+ */
+export class SuiteRunner {
+  readonly #collector = new CollectingReporter();
+  readonly #dir = mkdtempSync(join(tmpdir(), 'dialtone-'));
+  #env: string | undefined;
+  private constructor(private readonly vitest: Vitest) {}
+
+  static async create(root: string): Promise<SuiteRunner> {
+    const exitCode = process.exitCode;
+    const runner = new SuiteRunner(undefined as unknown as Vitest);
+    const vitest = await createVitest('test', {
+      root,
+      config: join(root, 'conformance', 'vitest.config.ts'),
+      watch: false,
+      reporters: [runner.#collector],
+    });
+    process.exitCode = exitCode;
+    (runner as unknown as { vitest: Vitest }).vitest = vitest;
+    return runner;
+  }
+
+  /** Runs the cases matching `only` (every case when undefined) against `loaded`. */
+  async run(loaded: LoadedProfile, only?: string): Promise<Results> {
+    const started = Date.now();
+    const env = secretEnv(loaded);
+    const envKey = JSON.stringify(env);
+    if (this.#env !== undefined && this.#env !== envKey) throw new Error('a SuiteRunner serves profiles with one set of secret values');
+    this.#env = envKey;
+    const path = join(this.#dir, 'profile.json');
+    // Only references go to disk; the values travel in the environment the workers inherit.
+    writeFileSync(path, JSON.stringify({ ...loaded.profile, env_file: undefined }), { mode: 0o600 });
+    process.env[PROFILE_ENV] = path;
+    Object.assign(process.env, env);
+
+    this.#collector.reset();
+    if (only) this.vitest.setGlobalTestNamePattern(globToPattern(only));
+    else this.vitest.resetGlobalTestNamePattern();
+    // Only the case files of the surfaces the filter names: collecting every file costs seconds.
+    const files = surfacesOf(only)?.map((surface) => `conformance/${surface}/`) ?? [];
+    const exitCode = process.exitCode;
+    const specs = await this.vitest.globTestSpecifications(files);
+    await this.vitest.runTestSpecifications(specs, files.length === 0);
+    process.exitCode = exitCode; // the gate decides the exit code, not vitest
+    return resultsOf(loaded, only, started, this.#collector);
+  }
+
+  async close(): Promise<void> {
+    await this.vitest.close();
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
 }
 
-/**
- * Runs the conformance suite once against a profile and returns its results.
- *
- * @example
- * const results = await runSuite({ root, loaded, only: 'chat.*' });
- * results.gate // 'pass' | 'fail'
- */
-export async function runSuite(run: SuiteRun): Promise<Results> {
-  const started = Date.now();
-  handOver(run.loaded);
-  const collector = new CollectingReporter();
-  const exitCode = process.exitCode;
-  // Load only the case files of the surfaces the filter names: collecting every file costs seconds.
-  const files = surfacesOf(run.only)?.map((surface) => `conformance/${surface}/`) ?? [];
-  const vitest = await startVitest(
-    'test',
-    files,
-    {
-      root: run.root,
-      config: join(run.root, 'conformance', 'vitest.config.ts'),
-      watch: false,
-      reporters: [collector],
-      ...(run.only ? { testNamePattern: globToPattern(run.only) } : {}),
-    },
-    {},
-  );
-  await vitest?.close();
-  process.exitCode = exitCode; // the gate decides the exit code, not vitest
+function resultsOf(loaded: LoadedProfile, only: string | undefined, started: number, collector: CollectingReporter): Results {
   // Cases the name filter left out come back as skipped; they were not run, so they are not reported.
-  const cases = toCaseResults(collector.cases).filter((c) => matchesGlob(c.rule, run.only));
+  const cases = toCaseResults(collector.cases).filter((c) => matchesGlob(c.rule, only));
   const rules = toRuleResults(
-    ruleList.filter((r) => matchesGlob(r.id, run.only)),
+    ruleList.filter((r) => matchesGlob(r.id, only)),
     cases,
   );
   const totals = totalsOf(cases, rules);
-  const p = run.loaded.profile;
+  const p = loaded.profile;
   return {
     tool: 'dialtone',
     kind: 'conformance',
@@ -75,11 +97,27 @@ export async function runSuite(run: SuiteRun): Promise<Results> {
       environment: p.environment,
       hosts: Object.fromEntries(Object.entries(p.hosts).filter(([, v]) => v)) as Record<string, string>,
     },
-    filter: run.only ?? null,
+    filter: only ?? null,
     gate: totals.fail > 0 || collector.errors.length > 0 ? 'fail' : 'pass',
     totals,
     cases,
     rules,
-    errors: collector.errors,
+    errors: [...collector.errors],
   };
+}
+
+/**
+ * Runs the conformance suite once against a profile and returns its results.
+ *
+ * @example
+ * const results = await runSuite({ root, loaded, only: 'chat.*' });
+ * results.gate // 'pass' | 'fail'
+ */
+export async function runSuite(run: SuiteRun): Promise<Results> {
+  const runner = await SuiteRunner.create(run.root);
+  try {
+    return await runner.run(run.loaded, run.only);
+  } finally {
+    await runner.close();
+  }
 }

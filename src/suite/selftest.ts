@@ -1,7 +1,8 @@
 import type { DefectVerdict } from '../report/results.js';
 import { type DefectId, Defects } from '../target/defects.js';
 import { startTarget } from '../target/server.js';
-import { runSuite } from './run.js';
+import { issueCredentials } from '../target/tenancy.js';
+import { SuiteRunner } from './run.js';
 
 /**
  * The defect self-test: for each defect, start the reference target with it, run the cases of its
@@ -13,27 +14,34 @@ export async function runSelftest(
   onVerdict?: (v: DefectVerdict) => void,
 ): Promise<DefectVerdict[]> {
   const verdicts: DefectVerdict[] = [];
-  for (const id of ids) {
-    const defect = Defects[id];
-    const target = await startTarget({ defects: [id] });
-    try {
-      const results = await runSuite({ root, loaded: target.loaded, only: `${defect.surface}.*` });
-      const failed = [...new Set(results.cases.filter((c) => c.outcome === 'fail').map((c) => c.rule))].sort();
-      const breaks = [...defect.breaks].sort();
-      const verdict: DefectVerdict = {
-        id,
-        surface: defect.surface,
-        description: defect.description,
-        breaks,
-        failed_rules: failed,
-        caught: breaks.every((b) => failed.includes(b)),
-        exact: JSON.stringify(failed) === JSON.stringify(breaks),
-      };
-      verdicts.push(verdict);
-      onVerdict?.(verdict);
-    } finally {
-      await target.close();
+  // One vitest for every defect, and one set of credentials for every target it runs against.
+  const runner = await SuiteRunner.create(root);
+  const credentials = issueCredentials();
+  try {
+    for (const id of ids) {
+      const defect = Defects[id];
+      const target = await startTarget({ defects: [id], credentials });
+      try {
+        const results = await runner.run(target.loaded, `${defect.surface}.*`);
+        const failed = [...new Set(results.cases.filter((c) => c.outcome === 'fail').map((c) => c.rule))].sort();
+        const breaks = [...defect.breaks].sort();
+        const verdict: DefectVerdict = {
+          id,
+          surface: defect.surface,
+          description: defect.description,
+          breaks,
+          failed_rules: failed,
+          caught: breaks.every((b) => failed.includes(b)),
+          exact: JSON.stringify(failed) === JSON.stringify(breaks),
+        };
+        verdicts.push(verdict);
+        onVerdict?.(verdict);
+      } finally {
+        await target.close();
+      }
     }
+  } finally {
+    await runner.close();
   }
   return verdicts;
 }

@@ -15,7 +15,7 @@ export type ConversationStatus = 'open' | 'flagged-to-end' | 'closed';
 /** A conversation held by the reference target, whatever surface made it. */
 export interface StoredConversation {
   readonly id: string;
-  readonly source: 'chat';
+  readonly source: 'chat' | 'voice';
   readonly channel: string;
   readonly startedAt: number;
   variantId: string | undefined;
@@ -23,6 +23,12 @@ export interface StoredConversation {
   handoff: { destination: string; reason: string } | undefined;
   integrationAttributes: Record<string, unknown> | undefined;
   readonly turns: StoredTurn[];
+  /** Voice calls: the calling and called numbers and the call identifier the offer carried. */
+  readonly caller?: string;
+  readonly callee?: string;
+  readonly callSid?: string;
+  /** When the conversation ended (voice: the call's session ended). */
+  endedAt?: number;
 }
 
 /** In-memory conversations, keyed by id. */
@@ -33,7 +39,10 @@ export class ConversationStore {
     private readonly rng: SeededRandom,
   ) {}
 
-  create(init: Pick<StoredConversation, 'source' | 'channel' | 'variantId' | 'integrationAttributes'>): StoredConversation {
+  create(
+    init: Pick<StoredConversation, 'source' | 'channel' | 'variantId' | 'integrationAttributes'> &
+      Partial<Pick<StoredConversation, 'caller' | 'callee' | 'callSid'>>,
+  ): StoredConversation {
     const conversation: StoredConversation = {
       ...init,
       id: `conv-${this.rng.hex(20)}`,
@@ -52,5 +61,10 @@ export class ConversationStore {
 
   get size(): number {
     return this.#byId.size;
+  }
+
+  /** Every conversation, read-only, for views such as alert metrics over recent turns. */
+  values(): IterableIterator<StoredConversation> {
+    return this.#byId.values();
   }
 }

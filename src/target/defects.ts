@@ -1,4 +1,10 @@
+import { AgentsDefects } from './agents/defects.js';
+import { AlertsDefects, WebhooksDefects } from './alerts/defects.js';
+import { CallsDefects } from './calls/defects.js';
 import { ChatDefects } from './chat/defects.js';
+import { MessagingDefects } from './messaging/defects.js';
+import { RecordsDefects } from './records/defects.js';
+import { VoiceDefects } from './voice/defects.js';
 
 /**
  * Named defects of the reference target (`dialtone target --defect ID`), one table per surface.
@@ -6,6 +12,13 @@ import { ChatDefects } from './chat/defects.js';
  */
 export const Defects = {
   ...ChatDefects,
+  ...AgentsDefects,
+  ...AlertsDefects,
+  ...WebhooksDefects,
+  ...MessagingDefects,
+  ...VoiceDefects,
+  ...RecordsDefects,
+  ...CallsDefects,
 } as const;
 export type DefectId = keyof typeof Defects;
 

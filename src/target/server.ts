@@ -9,7 +9,7 @@ import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
 import { type HostKey, SURFACES } from './surfaces.js';
-import { CREDENTIAL_NAMES, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
+import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
 
 export interface TargetOptions {
   readonly defects?: readonly DefectId[];
@@ -17,6 +17,8 @@ export interface TargetOptions {
   readonly seed?: number;
   /** Loopback host to bind; ports are always chosen free by the OS. */
   readonly host?: string;
+  /** Credentials to issue instead of fresh random ones: the self-test gives all its targets one set. */
+  readonly credentials?: IssuedCredentials;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -61,7 +63,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const host = options.host ?? '127.0.0.1';
   const clock = new AdjustableClock();
   const rng = new SeededRandom(options.seed ?? 1);
-  const credentials = issueCredentials();
+  const credentials = options.credentials ?? issueCredentials();
   const context: TargetContext = {
     clock,
     defects: new DefectSet(options.defects),
@@ -105,6 +107,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       kind: 'reference',
       environment: 'sandbox',
       region: 'us-1',
+      agents_region: 'us',
       api_version: 'v1',
       hosts: { base_url: hosts.base_url ?? controlUrl, ...hosts },
       account_id: REFERENCE_TENANT.accountSlug,

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Profile } from '../profile/schema.js';
+import { agentsRegionlessSurface, agentsSurface } from './agents/routes.js';
+import { alertsSurface } from './alerts/routes.js';
+import { callsSurface } from './calls/routes.js';
 import { chatSurface } from './chat/routes.js';
 import type { TargetContext } from './context.js';
+import { messagingSurface } from './messaging/routes.js';
+import { recordsSurface } from './records/routes.js';
+import { voiceSurface } from './voice/routes.js';
 
 /** Which profile host a surface is served on; each host is its own loopback listener. */
 export type HostKey = keyof Profile['hosts'];
@@ -28,4 +34,11 @@ export interface SurfaceModule {
  */
 export const SURFACES: Record<string, SurfaceModule> = {
   chat: chatSurface,
+  agents: agentsSurface,
+  'agents-regionless': agentsRegionlessSurface,
+  alerts: alertsSurface,
+  messaging: messagingSurface,
+  voice: voiceSurface,
+  records: recordsSurface,
+  calls: callsSurface,
 };

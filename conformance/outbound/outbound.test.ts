@@ -1,0 +1,217 @@
+import { CALL_SID_PREFIX, isForwardTransition, OutboundHeaders, type OutboundStatus } from '../../src/spec/outbound.js';
+import { rule } from '../../src/suite/case.js';
+import { ageMinutes, destination, lifecycle, placeCall, poll, statusesOf } from './calls.js';
+
+const needs = { needs: ['control'] } as const;
+
+rule('outbound.path.v1', 'starts calls with POST /v1/outbound-calling and polls them at /v1/outbound-calling/{call_sid}/status', async (api) => {
+  const sid = await placeCall(api);
+  const p = await poll(api, sid);
+  api.check.success(p.res, 'the status path answers 2xx');
+});
+
+rule('outbound.trigger.e164-destination', 'accepts an E.164 destination and refuses one that is not', async (api) => {
+  api.check.success(await api.t.calls.trigger({ to_number: destination() }), 'an E.164 destination starts a call');
+  for (const to of ['07700900123', '447700900123', '+0447700900123', '+44 7700 900123', 'not a number']) {
+    api.check.rejected(await api.t.calls.trigger({ to_number: to }), `"${to}" is not E.164: rejected`);
+  }
+});
+
+rule('outbound.trigger.optional-metadata-encryption', 'accepts a trigger without metadata and encryption, and with either', async (api) => {
+  api.check.success(await api.t.calls.trigger({ to_number: destination() }), 'neither');
+  api.check.success(await api.t.calls.trigger({ to_number: destination(), metadata: { booking_ref: 'B-1042', reason: 'reminder' } }), 'with metadata');
+  api.check.success(await api.t.calls.trigger({ to_number: destination(), encryption: { scheme: 'aes-256-gcm', key_id: 'kid-1' } }), 'with encryption');
+});
+
+rule('outbound.trigger.call-sid-prefix', 'answers a trigger with a call_sid starting OUT-', async (api) => {
+  const sid = await placeCall(api);
+  api.check.that(sid.startsWith(CALL_SID_PREFIX) && sid.length > CALL_SID_PREFIX.length, 'call_sid starts with OUT-', sid);
+});
+
+rule('outbound.trigger.field-names', 'records the field names of the trigger answer and the status answer', async (api) => {
+  const to = destination();
+  const res = await api.t.calls.trigger({ to_number: to });
+  const sid = String((res.json as { call_sid?: unknown } | undefined)?.call_sid);
+  api.observe('trigger request', ['to_number', 'metadata', 'encryption']);
+  api.observe('trigger answer', Object.keys((res.json as object) ?? {}));
+  api.observe('status answer', Object.keys(((await poll(api, sid)).res.json as object) ?? {}));
+});
+
+rule('outbound.status.enum', 'polls only queued, calling, success or failure', async (api) => {
+  const polls = await lifecycle(api, await placeCall(api), 1);
+  api.check.that(
+    polls.every((p) => p.status !== undefined),
+    'every poll names one of the four statuses',
+    polls.map((p) => (p.res.json as { status?: unknown } | undefined)?.status),
+  );
+});
+
+rule(
+  'outbound.status.queued',
+  'shows queued before the call is placed',
+  async (api) => {
+    const polls = await lifecycle(api, await placeCall(api, 'success'));
+    api.check.equal(polls[0]?.status, 'queued', 'queued right after the trigger');
+    const firstOther = polls.findIndex((p) => p.status !== 'queued');
+    api.check.that(
+      polls.slice(firstOther).every((p) => p.status !== 'queued'),
+      'never queued again once it moved on',
+      statusesOf(polls),
+    );
+  },
+  needs,
+);
+
+rule(
+  'outbound.status.calling',
+  'shows calling while the call is being placed, between queued and the outcome',
+  async (api) => {
+    const polls = await lifecycle(api, await placeCall(api, 'success'));
+    const s = statusesOf(polls);
+    const i = s.indexOf('calling');
+    api.check.that(
+      i > 0 && s.slice(0, i).every((x) => x === 'queued') && s.slice(i).every((x) => x !== 'queued'),
+      'calling comes after queued and before the outcome',
+      s,
+    );
+  },
+  needs,
+);
+
+rule(
+  'outbound.status.success',
+  'shows success for a call that connected and completed',
+  async (api) => {
+    const polls = await lifecycle(api, await placeCall(api, 'success'));
+    api.check.equal(polls.at(-1)?.status, 'success', 'success once the connected call completed');
+  },
+  needs,
+);
+
+rule(
+  'outbound.status.failure',
+  'shows failure for a call that failed to connect or was not answered',
+  async (api) => {
+    const polls = await lifecycle(api, await placeCall(api, 'failure'));
+    api.check.equal(polls.at(-1)?.status, 'failure', 'failure once the call was not connected');
+  },
+  needs,
+);
+
+rule(
+  'outbound.transition.connected-success',
+  'moves a placed call that connects and completes to success',
+  async (api) => {
+    const s = statusesOf(await lifecycle(api, await placeCall(api, 'success')));
+    api.check.that(s.includes('calling') && s.at(-1) === 'success', 'calling, then success', s);
+  },
+  needs,
+);
+
+rule(
+  'outbound.transition.not-connected-failure',
+  'moves a placed call that does not connect to failure',
+  async (api) => {
+    const s = statusesOf(await lifecycle(api, await placeCall(api, 'failure')));
+    api.check.that(s.includes('calling') && s.at(-1) === 'failure', 'calling, then failure', s);
+  },
+  needs,
+);
+
+rule(
+  'outbound.transition.terminal-final',
+  'keeps success or failure on every later poll until the status is removed',
+  async (api) => {
+    for (const outcome of ['success', 'failure'] as const) {
+      const sid = await placeCall(api, outcome);
+      await lifecycle(api, sid);
+      const later: (string | undefined)[] = [];
+      // Polls spread over 45 minutes: well inside the retention, whatever "about 2 hours" allows.
+      for (let i = 0; i < 4; i++) {
+        later.push((await poll(api, sid)).status);
+        await ageMinutes(api, sid, 15);
+      }
+      api.check.that(
+        later.every((s) => s === outcome),
+        `${outcome} on every later poll`,
+        later,
+      );
+    }
+  },
+  needs,
+);
+
+rule('outbound.transition.forward-only', 'never shows a status earlier in queued, calling, success or failure than one already seen', async (api) => {
+  const polls = await lifecycle(api, await placeCall(api), 3);
+  const s = polls.map((p) => p.status).filter((x): x is OutboundStatus => x !== undefined);
+  const back = s.findIndex((x, i) => i > 0 && x !== s[i - 1] && !isForwardTransition(s[i - 1] as OutboundStatus, x));
+  api.check.that(back === -1, 'each change moves forward', s);
+});
+
+rule('outbound.transition.initial-and-queue-moves', 'records the status right after a trigger and the moves before the outcome', async (api) => {
+  const to = destination();
+  const res = await api.t.calls.trigger({ to_number: to });
+  const sid = String((res.json as { call_sid?: unknown } | undefined)?.call_sid);
+  const first = await poll(api, sid);
+  api.observe('first poll after the trigger', first.status ?? first.res.status);
+  if (api.t.capabilities.has('control')) api.observe('reference timing', 'queued for 1 s, calling for 2 s, then the outcome');
+});
+
+rule(
+  'outbound.status.retained-about-2h',
+  'keeps a finished call’s status retrievable for about 2 hours after it ends',
+  async (api) => {
+    const sid = await placeCall(api, 'success');
+    await lifecycle(api, sid);
+    await ageMinutes(api, sid, 105);
+    const p = await poll(api, sid);
+    api.check.status(p.res, 200, 'an hour and 45 minutes after the end, the status is still retrievable');
+    api.check.equal((p.res.json as { call_sid?: unknown } | undefined)?.call_sid, sid, 'the status of this call');
+  },
+  needs,
+);
+
+rule(
+  'outbound.status.404-after-retention',
+  'answers 404 for a finished call’s status about 2 hours after it ended',
+  async (api) => {
+    const sid = await placeCall(api, 'failure');
+    await lifecycle(api, sid);
+    await ageMinutes(api, sid, 135);
+    api.check.status((await poll(api, sid)).res, 404, '2 hours and 15 minutes after the end: 404');
+  },
+  needs,
+);
+
+rule('outbound.status.404-unknown-call', 'answers 404 for a call_sid that was never issued', async (api) => {
+  api.check.status((await poll(api, `${CALL_SID_PREFIX}dialtone-never-issued`)).res, 404, 'an unknown call: 404');
+});
+
+rule('outbound.auth.service-token', 'rejects outbound requests without X-Service-Auth-Token or with a token not issued for the project', async (api) => {
+  const { t, check } = api;
+  const sid = await placeCall(api);
+  for (const [why, token] of [
+    ['without a token', undefined],
+    ['with a wrong token', 'dialtone-not-a-real-token'],
+  ] as const) {
+    check.rejected(
+      await t.calls.trigger({ to_number: destination() }, { headers: { [OutboundHeaders.serviceAuthToken]: token } }),
+      `a trigger ${why} is rejected`,
+    );
+    check.rejected(await t.calls.status(sid, { headers: { [OutboundHeaders.serviceAuthToken]: token } }), `a status poll ${why} is rejected`);
+  }
+});
+
+rule('outbound.errors.other-codes', 'records the statuses and bodies of outbound errors other than 404', async (api) => {
+  const bad = await api.t.calls.trigger({ to_number: '07700900123' });
+  const noToken = await api.t.calls.trigger({ to_number: destination() }, { headers: { [OutboundHeaders.serviceAuthToken]: undefined } });
+  const noBody = await api.t.calls.trigger(undefined);
+  api.observe('not E.164', `${bad.status} ${bad.text.slice(0, 120)}`);
+  api.observe('no token', `${noToken.status} ${noToken.text.slice(0, 120)}`);
+  api.observe('no body', `${noBody.status} ${noBody.text.slice(0, 120)}`);
+});
+
+rule('outbound.limits.rate', 'records whether a burst of triggers is limited', async (api) => {
+  const statuses = await Promise.all(Array.from({ length: 10 }, () => api.t.calls.trigger({ to_number: destination() }).then((r) => r.status)));
+  api.observe('statuses of 10 concurrent triggers', statuses);
+});

@@ -1,0 +1,121 @@
+// conversations-paging: read-heavy. Setup pages the records window once by offset and keeps how many
+// records it holds and a digest of their ids in order. Each iteration then walks the same window
+// by cursor (omitted first, then the returned one until it is null) with the page size of the
+// iteration, while other VUs do the same; any record repeated or skipped along the walk is an error
+// with zero tolerance. The window (the reference target's seeded history) does not change during
+// the run, so every walk must match the setup walk exactly.
+import { check } from 'k6';
+import exec from 'k6/execution';
+import { Counter, Rate, Trend } from 'k6/metrics';
+import type { Options, Scenario } from 'k6/options';
+import type { LoadProfileName } from '../src/load/config.js';
+import { loadConfig, shapeFor } from '../src/load/vu/config.js';
+import { digest, type ListQuery, pageOf, RecordsVu } from '../src/load/vu/records.js';
+
+const cfg = loadConfig();
+
+/** Page sizes the walks take in turn: the largest one (1000) fits both documented limit readings. */
+const PAGE_SIZES = [1000, 500, 250] as const;
+/** Bound of one walk: a target whose cursor never ends fails instead of looping. */
+const MAX_PAGES = 400;
+
+/** Executor per load profile: cursor walks started per second, each reading the whole window. */
+const SHAPES: Record<LoadProfileName, Scenario> = {
+  smoke: { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration: '10s', preAllocatedVUs: 3, maxVUs: 10, gracefulStop: '10s' },
+  nightly: { executor: 'constant-arrival-rate', rate: 2, timeUnit: '1s', duration: '5m', preAllocatedVUs: 10, maxVUs: 60, gracefulStop: '30s' },
+  capacity: {
+    executor: 'ramping-arrival-rate',
+    startRate: 1,
+    timeUnit: '1s',
+    preAllocatedVUs: 10,
+    maxVUs: 200,
+    stages: [
+      { target: 5, duration: '1m' },
+      { target: 15, duration: '3m' },
+      { target: 30, duration: '2m' },
+    ],
+    gracefulStop: '30s',
+  },
+};
+
+const records = new Counter('paging_records');
+const pages = new Counter('paging_pages');
+const walkDuration = new Trend('paging_walk_duration', true);
+const recordsPerSecond = new Trend('paging_walk_records_per_s');
+const repeats = new Counter('paging_repeats');
+const skips = new Counter('paging_skips');
+const complete = new Rate('paging_walk_complete');
+
+export const options: Options = {
+  scenarios: { paging: shapeFor(SHAPES, cfg) },
+  // The SLOs: a breach fails the run through k6's exit code (99).
+  thresholds: {
+    'http_req_duration{op:conversations.list}': [{ threshold: 'p(95)<1000', abortOnFail: cfg.profile === 'capacity' }],
+    paging_repeats: ['count==0'],
+    paging_skips: ['count==0'],
+    paging_walk_complete: ['rate>0.99'],
+    http_req_failed: ['rate<0.01'],
+    checks: ['rate>0.99'],
+  },
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+};
+
+/** The window every walk reads: the profile's records window, live records. */
+const WINDOW: ListQuery = { ...cfg.target.records_window, client_env: 'live' };
+
+/** What every walk must find: the number of records and the digest of their ids in order. */
+interface Expected {
+  readonly count: number;
+  readonly digest: string;
+}
+
+export function setup(): Expected {
+  const vu = new RecordsVu(cfg);
+  const ids: string[] = [];
+  let offset: number | undefined = 0;
+  for (let n = 0; n < MAX_PAGES && offset !== undefined; n++) {
+    const p = pageOf(vu.list({ ...WINDOW, limit: PAGE_SIZES[0], offset }));
+    if (!p) throw new Error(`the setup walk by offset failed at offset ${offset}`);
+    ids.push(...p.ids);
+    offset = p.nextOffset;
+  }
+  if (ids.length === 0) throw new Error('the records window holds no live records');
+  return { count: ids.length, digest: digest(ids) };
+}
+
+// One client per VU, made on its first iteration (init code cannot read secrets lazily).
+let vu: RecordsVu | undefined;
+
+export default function conversationsPaging(expected: Expected): void {
+  vu ??= new RecordsVu(cfg);
+  const limit = PAGE_SIZES[exec.scenario.iterationInTest % PAGE_SIZES.length] as number;
+  const ids: string[] = [];
+  const started = Date.now();
+  let cursor: string | undefined;
+  let ok = true;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const res = vu.list({ ...WINDOW, limit, cursor });
+    const p = pageOf(res);
+    if (!check(p, { 'a page answers 200 with conversations and a cursor field': (x) => x !== undefined && x.cursor !== undefined })) {
+      ok = false;
+      break;
+    }
+    const page = p as NonNullable<typeof p>;
+    pages.add(1);
+    records.add(page.ids.length);
+    ids.push(...page.ids);
+    if (page.cursor === null || page.cursor === undefined) break;
+    cursor = page.cursor;
+  }
+  const ms = Date.now() - started;
+  const unique = new Set(ids).size;
+  const repeated = ids.length - unique;
+  const skipped = Math.max(0, expected.count - unique);
+  if (repeated) repeats.add(repeated);
+  if (skipped) skips.add(skipped);
+  const exact = ok && repeated === 0 && skipped === 0 && digest(ids) === expected.digest;
+  check(exact, { 'the cursor walk returns every record of the window once, in order': (x) => x });
+  complete.add(exact);
+  walkDuration.add(ms);
+  if (ok && ms > 0) recordsPerSecond.add((ids.length * 1000) / ms);
+}

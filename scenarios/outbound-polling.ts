@@ -1,0 +1,126 @@
+// outbound-polling: each iteration starts an outbound call and polls its status with backoff until
+// it is terminal (success or failure), then once more to see that it stays so. On an arrival-rate
+// executor, so a slow target shows as latency and dropped iterations rather than as fewer calls.
+// A status that goes backwards (success back to calling) and a 404 while the call is well inside
+// its 2-hour retention are errors with zero tolerance.
+import { check, sleep } from 'k6';
+import { SharedArray } from 'k6/data';
+import { Counter, Rate, Trend } from 'k6/metrics';
+import type { Options, Scenario } from 'k6/options';
+import type { LoadProfileName } from '../src/load/config.js';
+import { loadConfig, shapeFor } from '../src/load/vu/config.js';
+import { OutboundVu } from '../src/load/vu/outbound.js';
+import { CALL_SID_PREFIX, isForwardTransition, isTerminalStatus, OutboundStatus } from '../src/spec/outbound.js';
+
+const cfg = loadConfig();
+const numbers = new SharedArray('phone numbers', () => (JSON.parse(open(cfg.dataFile)) as { phone_numbers: string[] }).phone_numbers);
+
+/** Backoff between polls: from 250 ms, times 1.5, at most 2 s. */
+const FIRST_WAIT_MS = 250;
+const MAX_WAIT_MS = 2_000;
+/** Bounds of one call's polling: a call that is not terminal by then counts as not terminal. */
+const MAX_POLLS = 40;
+const MAX_POLL_MS = 60_000;
+
+/** Executor per load profile: calls started per second. */
+const SHAPES: Record<LoadProfileName, Scenario> = {
+  smoke: { executor: 'constant-arrival-rate', rate: 5, timeUnit: '1s', duration: '10s', preAllocatedVUs: 20, maxVUs: 60, gracefulStop: '8s' },
+  nightly: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '5m', preAllocatedVUs: 80, maxVUs: 400, gracefulStop: '15s' },
+  capacity: {
+    executor: 'ramping-arrival-rate',
+    startRate: 5,
+    timeUnit: '1s',
+    preAllocatedVUs: 50,
+    maxVUs: 2000,
+    stages: [
+      { target: 50, duration: '1m' },
+      { target: 150, duration: '3m' },
+      { target: 300, duration: '2m' },
+    ],
+    gracefulStop: '15s',
+  },
+};
+
+const timeToTerminal = new Trend('outbound_time_to_terminal', true);
+const pollsPerCall = new Trend('outbound_polls_per_call');
+const transitions = new Counter('outbound_transitions');
+const regressions = new Counter('outbound_regressions');
+const lostBeforeRetention = new Counter('outbound_404_before_retention');
+const terminal = new Rate('outbound_terminal');
+const calls = new Counter('outbound_calls');
+
+export const options: Options = {
+  scenarios: { outbound: shapeFor(SHAPES, cfg) },
+  // The SLOs: a breach fails the run through k6's exit code (99).
+  thresholds: {
+    'http_req_duration{op:outbound.trigger}': [{ threshold: 'p(95)<500', abortOnFail: cfg.profile === 'capacity' }],
+    'http_req_duration{op:outbound.status}': ['p(95)<500'],
+    outbound_time_to_terminal: ['p(95)<30000'],
+    outbound_404_before_retention: ['count==0'],
+    outbound_regressions: ['count==0'],
+    outbound_terminal: ['rate>0.99'],
+    http_req_failed: ['rate<0.01'],
+    checks: ['rate>0.99'],
+  },
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+};
+
+// One client per VU, made on its first iteration (init code cannot read secrets lazily).
+let outbound: OutboundVu | undefined;
+
+/** The status a poll names, or undefined (a 404, or a body without a known status). */
+function statusOf(res: { status: number; json: (path: string) => unknown }): OutboundStatus | undefined {
+  if (res.status !== 200) return undefined;
+  const parsed = OutboundStatus.safeParse(res.json('status'));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export default function outboundPolling(): void {
+  outbound ??= new OutboundVu(cfg);
+  const to = numbers[Math.floor(Math.random() * numbers.length)] as string;
+  const started = Date.now();
+  const triggered = outbound.trigger(to);
+  const sid = triggered.status >= 200 && triggered.status < 300 ? (triggered.json('call_sid') as string | undefined) : undefined;
+  calls.add(1);
+  if (!check(sid, { 'trigger answers a call_sid starting OUT-': (s) => typeof s === 'string' && s.startsWith(CALL_SID_PREFIX) })) {
+    terminal.add(false);
+    return;
+  }
+  const callSid = sid as string;
+  let last: OutboundStatus | undefined;
+  let polls = 0;
+  let wait = FIRST_WAIT_MS;
+  let ended = false;
+  const seen = (res: ReturnType<OutboundVu['status']>): OutboundStatus | undefined => {
+    polls++;
+    // Every poll here is minutes, not hours, after the call ended: a 404 is a status lost too early.
+    if (res.status === 404) lostBeforeRetention.add(1);
+    const status = statusOf(res);
+    check(res, { 'status answers 200 with a documented status': () => status !== undefined });
+    if (status && last && status !== last) {
+      transitions.add(1, { transition: `${last}>${status}` });
+      if (!isForwardTransition(last, status)) regressions.add(1, { transition: `${last}>${status}` });
+    }
+    if (status) last = status;
+    return status;
+  };
+  while (polls < MAX_POLLS && Date.now() - started < MAX_POLL_MS) {
+    const status = seen(outbound.status(callSid));
+    if (status === undefined) break;
+    if (isTerminalStatus(status)) {
+      ended = true;
+      timeToTerminal.add(Date.now() - started);
+      break;
+    }
+    sleep(wait / 1000);
+    wait = Math.min(wait * 1.5, MAX_WAIT_MS);
+  }
+  // One more poll: a terminal status must stay as it is.
+  if (ended) {
+    const before = last;
+    const again = seen(outbound.status(callSid));
+    check(again, { 'a terminal status stays terminal': (s) => s === before });
+  }
+  terminal.add(ended);
+  pollsPerCall.add(polls);
+}

@@ -1,0 +1,33 @@
+// Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
+import http, { type RefinedResponse } from 'k6/http';
+import { OutboundHeaders } from '../../spec/outbound.js';
+import type { LoadConfig } from '../config.js';
+import { secret } from './config.js';
+
+/** Outbound calling and status polling (document 2), tagged by operation name, never by the URL (which holds the call_sid). */
+export class OutboundVu {
+  readonly #base: string;
+  readonly #token: string;
+  constructor(cfg: LoadConfig) {
+    this.#base = `${(cfg.target.hosts.base_url ?? '').replace(/\/$/, '')}/v1/outbound-calling`;
+    this.#token = secret(cfg, 'outbound_token');
+  }
+
+  /** POST /v1/outbound-calling. */
+  trigger(toNumber: string): RefinedResponse<'text'> {
+    return http.post(this.#base, JSON.stringify({ to_number: toNumber }), {
+      headers: { 'Content-Type': 'application/json', [OutboundHeaders.serviceAuthToken]: this.#token },
+      tags: { op: 'outbound.trigger', name: 'outbound.trigger' },
+      timeout: '10s',
+    });
+  }
+
+  /** GET /v1/outbound-calling/{call_sid}/status. */
+  status(callSid: string): RefinedResponse<'text'> {
+    return http.get(`${this.#base}/${encodeURIComponent(callSid)}/status`, {
+      headers: { [OutboundHeaders.serviceAuthToken]: this.#token },
+      tags: { op: 'outbound.status', name: 'outbound.status' },
+      timeout: '10s',
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { defineDefects } from '../defect.js';
+
+/** Defects of alert rules and alerts (document 3). */
+export const AlertsDefects = defineDefects({
+  'alerts-eleventh-rule-accepted': {
+    surface: 'alerts',
+    breaks: ['alerts.rules.limit-10-409'],
+    description: 'Off by one: an 11th alert rule is created; only the 12th answers 409.',
+  },
+  'alerts-threshold-strict-greater': {
+    surface: 'alerts',
+    breaks: ['alerts.metric.gte-threshold'],
+    description: 'Evaluation compares with > instead of >=, so a value equal to the threshold does not trigger.',
+  },
+  'alerts-patch-replaces': {
+    surface: 'alerts',
+    breaks: ['alerts.rules.patch-only-changed'],
+    description: 'PATCH replaces the rule: fields not sent fall back to their create defaults.',
+  },
+  'alerts-state-filter-ignored': {
+    surface: 'alerts',
+    breaks: ['alerts.list.filter-state'],
+    description: 'The state filter of the alert rule list is ignored.',
+  },
+  'alerts-no-data-keeps-state': {
+    surface: 'alerts',
+    breaks: ['alerts.state.any-to-no-data'],
+    description: 'An evaluation without metric data leaves the state as it was instead of no_data.',
+  },
+  'alerts-sync-failure-500': {
+    surface: 'alerts',
+    breaks: ['alerts.errors.502-sync'],
+    description: 'A monitoring backend sync failure answers 500 instead of 502.',
+  },
+});
+
+/** Defects of webhook endpoints and deliveries (document 3). */
+export const WebhooksDefects = defineDefects({
+  'webhooks-wrong-secret': {
+    surface: 'webhooks',
+    breaks: ['webhooks.delivery.signed'],
+    description: 'Deliveries are signed with a secret other than the one returned on creation.',
+  },
+  'webhooks-resolved-without-trigger': {
+    surface: 'webhooks',
+    breaks: ['webhooks.event.resolved'],
+    description: 'alerts.resolved is sent whenever a rule enters ok, also when it never fired (unknown or no_data to ok).',
+  },
+  'webhooks-unsubscribed-delivery': {
+    surface: 'webhooks',
+    breaks: ['webhooks.delivery.subscribed-only'],
+    description: 'Every endpoint of the account gets every event, subscribed or not.',
+  },
+  'webhooks-payload-missing-previous-state': {
+    surface: 'webhooks',
+    breaks: ['webhooks.payload.triggered-fields'],
+    description: 'The alerts.triggered payload leaves out alert.previous_state.',
+  },
+  'webhooks-secret-in-list': {
+    surface: 'webhooks',
+    breaks: ['webhooks.endpoint.signing-secret-once'],
+    description: 'The webhook endpoint list returns each signing_secret again.',
+  },
+});

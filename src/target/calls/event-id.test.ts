@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { locateEventId, mediaType, readPayloadPath } from './event-id.js';
+
+const json = (v: unknown) => ({ contentType: 'application/json' as const, text: JSON.stringify(v) });
+
+describe('finding the event id of a webhook', () => {
+  it('reads the media type without its parameters, and only the four accepted ones', () => {
+    expect(mediaType('application/json; charset=utf-8')).toBe('application/json');
+    expect(mediaType('TEXT/PLAIN')).toBe('text/plain');
+    expect(mediaType('application/pdf')).toBeUndefined();
+    expect(mediaType(undefined)).toBeUndefined();
+  });
+
+  it('follows a dotted path into JSON, or reads it as one key when told to', () => {
+    const body = json({ booking: { ref: { id: 'E-1' } }, 'booking.ref.id': 'literal' });
+    expect(readPayloadPath(body, 'booking.ref.id')).toBe('E-1');
+    expect(readPayloadPath(body, 'booking.ref.id', true)).toBe('literal');
+  });
+
+  it('reads form fields, nested XML elements and name=value text lines', () => {
+    expect(readPayloadPath({ contentType: 'application/x-www-form-urlencoded', text: 'a=1&booking.ref=E-2' }, 'booking.ref')).toBe('E-2');
+    expect(readPayloadPath({ contentType: 'application/xml', text: '<booking id="x"><ref> E-3 </ref></booking>' }, 'booking.ref')).toBe('E-3');
+    expect(readPayloadPath({ contentType: 'text/plain', text: 'status: paid\nref = E-4\n' }, 'ref')).toBe('E-4');
+  });
+
+  it('treats a body that does not parse as holding no id', () => {
+    expect(readPayloadPath({ contentType: 'application/json', text: '{not json' }, 'ref')).toBeUndefined();
+  });
+
+  it('looks in headers (any case), the query string or the payload, and tells a missing id from an invalid one', () => {
+    const parts = { headers: { 'x-booking-event': 'E-5' }, query: { ref: 'E-6' }, body: json({ ref: 42, obj: { a: 1 } }) };
+    expect(locateEventId('headers', 'X-Booking-Event', parts)).toBe('E-5');
+    expect(locateEventId('querystring', 'ref', parts)).toBe('E-6');
+    expect(locateEventId('payload', 'ref', parts)).toBe('42');
+    expect(locateEventId('payload', 'obj', parts)).toEqual({ invalid: { a: 1 } });
+    expect(locateEventId('payload', 'missing', parts)).toBeUndefined();
+  });
+});

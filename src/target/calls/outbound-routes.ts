@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  CALL_SID_PREFIX,
+  isTerminalStatus,
+  OUTBOUND_TRIGGER_REFERENCE_STATUS,
+  OutboundErrors,
+  OutboundHeaders,
+  type OutboundStatusResponse,
+  OutboundTriggerRequest,
+} from '../../spec/outbound.js';
+import type { TargetContext } from '../context.js';
+import { sendError } from '../http.js';
+import { type CallOutcome, type CallTiming, callState, defaultOutcome, type OutboundCall, REFERENCE_TIMING } from './outbound.js';
+
+/** What a case arranged for the next call to one destination (control surface). */
+export interface CallScript {
+  readonly outcome?: CallOutcome;
+  readonly manual?: boolean;
+}
+
+/** The outbound calls of one target and the scripts cases set for their destinations. */
+export interface OutboundState {
+  readonly calls: Map<string, OutboundCall>;
+  readonly scripts: Map<string, CallScript>;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The timing under the target's defects: a retention of one hour, or one that never ends. */
+function timingOf(ctx: TargetContext): CallTiming {
+  if (ctx.defects.has('outbound-status-expires-early')) return { ...REFERENCE_TIMING, retentionMs: HOUR_MS };
+  if (ctx.defects.has('outbound-status-never-expires')) return { ...REFERENCE_TIMING, retentionMs: Number.POSITIVE_INFINITY };
+  return REFERENCE_TIMING;
+}
+
+/** X-Service-Auth-Token, the token issued per project; any header case, as HTTP has it. */
+function tokenOk(ctx: TargetContext, req: FastifyRequest, reply: FastifyReply): boolean {
+  const token = req.headers[OutboundHeaders.serviceAuthToken.toLowerCase()];
+  if (token === undefined) {
+    sendError(reply, OutboundErrors.MISSING_TOKEN);
+    return false;
+  }
+  if (token !== ctx.credentials.outbound_token) {
+    sendError(reply, OutboundErrors.INVALID_TOKEN);
+    return false;
+  }
+  return true;
+}
+
+/** A trigger body under the non-E.164 defect: any string destination. */
+const LaxTrigger = OutboundTriggerRequest.extend({ to_number: z.string().min(1) });
+
+function trigger(ctx: TargetContext, state: OutboundState) {
+  return (req: FastifyRequest, reply: FastifyReply) => {
+    if (!tokenOk(ctx, req, reply)) return reply;
+    const schema = ctx.defects.has('outbound-non-e164-accepted') ? LaxTrigger : OutboundTriggerRequest;
+    const body = schema.safeParse(req.body ?? {});
+    if (!body.success) {
+      const destinationBad = body.error.issues.some((i) => i.path[0] === 'to_number');
+      return sendError(reply, destinationBad ? OutboundErrors.INVALID_DESTINATION : OutboundErrors.INVALID_BODY);
+    }
+    const b = body.data;
+    const script = state.scripts.get(b.to_number);
+    state.scripts.delete(b.to_number);
+    const call: OutboundCall = {
+      sid: `${CALL_SID_PREFIX}${ctx.rng.hex(24)}`,
+      toNumber: b.to_number,
+      fromNumber: b.from_number,
+      metadata: b.metadata,
+      encryption: b.encryption,
+      createdAt: ctx.clock.now(),
+      manual: script?.manual ?? false,
+      advancedMs: 0,
+      outcome: script?.outcome ?? defaultOutcome(b.to_number),
+      terminalReads: 0,
+    };
+    state.calls.set(call.sid, call);
+    return reply.code(OUTBOUND_TRIGGER_REFERENCE_STATUS).send({ call_sid: call.sid, status: 'queued' });
+  };
+}
+
+function status(ctx: TargetContext, state: OutboundState) {
+  return (req: FastifyRequest<{ Params: { sid: string } }>, reply: FastifyReply) => {
+    if (!tokenOk(ctx, req, reply)) return reply;
+    const call = state.calls.get(req.params.sid);
+    if (!call) return sendError(reply, OutboundErrors.UNKNOWN_CALL);
+    const now = ctx.clock.now();
+    const s = callState(call, now, timingOf(ctx));
+    if (!s) {
+      state.calls.delete(call.sid);
+      return sendError(reply, OutboundErrors.STATUS_EXPIRED);
+    }
+    let shown = s.status;
+    if (isTerminalStatus(s.status)) {
+      call.terminalReads++;
+      // The regression defect: the second read after the end shows the call as still being placed.
+      if (call.terminalReads === 2 && ctx.defects.has('outbound-success-regresses')) shown = 'calling';
+    }
+    const out: OutboundStatusResponse = { call_sid: call.sid, status: shown, updated_at: new Date(s.since).toISOString() };
+    return reply.send(out);
+  };
+}
+
+/** Registers outbound calling and status polling on the runtime host. */
+export function registerOutbound(app: FastifyInstance, ctx: TargetContext, state: OutboundState): void {
+  app.post('/v1/outbound-calling', trigger(ctx, state));
+  app.get('/v1/outbound-calling/:sid/status', status(ctx, state));
+}

@@ -1,0 +1,27 @@
+import { recordsOf } from '../records/store.js';
+import type { SurfaceModule } from '../surfaces.js';
+import { registerBridge } from './bridge.js';
+import { type CallsState, registerCallsControl } from './control.js';
+import { registerExternalEvents } from './external-events.js';
+import { registerOutbound } from './outbound-routes.js';
+
+/**
+ * Call operations (document 2): the external events webhook, outbound calling with status polling
+ * and the bridge-ended notification, on the runtime host. They reach conversations through the
+ * records store, so bridge-ended state shows in the records.
+ */
+export const callsSurface: SurfaceModule = {
+  host: 'base_url',
+  create: (ctx) => {
+    const store = recordsOf(ctx);
+    const state: CallsState = { outbound: { calls: new Map(), scripts: new Map() }, bindings: new Map(), invocations: [] };
+    return {
+      register: (app) => {
+        registerExternalEvents(app, ctx, store, state.bindings);
+        registerOutbound(app, ctx, state.outbound);
+        registerBridge(app, ctx, store, state.invocations);
+      },
+      control: (app) => registerCallsControl(app, ctx, store, state),
+    };
+  },
+};

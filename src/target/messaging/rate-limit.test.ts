@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { AdjustableClock } from '../clock.js';
+import { RateLimiter } from './rate-limit.js';
+
+const limit = { limit: 2, window_ms: 60_000 };
+
+describe('the fixed-window rate limiter', () => {
+  it('allows up to the limit and refuses the next hit with a positive Retry-After', () => {
+    const limiter = new RateLimiter(new AdjustableClock());
+    expect(limiter.hit('k', limit)).toEqual({ ok: true });
+    expect(limiter.hit('k', limit)).toEqual({ ok: true });
+    const third = limiter.hit('k', limit);
+    expect(third.ok).toBe(false);
+    if (!third.ok) expect(third.retryAfterS).toBeGreaterThanOrEqual(59);
+  });
+
+  it('counts each key on its own', () => {
+    const limiter = new RateLimiter(new AdjustableClock());
+    limiter.hit('a', limit);
+    limiter.hit('a', limit);
+    expect(limiter.hit('b', limit)).toEqual({ ok: true });
+  });
+
+  it('opens a new window once the clock has moved past the old one', () => {
+    const clock = new AdjustableClock();
+    const limiter = new RateLimiter(clock);
+    for (let i = 0; i < 3; i++) limiter.hit('k', limit);
+    clock.advance(60_000);
+    expect(limiter.hit('k', limit)).toEqual({ ok: true });
+  });
+});

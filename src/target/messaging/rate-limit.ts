@@ -1,0 +1,36 @@
+import type { Clock } from '../clock.js';
+import type { RateLimit } from './config.js';
+
+/** The outcome of one hit: allowed, or refused with the whole seconds until the window resets. */
+export type RateVerdict = { readonly ok: true } | { readonly ok: false; readonly retryAfterS: number };
+
+/**
+ * Fixed-window counters keyed by whatever the caller limits (an access token, a session). Time comes from the
+ * target clock, so advancing it opens a new window.
+ *
+ * @example
+ * const limiter = new RateLimiter(clock);
+ * limiter.hit('session:s1', { limit: 2, window_ms: 60_000 }); // { ok: true }
+ */
+export class RateLimiter {
+  readonly #windows = new Map<string, { start: number; end: number; count: number }>();
+  constructor(private readonly clock: Clock) {}
+
+  hit(key: string, limit: RateLimit): RateVerdict {
+    const now = this.clock.now();
+    let w = this.#windows.get(key);
+    if (!w || now >= w.end) {
+      if (this.#windows.size >= 10_000) this.#sweep(now);
+      w = { start: now, end: now + limit.window_ms, count: 0 };
+      this.#windows.set(key, w);
+    }
+    w.count++;
+    if (w.count <= limit.limit) return { ok: true };
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil((w.end - now) / 1000)) };
+  }
+
+  /** Drops windows that have ended, so keys of finished sessions do not pile up. */
+  #sweep(now: number): void {
+    for (const [key, w] of this.#windows) if (now >= w.end) this.#windows.delete(key);
+  }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { SPEECH_DBFS, VoiceAgent } from './agent.js';
+import type { VoiceClips } from './opus.js';
+
+const clip = (name: string, n: number) => Array.from({ length: n }, (_, i) => Buffer.from(`${name}${i}`));
+const clips: VoiceClips = { greeting: clip('g', 3), reply: clip('r', 2), silence: Buffer.from('.') };
+const said = (agent: VoiceAgent, ticks: number, hear?: number) =>
+  Array.from({ length: ticks }, () => {
+    if (hear !== undefined) agent.hear(hear);
+    return agent.nextFrame().toString();
+  });
+
+describe('VoiceAgent', () => {
+  it('says its greeting, then silence', () => {
+    const agent = new VoiceAgent({ clips, replyDelayTicks: 1 });
+    agent.greet();
+    expect(said(agent, 5)).toEqual(['g0', 'g1', 'g2', '.', '.']);
+  });
+
+  it('replies after the caller speaks and then pauses for 400 ms', () => {
+    const turns: number[] = [];
+    const agent = new VoiceAgent({ clips, replyDelayTicks: 1, onTurn: (ms) => turns.push(ms) });
+    said(agent, 10, SPEECH_DBFS + 20);
+    const after = said(agent, 25);
+    expect(turns).toEqual([200]);
+    expect(after.filter((f) => f.startsWith('r'))).toEqual(['r0', 'r1']);
+    expect(after.indexOf('r0')).toBeGreaterThanOrEqual(19);
+  });
+
+  it('does not take a click or background noise for a turn', () => {
+    const agent = new VoiceAgent({ clips, replyDelayTicks: 1 });
+    said(agent, 2, SPEECH_DBFS + 20);
+    said(agent, 10, SPEECH_DBFS - 10);
+    expect(said(agent, 40).every((f) => f === '.')).toBe(true);
+  });
+});

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { transformSync } from 'esbuild';
+import { VoicePaths } from '../../spec/voice.js';
+
+/** Where the gateway host serves the browser voice client. */
+export const VOICE_CLIENT_PATH = '/dialtone/voice-client.html';
+
+let cached: string | undefined;
+
+/** `<` inside an inline script would end it early; JSON allows the escape. */
+const inline = (s: string) => s.replace(/</g, '\\u003c');
+
+/**
+ * The browser voice client as one self-contained page (no CDN, no other request but the gateway's own): the TypeScript
+ * of `browser/voice-client.ts`, compiled once by esbuild on first request. A k6 browser script opens it with
+ * `#token=…&mode=echo` (or calls `window.dialtoneVoice.start({...})`) and reads `window.dialtoneVoice.result`.
+ */
+export function voiceClientPage(): string {
+  if (cached) return cached;
+  const source = readFileSync(new URL('./browser/voice-client.ts', import.meta.url), 'utf8');
+  const { code } = transformSync(source, { loader: 'ts', format: 'iife', target: 'es2020' });
+  const config = inline(JSON.stringify({ signalPath: VoicePaths.signal, iceServersPath: VoicePaths.iceServers }));
+  cached = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>dialtone voice client</title>
+<style>body{font:14px system-ui,sans-serif;margin:2rem}pre{background:#f4f4f4;padding:1rem}</style></head>
+<body>
+<h1>dialtone voice client</h1>
+<p>Open with <code>#token=VOICE_AUTH_TOKEN&amp;mode=echo&amp;source=tone</code>, or call <code>window.dialtoneVoice.start({token, mode})</code>. Results: <code>window.dialtoneVoice.result</code>.</p>
+<audio id="remote" autoplay></audio>
+<pre id="result">idle</pre>
+<script type="application/json" id="dialtone-config">${config}</script>
+<script>${code.replace(/<\/script/gi, '<\\/script')}</script>
+</body>
+</html>
+`;
+  return cached;
+}

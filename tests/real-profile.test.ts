@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backgroundTarget, dialtone } from './run-cli.js';
+
+interface Case {
+  rule: string;
+  outcome: string;
+  detail: string;
+}
+
+describe('a profile that describes only the chat surface and no control surface, as a real environment would', () => {
+  const work = mkdtempSync(join(tmpdir(), 'dialtone-real-'));
+  let target: Awaited<ReturnType<typeof backgroundTarget>>;
+  let cases: Case[];
+  let code: number | null;
+
+  beforeAll(async () => {
+    target = await backgroundTarget(join(work, 'ref.json'));
+    const ref = JSON.parse(readFileSync(join(work, 'ref.json'), 'utf8'));
+    const real = {
+      ...ref,
+      name: 'chat-only',
+      kind: 'real',
+      control: undefined,
+      hosts: { base_url: ref.hosts.base_url },
+      credentials: { chat_api_key: ref.credentials.chat_api_key, chat_connector_token: ref.credentials.chat_connector_token },
+    };
+    writeFileSync(join(work, 'real.json'), JSON.stringify(real));
+    const r = await dialtone(['conformance', '--target', join(work, 'real.json'), '--only', 'chat.*,messaging.*', '--report-dir', join(work, 'reports')], {
+      timeoutMs: 120_000,
+    });
+    code = r.code;
+    cases = JSON.parse(readFileSync(join(work, 'reports', 'conformance', 'results.json'), 'utf8')).cases;
+  }, 180_000);
+
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  it('passes the gate: what it cannot check is skipped, not failed', () => {
+    expect(code).toBe(0);
+    expect(cases.filter((c) => c.outcome === 'fail')).toEqual([]);
+  });
+
+  it('skips the cases that need the control surface, saying so', () => {
+    const c = cases.find((x) => x.rule === 'chat.create.variant-only-on-create');
+    expect(c?.outcome).toBe('skip');
+    expect(c?.detail).toContain("'control' capability");
+  });
+
+  it('skips every case of a surface the profile leaves out, naming the missing host', () => {
+    const messaging = cases.filter((x) => x.rule.startsWith('messaging.'));
+    expect(messaging.length).toBeGreaterThan(50);
+    for (const c of messaging) {
+      expect(c.outcome).toBe('skip');
+      expect(c.detail).toBe('the profile names no hosts.messaging_url');
+    }
+  });
+
+  it('still runs the chat cases that need nothing but the documented API', () => {
+    expect(cases.find((x) => x.rule === 'chat.close.success-true')?.outcome).toBe('pass');
+  });
+});
