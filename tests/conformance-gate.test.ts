@@ -50,6 +50,7 @@ describe('the conformance gate against a broken reference target', () => {
     expect(failed.rule).toBe('chat.close.success-true');
     expect(failed.reproduce[0]).toMatch(/^curl -sS -X PUT /);
     expect(failed.reproduce[0]).toContain('$DIALTONE_REF_CHAT_API_KEY');
+    expect(failed.reproduce[1]).toBe(`npx dialtone conformance --only 'chat.close.success-true' --target ${profile}`);
     expect(results.totals.fail).toBe(1);
     expect(results.gate).toBe('fail');
   });

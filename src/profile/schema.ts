@@ -77,6 +77,8 @@ export const Profile = z.strictObject({
     .default({ handoff_message: 'Can I speak to a person, please?', goodbye_message: 'That is all, thank you. Goodbye!' }),
   /** Present only for the reference target: its control surface (clock, faults, inspection). */
   control: z.strictObject({ url: HttpUrl, token: SecretRef }).optional(),
+  /** Reference target only: the named defects it was started with, so a reproduce line can start it the same way. */
+  defects: z.array(z.string()).optional(),
   /** A file of NAME=value lines read for credentials not already in the environment (relative to the profile). */
   env_file: z.string().min(1).optional(),
 });

@@ -28,16 +28,25 @@ const FILTER_SCRIPT = `for(const b of document.querySelectorAll('.filter input')
 export function conformancePage(r: Results): string {
   const t = r.totals;
   const totals = (['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<span>${badge(k)} ${t[k]}</span>`).join('');
+  const allExact = r.selftest?.defects.every((d) => d.exact) ?? true;
   const selftest = r.selftest
     ? `<h2>Defect self-test: mutation score ${(r.selftest.mutation_score * 100).toFixed(0)}% (${r.selftest.caught}/${r.selftest.total})</h2>
-<table><tr><th>Defect</th><th>Breaks</th><th>Failed rules</th><th>Verdict</th></tr>${r.selftest.defects
+<details${allExact ? '' : ' open'}><summary>Each defect of the reference target, the rules it breaks and the rules the suite failed</summary><table><tr><th>Defect</th><th>Breaks</th><th>Failed rules</th><th>Verdict</th></tr>${r.selftest.defects
         .map(
           (d) =>
             `<tr><td><code>${esc(d.id)}</code><div class="muted">${esc(d.description)}</div></td><td>${d.breaks.map((b) => `<code>${esc(b)}</code>`).join('<br>')}</td><td>${d.failed_rules.map((b) => `<code>${esc(b)}</code>`).join('<br>') || '—'}</td><td>${d.exact ? badge('pass') : badge('fail')} ${d.caught ? (d.exact ? 'caught exactly' : 'caught, with other rules') : 'not caught'}</td></tr>`,
         )
-        .join('')}</table>`
+        .join('')}</table></details>`
     : '';
   const surfaces = [...new Set(r.rules.map((x) => x.surface))];
+  const outcomes = ['pass', 'fail', 'skip', 'observed', 'uncovered'] as const;
+  const bySurface = surfaces
+    .map((sf) => {
+      const rules = r.rules.filter((x) => x.surface === sf);
+      return `<tr><td><a href="#surface-${esc(sf)}">${esc(sf)}</a></td><td>${rules.length}</td>${outcomes.map((o) => `<td>${rules.filter((x) => x.outcome === o).length || ''}</td>`).join('')}</tr>`;
+    })
+    .join('');
+  const surfaceTable = `<table><tr><th>Surface</th><th>Rules</th>${outcomes.map((o) => `<th>${badge(o)}</th>`).join('')}</tr>${bySurface}</table>`;
   const ruleTables = surfaces
     .map((s) => {
       const rows = r.rules
@@ -47,7 +56,7 @@ export function conformancePage(r: Results): string {
             `<tr data-outcome="${esc(x.outcome)}"><td>${x.cases ? `<a href="#case-${esc(x.id)}"><code>${esc(x.id)}</code></a>` : `<code>${esc(x.id)}</code>`}</td><td>${badge(x.outcome)}</td><td>${esc(x.statement)}${x.chosen ? `<div class="muted">target chose: ${esc(x.chosen)}</div>` : ''}</td><td class="muted">doc ${x.doc} · ${esc(x.section)}</td></tr>`,
         )
         .join('');
-      return `<h3>${esc(s)}</h3><table><tr><th>Rule</th><th>Outcome</th><th>Statement</th><th>Where</th></tr>${rows}</table>`;
+      return `<h3 id="surface-${esc(s)}">${esc(s)}</h3><table><tr><th>Rule</th><th>Outcome</th><th>Statement</th><th>Where</th></tr>${rows}</table>`;
     })
     .join('');
   const failures = r.cases.filter((c) => c.outcome === 'fail');
@@ -57,6 +66,7 @@ export function conformancePage(r: Results): string {
 <p class="muted">${esc(r.started_at)} · ${(r.duration_ms / 1000).toFixed(1)} s · ${esc(r.target.kind)} target, ${esc(r.target.environment)}${r.filter ? ` · only <code>${esc(r.filter)}</code>` : ''}</p>
 <p class="totals">${totals}</p>
 <p class="filter">Show: ${(['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
+<h2>Rules by surface</h2>${surfaceTable}
 ${errors}${selftest}
 ${failures.length ? `<h2>Failures (${failures.length})</h2>${failures.map(caseBlock).join('')}` : ''}
 <h2>Cases (${r.cases.length})</h2>${r.cases.map(caseBlock).join('')}

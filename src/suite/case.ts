@@ -88,7 +88,8 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
         meta.timings[name] = Math.round(ms * 10) / 10;
       },
     };
-    const profileArg = loaded.profile.kind === 'reference' ? '' : ` --target ${loaded.path ?? 'PROFILE'}`;
+    // A profile file the user gave is named; a reference target the command started is started again alike.
+    const profileArg = loaded.path ? ` --target ${loaded.path}` : (loaded.profile.defects ?? []).map((d) => ` --defect ${d}`).join('');
     const reproduce = () => {
       const last = t.log.at(-1);
       return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${profileArg}`];

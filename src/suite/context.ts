@@ -13,6 +13,12 @@ import { type Capability, capabilities } from '../profile/schema.js';
 /** Environment variable through which the runner hands the suite its profile file. */
 export const PROFILE_ENV = 'DIALTONE_PROFILE';
 
+/** What the runner writes for the workers: the profile, and the file the user gave (for reproduce lines). */
+export interface Handover {
+  readonly source: string | null;
+  readonly profile: unknown;
+}
+
 let cached: { path: string; text: string; loaded: LoadedProfile } | undefined;
 
 /**
@@ -25,8 +31,10 @@ export function runProfile(): LoadedProfile {
   if (!path) throw new Error(`${PROFILE_ENV} is not set: run the suite through 'dialtone conformance'`);
   const text = readFileSync(path, 'utf8');
   if (cached?.path === path && cached.text === text) return cached.loaded;
-  const profile = parseProfile(JSON.parse(text), path);
-  cached = { path, text, loaded: { profile, path, secrets: resolveSecrets(profile, path, process.env) } };
+  const handover = JSON.parse(text) as Handover;
+  const profile = parseProfile(handover.profile, handover.source ?? path);
+  const loaded = { profile, path: handover.source ?? undefined, secrets: resolveSecrets(profile, path, process.env) };
+  cached = { path, text, loaded };
   return cached.loaded;
 }
 

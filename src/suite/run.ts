@@ -6,7 +6,7 @@ import type { LoadedProfile } from '../profile/load.js';
 import { toCaseResults, toRuleResults, totalsOf } from '../report/aggregate.js';
 import type { Results } from '../report/results.js';
 import { ruleList } from '../spec/index.js';
-import { PROFILE_ENV, secretEnv } from './context.js';
+import { type Handover, PROFILE_ENV, secretEnv } from './context.js';
 import { globToPattern, matchesGlob, surfacesOf } from './glob.js';
 import { CollectingReporter } from './reporter.js';
 
@@ -55,7 +55,8 @@ export class SuiteRunner {
     this.#env = envKey;
     const path = join(this.#dir, 'profile.json');
     // Only references go to disk; the values travel in the environment the workers inherit.
-    writeFileSync(path, JSON.stringify({ ...loaded.profile, env_file: undefined }), { mode: 0o600 });
+    const handover: Handover = { source: loaded.path ?? null, profile: { ...loaded.profile, env_file: undefined } };
+    writeFileSync(path, JSON.stringify(handover), { mode: 0o600 });
     process.env[PROFILE_ENV] = path;
     Object.assign(process.env, env);
 
@@ -77,9 +78,14 @@ export class SuiteRunner {
   }
 }
 
+/** Position of each rule in the catalogue: cases are reported in document order. */
+const RULE_ORDER = new Map(ruleList.map((r, i) => [r.id, i]));
+
 function resultsOf(loaded: LoadedProfile, only: string | undefined, started: number, collector: CollectingReporter): Results {
   // Cases the name filter left out come back as skipped; they were not run, so they are not reported.
-  const cases = toCaseResults(collector.cases).filter((c) => matchesGlob(c.rule, only));
+  const cases = toCaseResults(collector.cases)
+    .filter((c) => matchesGlob(c.rule, only))
+    .sort((a, b) => (RULE_ORDER.get(a.rule) ?? 0) - (RULE_ORDER.get(b.rule) ?? 0));
   const rules = toRuleResults(
     ruleList.filter((r) => matchesGlob(r.id, only)),
     cases,

@@ -104,6 +104,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     }
     const profile: Profile = {
       name: options.defects?.length ? `reference (defects: ${options.defects.join(', ')})` : 'reference',
+      ...(options.defects?.length ? { defects: [...options.defects] } : {}),
       kind: 'reference',
       environment: 'sandbox',
       region: 'us-1',
