@@ -107,15 +107,16 @@ server.listen(0, '127.0.0.1', () => console.log('bare=http://127.0.0.1:' + serve
   };
 }
 
-function chatTurns() {
+/** chat-turns at a fixed arrival rate; two rates show where the target stands, not just the rate asked for. */
+function chatTurns(rate: number) {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-bench-load-'));
-  const r = spawnSync(process.execPath, ['bin/dialtone.mjs', 'load', 'chat-turns', '--rate', '100', '--duration', '30s', '--report-dir', dir], {
+  const r = spawnSync(process.execPath, ['bin/dialtone.mjs', 'load', 'chat-turns', '--rate', String(rate), '--duration', '30s', '--report-dir', dir], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, K6_NO_USAGE_REPORT: 'true' },
   });
   const result = JSON.parse(readFileSync(join(dir, 'load', 'chat-turns', 'result.json'), 'utf8'));
-  return { k6_exit_code: r.status, arrival_rate_per_s: 100, ...result.figures };
+  return { k6_exit_code: r.status, arrival_rate_per_s: rate, ...result.figures };
 }
 
 function timed(cmd: string, cwd: string, env: Record<string, string> = {}) {
@@ -138,9 +139,12 @@ const results: Record<string, unknown> = { machine: { cores: (await import('node
 console.log('bench: chat/respond, reference target vs bare node:http (autocannon)…');
 results.respond = await respondRatio();
 console.log(results.respond);
-console.log('bench: chat-turns with k6 at 100 conversations/s for 30 s…');
-results.chat_turns = chatTurns();
-console.log(results.chat_turns);
+results.chat_turns = [100, 300].map((rate) => {
+  console.log(`bench: chat-turns with k6 at ${rate} conversations/s (${rate * 5} turns/s asked) for 30 s…`);
+  const r = chatTurns(rate);
+  console.log(r);
+  return r;
+});
 if (full) {
   console.log('bench: fresh clone, npm install && npm start (cold Go build cache), then npm test…');
   results.fresh_clone = freshClone();
