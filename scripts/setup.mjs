@@ -2,16 +2,53 @@
 // postinstall: makes sure the pinned k6 is available, building it with the Go toolchain into
 // .tools/bin when no suitable k6 is found. It never fails `npm install`: without Go or k6 it says
 // in one line what to install, and `dialtone load` fails with the same line later.
+// Then Chromium, for the voice-browser scenario (k6/browser): when none is found, root with apt-get
+// installs Debian's `chromium` package; anyone else gets one line saying how. DIALTONE_SKIP_CHROMIUM=1
+// skips this step.
+import { spawnSync } from 'node:child_process';
 import { register } from 'tsx/esm/api';
 
-if (process.env.DIALTONE_SKIP_K6 === '1') process.exit(0);
 register();
 const root = new URL('..', import.meta.url).pathname;
-const { ensureK6, findK6 } = await import('../src/load/k6.ts');
-try {
-  const had = findK6(root);
-  const k6 = had ?? ensureK6(root);
-  console.log(`dialtone: k6 ready (${k6})`);
-} catch (e) {
-  console.error(`dialtone: ${e.message}`);
+
+if (process.env.DIALTONE_SKIP_K6 !== '1') {
+  const { ensureK6, findK6 } = await import('../src/load/k6.ts');
+  try {
+    const had = findK6(root);
+    const k6 = had ?? ensureK6(root);
+    console.log(`dialtone: k6 ready (${k6})`);
+  } catch (e) {
+    console.error(`dialtone: ${e.message}`);
+  }
+}
+
+if (process.env.DIALTONE_SKIP_CHROMIUM !== '1') {
+  try {
+    const { CHROMIUM_HINT, findChromium } = await import('../src/load/chromium.ts');
+    let found = findChromium();
+    const canApt = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+    // An explicit DIALTONE_CHROMIUM that is wrong is the user's to fix; installing a package would not change it.
+    if (!found.path && !process.env.DIALTONE_CHROMIUM && canApt) {
+      console.log("dialtone: no Chromium found; installing Debian's chromium package for the voice-browser scenario (apt-get, about a minute)");
+      const apt = (args, timeout) =>
+        spawnSync('apt-get', args, {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          encoding: 'utf8',
+          timeout,
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        });
+      // An update that fails (offline, a broken source) may still leave lists the install can use: try it anyway.
+      apt(['-qq', 'update'], 300_000);
+      const install = apt(['-y', '-qq', 'install', 'chromium'], 900_000);
+      found = findChromium();
+      if (!found.path) {
+        const why = (install.stderr ?? '').trim().split('\n').pop() || `exit ${install.status ?? install.signal}`;
+        console.error(`dialtone: 'apt-get install chromium' did not give a working Chromium (${why}); the voice-browser scenario needs one`);
+      }
+    }
+    if (found.path) console.log(`dialtone: Chromium ready (${found.path})`);
+    else if (!canApt || process.env.DIALTONE_CHROMIUM) console.error(`dialtone: ${found.problem}; the voice-browser scenario needs Chromium: ${CHROMIUM_HINT}`);
+  } catch (e) {
+    console.error(`dialtone: checking for Chromium failed (${e.message}); the voice-browser scenario needs Chromium`);
+  }
 }

@@ -29,6 +29,13 @@ const TABLE = [
     figure: 'records_per_s',
     why: 'every concurrent cursor walk of the seeded history returns each record once, none skipped',
   },
+  {
+    scenario: 'voice-browser',
+    profile: 'smoke',
+    expect: 0,
+    figure: 'calls',
+    why: 'every call placed from a real Chromium with a fake microphone connects, hears the agent and decodes its audio',
+  },
 ] as const;
 
 describe('load scenarios run with the real k6', () => {

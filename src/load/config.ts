@@ -10,6 +10,8 @@ export interface LoadConfig {
   readonly profile: LoadProfileName;
   readonly target: {
     readonly name: string;
+    /** `reference` for the embedded target (it serves the browser voice client page), `real` otherwise. */
+    readonly kind?: 'reference' | 'real' | undefined;
     readonly hosts: Readonly<Record<string, string>>;
     readonly api_version: string;
     readonly account_id: string;

@@ -58,6 +58,28 @@ export const FIGURES: Record<string, FigureFn> = {
       ],
     };
   },
+  'voice-browser': (s) => {
+    const figures = {
+      calls: stat(s, 'voice_browser_calls', 'count') ?? 0,
+      browsers: stat(s, 'iterations', 'count') ?? 0,
+      time_to_connected_p50_ms: stat(s, 'voice_browser_time_to_connected', 'med') ?? 0,
+      time_to_connected_p95_ms: stat(s, 'voice_browser_time_to_connected', 'p(95)') ?? 0,
+      first_agent_audio_p50_ms: stat(s, 'voice_browser_time_to_first_agent_audio', 'med') ?? 0,
+      first_agent_audio_p95_ms: stat(s, 'voice_browser_time_to_first_agent_audio', 'p(95)') ?? 0,
+      success_rate: stat(s, 'voice_browser_call_success', 'value') ?? 0,
+      samples_received: stat(s, 'voice_browser_samples', 'count') ?? 0,
+      samples_per_call_min: stat(s, 'voice_browser_samples_received', 'min') ?? 0,
+      concealed_share_p95: stat(s, 'voice_browser_concealed_share', 'p(95)') ?? 0,
+    };
+    return {
+      figures,
+      headline: [
+        `${figures.calls} browser voice calls in ${figures.browsers} Chromium runs, ${(figures.success_rate * 100).toFixed(1)}% successful`,
+        `time to connected median ${ms(figures.time_to_connected_p50_ms)}, p95 ${ms(figures.time_to_connected_p95_ms)}; first agent audio median ${ms(figures.first_agent_audio_p50_ms)}, p95 ${ms(figures.first_agent_audio_p95_ms)}`,
+        `${figures.samples_received} inbound samples decoded (at least ${figures.samples_per_call_min} a connected call), p95 concealed ${(figures.concealed_share_p95 * 100).toFixed(1)}%`,
+      ],
+    };
+  },
   'messaging-sockets': (s) => {
     const p95 = (metric: string) => stat(s, metric, 'p(95)') ?? 0;
     const opened = stat(s, 'messaging_sockets_opened', 'rate') ?? 0;

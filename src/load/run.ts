@@ -8,6 +8,7 @@ import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { secretEnv } from '../suite/context.js';
 import { bundleScenario } from './bundle.js';
+import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
 import { writeChatData } from './data.js';
 import { FIGURES } from './figures.js';
@@ -45,6 +46,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     throw new UsageError(`refusing a load run against the live environment of '${p.name}'; pass --allow-live to do it on purpose`);
   }
   const k6 = ensureK6(o.root);
+  // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
+  const browser = usesBrowser(o.root, o.scenario) ? browserEnv(ensureChromium()) : {};
   const dir = join(o.reportDir, 'load', o.scenario);
   mkdirSync(dir, { recursive: true });
   for (const f of ['summary.json', 'dashboard.html', 'k6.log']) rmSync(join(dir, f), { force: true });
@@ -81,6 +84,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
       env: {
         ...process.env,
         ...env,
+        ...browser,
         [LOAD_ENV]: JSON.stringify(config),
         K6_NO_USAGE_REPORT: 'true',
         K6_WEB_DASHBOARD: 'true',

@@ -12,8 +12,10 @@ const inline = (s: string) => s.replace(/</g, '\\u003c');
 
 /**
  * The browser voice client as one self-contained page (no CDN, no other request but the gateway's own): the TypeScript
- * of `browser/voice-client.ts`, compiled once by esbuild on first request. A k6 browser script opens it with
- * `#token=…&mode=echo` (or calls `window.dialtoneVoice.start({...})`) and reads `window.dialtoneVoice.result`.
+ * of `browser/voice-client.ts`, compiled once by esbuild on first request. A k6 browser script opens it, hands the token
+ * over with `page.evaluate` (`window.dialtoneVoice.start({token, calls, mode})`) and reads `window.dialtoneVoice.results`;
+ * a person can open it with `#token=…&mode=echo&source=tone`. The inline icon spares the browser a favicon request
+ * (a 404 that k6 would count as a failed browser request).
  */
 export function voiceClientPage(): string {
   if (cached) return cached;
@@ -22,12 +24,12 @@ export function voiceClientPage(): string {
   const config = inline(JSON.stringify({ signalPath: VoicePaths.signal, iceServersPath: VoicePaths.iceServers }));
   cached = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>dialtone voice client</title>
+<head><meta charset="utf-8"><title>dialtone voice client</title><link rel="icon" href="data:,">
 <style>body{font:14px system-ui,sans-serif;margin:2rem}pre{background:#f4f4f4;padding:1rem}</style></head>
 <body>
 <h1>dialtone voice client</h1>
-<p>Open with <code>#token=VOICE_AUTH_TOKEN&amp;mode=echo&amp;source=tone</code>, or call <code>window.dialtoneVoice.start({token, mode})</code>. Results: <code>window.dialtoneVoice.result</code>.</p>
-<audio id="remote" autoplay></audio>
+<p>Open with <code>#token=VOICE_AUTH_TOKEN&amp;mode=echo&amp;source=tone&amp;calls=1</code>, or call <code>window.dialtoneVoice.start({token, mode, calls})</code>. Results: <code>window.dialtoneVoice.results</code>; <code>stop()</code> hangs up.</p>
+<div id="players"></div>
 <pre id="result">idle</pre>
 <script type="application/json" id="dialtone-config">${config}</script>
 <script>${code.replace(/<\/script/gi, '<\\/script')}</script>
