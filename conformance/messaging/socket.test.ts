@@ -9,6 +9,7 @@ import {
   SocketHandshakeErrors,
 } from '../../src/spec/messaging.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
+import { realTime, SECOND_MS, sleep, sleepUntil } from '../../src/suite/slow.js';
 import { batchEvents, closeSocketsAfter, control, expectHttpError, idsOf, type Opened, ofType, opened, openOn, socketsSettled, tampered } from './steps.js';
 
 // The WebSocket: handshake errors, history replay and cursors, per-session limits, session expiry.
@@ -388,4 +389,163 @@ rule(
     api.observe('6 + 6 idle minutes around the activity', conn.opened ? 'alive' : `${conn.status} ${conn.text}`);
   },
   needsControl,
+);
+
+// --- expiry and token lifetime in real time (--slow) -----------------------------------------------------
+// The same rules as the control variants above, checked on any target by waiting instead of ageing. "About 10
+// minutes" is taken as 10 minutes ± 1: a session idle for 5 (the rule's own example) is alive, one idle for 11 is
+// expired. A token lives exactly expires_in seconds; the margin around it (a twentieth of its life, 3 to 30 s)
+// covers the whole seconds of a JWT's exp and the time requests take. These cases run side by side, so each closes
+// its sockets in a `finally`.
+
+/** Runs a real-time case body and closes its sockets afterwards, whatever the outcome. */
+async function closingAfter(api: CaseApi, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } finally {
+    await api.t.messaging.closeAll();
+  }
+}
+
+/**
+ * An access token valid now: the handshake's own (asked for at `asked`), or, for a target whose tokens live shorter
+ * than the wait, a fresh one of the same connector (said in the check's text, since the handshake's would answer 401).
+ */
+async function tokenNow(api: CaseApi, h: Handshake, asked: number): Promise<{ token: string; note: string }> {
+  if (asked + h.expiresIn * SECOND_MS > Date.now() + MINUTE) return { token: h.accessToken, note: '' };
+  return { token: (await api.t.messaging.token()).accessToken, note: ` (a fresh token of the same connector: expires_in is ${h.expiresIn} s)` };
+}
+
+rule(
+  'messaging.expiry.idle-ten-minutes',
+  'in real time: refuses the WebSocket of a session left idle for 11 minutes with 404 session not found',
+  async (api) =>
+    closingAfter(api, async () => {
+      const asked = Date.now();
+      const h = await api.t.messaging.handshake();
+      const idleFrom = Date.now();
+      await sleepUntil(idleFrom + PAST_EXPIRY_MS);
+      api.timing('idle before the reconnect', Date.now() - idleFrom);
+      const { token, note } = await tokenNow(api, h, asked);
+      const conn = await api.t.messaging.connect({ access_token: token, session_id: h.sessionId });
+      expectHttpError(api, conn, SocketHandshakeErrors.SESSION_NOT_FOUND, `a session idle for 11 minutes${note}`);
+    }),
+  realTime(PAST_EXPIRY_MS),
+);
+
+rule(
+  'messaging.expiry.alive-before',
+  'in real time: takes a reconnect to a session left idle for 5 minutes',
+  async (api) =>
+    closingAfter(api, async () => {
+      const asked = Date.now();
+      const h = await api.t.messaging.handshake();
+      const first = await openOn(api, h);
+      await first.socket.close();
+      const idleFrom = Date.now();
+      await sleepUntil(idleFrom + WELL_BEFORE_MS);
+      api.timing('idle before the reconnect', Date.now() - idleFrom);
+      const { token, note } = await tokenNow(api, h, asked);
+      const conn = await api.t.messaging.connect({ access_token: token, session_id: h.sessionId, cursor: formatCursor(0) });
+      api.check.that(conn.opened, `the session is alive after 5 idle minutes${note}`, conn.opened ? 'open' : `${conn.status} ${conn.text}`);
+      if (conn.opened) await conn.socket.waitFor(ofType('EVENT_TYPE_EVENT_BATCH'), { what: 'EVENT_TYPE_EVENT_BATCH' });
+    }),
+  realTime(WELL_BEFORE_MS),
+);
+
+rule(
+  'messaging.expiry.new-session-required',
+  'in real time: cannot resume a session left idle for 11 minutes, not even with a cursor, while a new session works',
+  async (api) =>
+    closingAfter(api, async () => {
+      const asked = Date.now();
+      const h = await api.t.messaging.handshake();
+      const idleFrom = Date.now();
+      await sleepUntil(idleFrom + PAST_EXPIRY_MS);
+      api.timing('idle before the reconnect', Date.now() - idleFrom);
+      const { token, note } = await tokenNow(api, h, asked);
+      for (const cursor of [undefined, formatCursor(0)]) {
+        const conn = await api.t.messaging.connect({ access_token: token, session_id: h.sessionId, cursor });
+        expectHttpError(api, conn, SocketHandshakeErrors.SESSION_NOT_FOUND, `the expired session${cursor ? ` with cursor ${cursor}` : ''}${note}`);
+      }
+      const res = await api.t.messaging.createSession(token, {});
+      api.check.status(res, 200, 'a new session is created');
+      const { session_id } = api.check.schema(res, SessionResponse, 'session_id');
+      api.check.that(session_id !== h.sessionId, 'the new session has a new id', session_id);
+      const conn = await api.t.messaging.connect({ access_token: token, session_id });
+      api.check.that(conn.opened, "the new session's socket opens", conn.opened ? 'open' : `${conn.status} ${conn.text}`);
+    }),
+  realTime(PAST_EXPIRY_MS),
+);
+
+rule(
+  'messaging.expiry.activity-definition',
+  'in real time: records whether a connect and a message after 6 idle minutes keep the session alive 6 minutes later',
+  async (api) =>
+    closingAfter(api, async () => {
+      const asked = Date.now();
+      const h = await api.t.messaging.handshake();
+      await sleep(6 * MINUTE);
+      const { socket } = await openOn(api, { ...h, accessToken: (await tokenNow(api, h, asked)).token });
+      await socket.barrier();
+      await socket.close();
+      await sleep(6 * MINUTE);
+      const conn = await api.t.messaging.connect({ access_token: (await tokenNow(api, h, asked)).token, session_id: h.sessionId });
+      api.observe('6 + 6 idle minutes around a connect and a message', conn.opened ? 'alive' : `${conn.status} ${conn.text}`);
+    }),
+  realTime(12 * MINUTE),
+);
+
+/** The longest token life a real-time case waits for; a target whose tokens live longer is skipped with the reason. */
+const LONGEST_TOKEN_WAIT_MS = 2 * 60 * MINUTE;
+/** The margin around expires_in: a JWT's exp is in whole seconds, and requests take time. */
+const tokenMarginMs = (expiresIn: number) => Math.min(30 * SECOND_MS, Math.max(3 * SECOND_MS, (expiresIn * SECOND_MS) / 20));
+const tokenLifetime = realTime(LONGEST_TOKEN_WAIT_MS + 30 * SECOND_MS, 'about 61 minutes with 1-hour tokens: expires_in plus half a minute');
+
+/** An access token with when it was asked for and when it arrived: it was issued between the two. */
+async function timedToken(api: CaseApi): Promise<{ accessToken: string; expiresIn: number; asked: number; arrived: number; marginMs: number }> {
+  const asked = Date.now();
+  const { accessToken, expiresIn } = await api.t.messaging.token();
+  const arrived = Date.now();
+  if (expiresIn * SECOND_MS > LONGEST_TOKEN_WAIT_MS) {
+    api.skip(`expires_in is ${expiresIn} s: longer than the ${LONGEST_TOKEN_WAIT_MS / MINUTE} minutes a real-time case waits`);
+  }
+  return { accessToken, expiresIn, asked, arrived, marginMs: tokenMarginMs(expiresIn) };
+}
+
+rule(
+  'messaging.ws.auth-failed-expired',
+  'in real time: refuses an access_token once its expires_in has passed with 401 authentication failed',
+  async (api) =>
+    closingAfter(api, async () => {
+      const tok = await timedToken(api);
+      const margin = tok.marginMs / SECOND_MS;
+      // The session is made just before the token expires, so it is not the session's idleness that is refused.
+      await sleepUntil(tok.asked + tok.expiresIn * SECOND_MS - tok.marginMs);
+      const session = await api.t.messaging.createSession(tok.accessToken, {});
+      api.check.status(session, 200, `a session is created with the token ${margin} s before its expires_in (${tok.expiresIn} s) ends`);
+      const { session_id } = api.check.schema(session, SessionResponse, 'session_id');
+      await sleepUntil(tok.arrived + tok.expiresIn * SECOND_MS + tok.marginMs);
+      api.timing('token age at the handshake (at least)', Date.now() - tok.arrived);
+      const conn = await api.t.messaging.connect({ access_token: tok.accessToken, session_id });
+      expectHttpError(api, conn, SocketHandshakeErrors.AUTH_FAILED, `a token ${margin} s past its expires_in (${tok.expiresIn} s)`);
+    }),
+  tokenLifetime,
+);
+
+rule(
+  'messaging.limits.access-token-lifetime',
+  'in real time: accepts an access token until its expires_in has passed and answers 401 Invalid access token afterwards',
+  async (api) => {
+    const tok = await timedToken(api);
+    const margin = tok.marginMs / SECOND_MS;
+    await sleepUntil(tok.asked + tok.expiresIn * SECOND_MS - tok.marginMs);
+    const before = await api.t.messaging.createSession(tok.accessToken, {});
+    api.check.that(before.status === 200, `accepted ${margin} s before its expires_in (${tok.expiresIn} s) ends`, `${before.status} ${before.text}`);
+    await sleepUntil(tok.arrived + tok.expiresIn * SECOND_MS + tok.marginMs);
+    api.timing('token age at the last request (at least)', Date.now() - tok.arrived);
+    const after = await api.t.messaging.createSession(tok.accessToken, {});
+    expectHttpError(api, after, SessionErrors.INVALID_ACCESS_TOKEN, `${margin} s past its expires_in (${tok.expiresIn} s)`);
+  },
+  tokenLifetime,
 );

@@ -1,5 +1,14 @@
-import { CALL_SID_PREFIX, isForwardTransition, OutboundHeaders, type OutboundStatus } from '../../src/spec/outbound.js';
-import { rule } from '../../src/suite/case.js';
+import {
+  CALL_SID_PREFIX,
+  isForwardTransition,
+  isTerminalStatus,
+  OUTBOUND_RETENTION_MS,
+  OutboundHeaders,
+  type OutboundStatus,
+  OutboundTriggerResponse,
+} from '../../src/spec/outbound.js';
+import { type CaseApi, rule } from '../../src/suite/case.js';
+import { realTime, sleep, sleepUntil } from '../../src/suite/slow.js';
 import { ageMinutes, destination, lifecycle, placeCall, poll, statusesOf } from './calls.js';
 
 const needs = { needs: ['control'] } as const;
@@ -215,3 +224,93 @@ rule('outbound.limits.rate', 'records whether a burst of triggers is limited', a
   const statuses = await Promise.all(Array.from({ length: 10 }, () => api.t.calls.trigger({ to_number: destination() }).then((r) => r.status)));
   api.observe('statuses of 10 concurrent triggers', statuses);
 });
+
+// --- retention in real time (--slow) ---------------------------------------------------------------------
+// The same rules as the control variants above, checked on any target by waiting instead of ageing. A call is placed
+// as any client places one (no script and no manual time, even on the reference target) and polled until it ends.
+// "About 2 hours" is taken as 2 hours ± 15 minutes, as above: still there 1 h 45 min after the end, 404 at 2 h 15 min.
+// What stays control-only: the cases that need an outcome forced (success and failure, each), and queued and calling,
+// which a real call may pass between two polls.
+
+const MINUTE = 60_000;
+const RETENTION_MARGIN_MS = 15 * MINUTE;
+const STILL_THERE_MS = OUTBOUND_RETENTION_MS - RETENTION_MARGIN_MS;
+const GONE_MS = OUTBOUND_RETENTION_MS + RETENTION_MARGIN_MS;
+/** Later polls of terminal-final: four over 45 minutes, as above. */
+const LATER_POLLS = 4;
+const LATER_POLL_GAP_MS = 15 * MINUTE;
+
+/** A finished call: its outcome, and the wall-clock bounds of its end (after `endedAfter`, by `endedBy`). */
+interface Ended {
+  readonly sid: string;
+  readonly outcome: OutboundStatus;
+  readonly endedAfter: number;
+  readonly endedBy: number;
+}
+
+/** Places a call without any script and polls it in real time (backoff to 2 s, about two minutes at most) until it ends. */
+async function endedCall(api: CaseApi): Promise<Ended> {
+  let endedAfter = Date.now();
+  const res = await api.t.calls.trigger({ to_number: destination() });
+  api.check.success(res, 'the call is started');
+  const { call_sid: sid } = api.check.schema(res, OutboundTriggerResponse, 'call_sid');
+  const seen: (string | undefined)[] = [];
+  for (let step = 0; step < 70; step++) {
+    const asked = Date.now();
+    const p = await poll(api, sid);
+    seen.push(p.status ?? `(${p.res.status})`);
+    api.check.status(p.res, 200, 'the status is retrievable while the call is placed');
+    if (p.status && isTerminalStatus(p.status)) return { sid, outcome: p.status, endedAfter, endedBy: Date.now() };
+    endedAfter = asked;
+    await sleep(Math.min(250 * 1.5 ** step, 2000));
+  }
+  api.check.that(false, 'the call ends in success or failure', seen);
+  throw new Error('unreachable: the check above fails');
+}
+
+rule(
+  'outbound.transition.terminal-final',
+  'in real time: keeps the outcome a real call reached on every poll over the 45 minutes after it ended',
+  async (api) => {
+    const call = await endedCall(api);
+    const later: (string | undefined)[] = [];
+    for (let i = 0; i < LATER_POLLS; i++) {
+      await sleepUntil(call.endedBy + i * LATER_POLL_GAP_MS);
+      later.push((await poll(api, call.sid)).status);
+    }
+    api.check.that(
+      later.every((s) => s === call.outcome),
+      `${call.outcome} on every later poll`,
+      later,
+    );
+  },
+  realTime((LATER_POLLS - 1) * LATER_POLL_GAP_MS),
+);
+
+rule(
+  'outbound.status.retained-about-2h',
+  'in real time: keeps a finished call’s status retrievable 1 hour 45 minutes after it ended',
+  async (api) => {
+    const call = await endedCall(api);
+    // At most 1 h 45 min after the end: the call had not ended when the last poll before its end was sent.
+    await sleepUntil(call.endedAfter + STILL_THERE_MS);
+    api.timing('since the end (at most)', Date.now() - call.endedAfter);
+    const p = await poll(api, call.sid);
+    api.check.status(p.res, 200, 'an hour and 45 minutes after the end, the status is still retrievable');
+    api.check.equal((p.res.json as { call_sid?: unknown } | undefined)?.call_sid, call.sid, 'the status of this call');
+  },
+  realTime(STILL_THERE_MS),
+);
+
+rule(
+  'outbound.status.404-after-retention',
+  'in real time: answers 404 for a finished call’s status 2 hours and 15 minutes after it ended',
+  async (api) => {
+    const call = await endedCall(api);
+    // At least 2 h 15 min after the end: the call had ended when the first poll that showed it came back.
+    await sleepUntil(call.endedBy + GONE_MS);
+    api.timing('since the end (at least)', Date.now() - call.endedBy);
+    api.check.status((await poll(api, call.sid)).res, 404, '2 hours and 15 minutes after the end: 404');
+  },
+  realTime(GONE_MS),
+);

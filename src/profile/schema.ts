@@ -84,8 +84,12 @@ export const Profile = z.strictObject({
 });
 export type Profile = z.infer<typeof Profile>;
 
-/** What a target can do beyond the documented API; cases that need more are skipped with the reason. */
-export type Capability = 'control';
+/**
+ * What a run can do beyond the documented API; cases that need more are skipped with the reason. `control` comes
+ * from the profile (the reference target's control surface); `slow` never does: a run asks for it (`--slow`), and
+ * then the real-time variants of the time-based rules wait as long as the documents say.
+ */
+export type Capability = 'control' | 'slow';
 
 export function capabilities(profile: Profile): Set<Capability> {
   return new Set(profile.control ? ['control'] : []);

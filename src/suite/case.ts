@@ -1,9 +1,9 @@
-import { it } from 'vitest';
+import { it, type TestContext } from 'vitest';
 import { redact } from '../profile/redact.js';
 import type { Capability } from '../profile/schema.js';
 import { type RuleId, Rules } from '../spec/index.js';
 import { CheckFailure, checks } from './checks.js';
-import { CaseContext, runProfile, secretEnv } from './context.js';
+import { CaseContext, runSettings, secretEnv } from './context.js';
 import type { CaseMeta, WireEntry } from './meta.js';
 import { curlFor } from './reproduce.js';
 import { missingFor } from './surfaces.js';
@@ -18,12 +18,32 @@ export interface CaseApi {
   choose(alternative: string): void;
   /** Records a named duration for the report. */
   timing(name: string, ms: number): void;
+  /** Ends the case as skipped with the reason, for what only the run can tell (a token too long-lived to wait for). */
+  skip(reason: string): never;
 }
 
 export interface CaseOptions {
-  /** Capabilities the case needs; without them it is skipped with the reason. */
+  /**
+   * Capabilities the case needs; without them it is skipped with the reason. A case that needs `slow` is a real-time
+   * variant: it runs only with `--slow`, and concurrently with the other real-time cases of its file (they mostly
+   * wait), so it must not use the global `onTestFinished` (close what it opens in a `finally`).
+   */
   readonly needs?: readonly Capability[];
+  /** The case's vitest timeout, for cases that wait longer than the suite's default (real-time variants). */
+  readonly timeoutMs?: number;
+  /** How long the case takes, for its skip reason without `--slow` ("about 11 minutes"). */
+  readonly takes?: string;
 }
+
+/** Why a case is skipped when the run lacks a capability it needs. */
+function missingReason(capability: Capability, options: CaseOptions): string {
+  return capability === 'slow'
+    ? `real-time check: run with --slow (takes ${options.takes ?? 'minutes to hours'})`
+    : `needs the '${capability}' capability, which only the reference target has`;
+}
+
+/** Thrown by `api.skip` so the case's own error handling lets it through. */
+class SkipSignal extends Error {}
 
 const cut = (s: string | undefined, n = 2000) => (s === undefined ? '' : s.length > n ? `${s.slice(0, n)}… (${s.length} bytes)` : s);
 
@@ -59,13 +79,15 @@ function wireOf(t: CaseContext, secrets: string[]): WireEntry[] {
  */
 export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promise<void>, options: CaseOptions = {}): void {
   const r = Rules[id];
-  it(`${id} ${sentence}`, async (ctx) => {
+  const slow = options.needs?.includes('slow') ?? false;
+  const run = async (ctx: TestContext) => {
     const meta: CaseMeta = { rule: id, ...(r.open ? { open: true } : {}) };
     ctx.task.meta.dialtone = meta;
-    const loaded = runProfile();
-    const t = new CaseContext(loaded);
+    const settings = runSettings();
+    const loaded = settings.loaded;
+    const t = new CaseContext(loaded, { slow: settings.slow });
     const missing = options.needs?.find((n) => !t.capabilities.has(n));
-    const skipReason = missingFor(r.surface, loaded) ?? (missing ? `needs the '${missing}' capability, which only the reference target has` : undefined);
+    const skipReason = missingFor(r.surface, loaded) ?? (missing ? missingReason(missing, options) : undefined);
     if (skipReason) {
       meta.skipReason = skipReason;
       ctx.skip(skipReason);
@@ -87,16 +109,24 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
         meta.timings ??= {};
         meta.timings[name] = Math.round(ms * 10) / 10;
       },
+      skip: (reason) => {
+        throw new SkipSignal(reason);
+      },
     };
     // A profile file the user gave is named; a reference target the command started is started again alike.
     const profileArg = loaded.path ? ` --target ${loaded.path}` : (loaded.profile.defects ?? []).map((d) => ` --defect ${d}`).join('');
     const reproduce = () => {
       const last = t.log.at(-1);
-      return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${profileArg}`];
+      return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${slow ? ' --slow' : ''}${profileArg}`];
     };
     try {
       await body(api);
     } catch (e) {
+      if (e instanceof SkipSignal) {
+        meta.skipReason = redact(e.message, secrets);
+        ctx.skip(meta.skipReason);
+        return;
+      }
       const failure =
         e instanceof CheckFailure
           ? { check: e.check, documented: e.documented, received: redact(e.received, secrets) }
@@ -112,5 +142,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       meta.wire = wireOf(t, secrets);
     }
     if (r.open && !meta.observed) api.observe('result', 'nothing recorded');
-  });
+  };
+  // Real-time cases mostly wait: those of one file wait side by side rather than one after another.
+  (slow ? it.concurrent : it)(`${id} ${sentence}`, run, options.timeoutMs);
 }

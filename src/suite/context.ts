@@ -13,29 +13,40 @@ import { type Capability, capabilities } from '../profile/schema.js';
 /** Environment variable through which the runner hands the suite its profile file. */
 export const PROFILE_ENV = 'DIALTONE_PROFILE';
 
-/** What the runner writes for the workers: the profile, and the file the user gave (for reproduce lines). */
+/**
+ * What the runner writes for the workers: the profile, the file the user gave (for reproduce lines), and what the
+ * run asked for beyond the profile (`slow`: run the real-time cases). The user's profile file is never changed.
+ */
 export interface Handover {
   readonly source: string | null;
   readonly profile: unknown;
+  readonly slow?: boolean;
 }
 
-let cached: { path: string; text: string; loaded: LoadedProfile } | undefined;
+/** The settings of this run as the workers see them. */
+export interface RunSettings {
+  readonly loaded: LoadedProfile;
+  /** `--slow`: the real-time variants of the time-based rules run instead of being skipped. */
+  readonly slow: boolean;
+}
+
+let cached: { path: string; text: string; settings: RunSettings } | undefined;
 
 /**
- * The profile of this run. Re-read on every call (it is a small file): one vitest instance serves
- * many runs (the self-test), and workers are not isolated per file, so a module-level copy would go
- * stale between runs.
+ * The profile and settings of this run. Re-read on every call (it is a small file): one vitest instance serves
+ * many runs (the self-test), and workers are not isolated per file, so a module-level copy would go stale between
+ * runs.
  */
-export function runProfile(): LoadedProfile {
+export function runSettings(): RunSettings {
   const path = process.env[PROFILE_ENV];
   if (!path) throw new Error(`${PROFILE_ENV} is not set: run the suite through 'dialtone conformance'`);
   const text = readFileSync(path, 'utf8');
-  if (cached?.path === path && cached.text === text) return cached.loaded;
+  if (cached?.path === path && cached.text === text) return cached.settings;
   const handover = JSON.parse(text) as Handover;
   const profile = parseProfile(handover.profile, handover.source ?? path);
   const loaded = { profile, path: handover.source ?? undefined, secrets: resolveSecrets(profile, path, process.env) };
-  cached = { path, text, loaded };
-  return cached.loaded;
+  cached = { path, text, settings: { loaded, slow: handover.slow === true } };
+  return cached.settings;
 }
 
 /** Secret values by environment variable name, for reproduce lines. */
@@ -64,15 +75,21 @@ export class CaseContext {
   /** Document 2: external events webhook, outbound calling and bridge-ended on {base_url}. */
   readonly calls: CallsClient;
   readonly #control: ControlClient | undefined;
+  /** The profile's capabilities, plus `slow` when the run asked for it. */
   readonly capabilities: ReadonlySet<Capability>;
-  constructor(readonly loaded: LoadedProfile) {
+  constructor(
+    readonly loaded: LoadedProfile,
+    run: { readonly slow?: boolean } = {},
+  ) {
     this.chat = new ChatClient(loaded, this.log);
     this.voice = new VoiceClient(loaded, this.log);
     this.agents = new AgentsClient(loaded, this.log);
     this.messaging = new MessagingClient(loaded, this.log);
     this.records = new RecordsClient(loaded, this.log);
     this.calls = new CallsClient(loaded, this.log);
-    this.capabilities = capabilities(loaded.profile);
+    const caps = capabilities(loaded.profile);
+    if (run.slow) caps.add('slow');
+    this.capabilities = caps;
     this.#control = this.capabilities.has('control') ? new ControlClient(loaded) : undefined;
   }
   get profile() {

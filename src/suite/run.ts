@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import type { LoadedProfile } from '../profile/load.js';
@@ -16,7 +16,17 @@ export interface SuiteRun {
   readonly loaded: LoadedProfile;
   /** Rule-id glob; undefined runs every case. */
   readonly only?: string;
+  /** `--slow`: run the real-time variants of the time-based rules (they take up to hours) instead of skipping them. */
+  readonly slow?: boolean;
 }
+
+/** What one run asks for beyond the profile. */
+export interface RunOptions {
+  readonly slow?: boolean;
+}
+
+/** Real-time cases of one file wait side by side (`it.concurrent`): all of a file's at once, not vitest's default 5. */
+const MAX_CONCURRENT_CASES = 16;
 
 /**
  * One vitest instance that runs the suite any number of times, against one profile after another
@@ -32,7 +42,11 @@ export class SuiteRunner {
   #env: string | undefined;
   private constructor(private readonly vitest: Vitest) {}
 
-  static async create(root: string): Promise<SuiteRunner> {
+  /**
+   * With `slow`, at least two workers: the real-time files (messaging, outbound) then wait side by side instead of
+   * one after the other on a machine where vitest would use one.
+   */
+  static async create(root: string, o: RunOptions = {}): Promise<SuiteRunner> {
     const exitCode = process.exitCode;
     const runner = new SuiteRunner(undefined as unknown as Vitest);
     const vitest = await createVitest('test', {
@@ -40,14 +54,16 @@ export class SuiteRunner {
       config: join(root, 'conformance', 'vitest.config.ts'),
       watch: false,
       reporters: [runner.#collector],
+      maxConcurrency: MAX_CONCURRENT_CASES,
+      ...(o.slow ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
     });
     process.exitCode = exitCode;
     (runner as unknown as { vitest: Vitest }).vitest = vitest;
     return runner;
   }
 
-  /** Runs the cases matching `only` (every case when undefined) against `loaded`. */
-  async run(loaded: LoadedProfile, only?: string): Promise<Results> {
+  /** Runs the cases matching `only` (every case when undefined) against `loaded`; the real-time ones only with `slow`. */
+  async run(loaded: LoadedProfile, only?: string, o: RunOptions = {}): Promise<Results> {
     const started = Date.now();
     const env = secretEnv(loaded);
     const envKey = JSON.stringify(env);
@@ -55,7 +71,7 @@ export class SuiteRunner {
     this.#env = envKey;
     const path = join(this.#dir, 'profile.json');
     // Only references go to disk; the values travel in the environment the workers inherit.
-    const handover: Handover = { source: loaded.path ?? null, profile: { ...loaded.profile, env_file: undefined } };
+    const handover: Handover = { source: loaded.path ?? null, profile: { ...loaded.profile, env_file: undefined }, slow: o.slow === true };
     writeFileSync(path, JSON.stringify(handover), { mode: 0o600 });
     process.env[PROFILE_ENV] = path;
     Object.assign(process.env, env);
@@ -120,9 +136,9 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
  * results.gate // 'pass' | 'fail'
  */
 export async function runSuite(run: SuiteRun): Promise<Results> {
-  const runner = await SuiteRunner.create(run.root);
+  const runner = await SuiteRunner.create(run.root, { slow: run.slow ?? false });
   try {
-    return await runner.run(run.loaded, run.only);
+    return await runner.run(run.loaded, run.only, { slow: run.slow ?? false });
   } finally {
     await runner.close();
   }
