@@ -47,6 +47,31 @@ export const ChatDefects = defineDefects({
     breaks: ['chat.path.slug-and-prefixed-ids'],
     description: 'Only the slug form of account_id and project_id is accepted; the prefixed form is 404.',
   },
+  'chat-respond-wrong-conversation-id': {
+    surface: 'chat',
+    breaks: ['chat.respond.response-fields'],
+    description: 'respond answers with a conversation_id other than the one it was sent.',
+  },
+  'chat-respond-metadata-rejected': {
+    surface: 'chat',
+    breaks: ['chat.respond.optional-fields-accepted'],
+    description: 'respond refuses the optional per-turn metadata object with 400.',
+  },
+  'chat-respond-closes-after-first-turn': {
+    surface: 'chat',
+    breaks: ['chat.respond.continues'],
+    description: 'The conversation is silently closed after its first turn, although end_conversation was false.',
+  },
+  'chat-close-without-id-accepted': {
+    surface: 'chat',
+    breaks: ['chat.close.conversation-id-required'],
+    description: 'close without a body, or without conversation_id, answers success: true.',
+  },
+  'chat-unknown-operation-served': {
+    surface: 'chat',
+    breaks: ['chat.path.operation-segment'],
+    description: 'An operation segment other than create, respond or close is served as create.',
+  },
   'chat-token-not-checked': {
     surface: 'chat',
     breaks: ['chat.auth.headers-required', 'chat.auth.invalid-credentials'],

@@ -72,6 +72,7 @@ function respond(ctx: TargetContext, body: Record<string, unknown> | undefined, 
   }
   const bad = badField(b) ?? (optional(b.message, str) ? undefined : 'message') ?? (optional(b.metadata, isRecord) ? undefined : 'metadata');
   if (bad) return sendError(reply, ChatErrors.INVALID_FIELD, bad);
+  if (b.metadata !== undefined && ctx.defects.has('chat-respond-metadata-rejected')) return sendError(reply, ChatErrors.INVALID_FIELD, 'metadata');
   if (isRecord(b.integration_attributes)) conversation.integrationAttributes = b.integration_attributes;
 
   const userAt = ctx.clock.now();
@@ -85,7 +86,9 @@ function respond(ctx: TargetContext, body: Record<string, unknown> | undefined, 
   });
   const end = turn.endConversation && !ctx.defects.has('chat-goodbye-never-ends');
   if (end) conversation.status = 'flagged-to-end';
-  const out: ChatRespondResponse = { conversation_id: conversation.id, response: turn.response, end_conversation: end };
+  const answeredId = ctx.defects.has('chat-respond-wrong-conversation-id') ? `conv-${ctx.rng.hex(20)}` : conversation.id;
+  const out: ChatRespondResponse = { conversation_id: answeredId, response: turn.response, end_conversation: end };
+  if (!end && ctx.defects.has('chat-respond-closes-after-first-turn')) conversation.status = 'closed';
   if (turn.handoff) {
     conversation.handoff = turn.handoff;
     out.handoff = ctx.defects.has('chat-handoff-without-reason') ? ({ destination: turn.handoff.destination } as ChatRespondResponse['handoff']) : turn.handoff;
@@ -94,7 +97,10 @@ function respond(ctx: TargetContext, body: Record<string, unknown> | undefined, 
 }
 
 function close(ctx: TargetContext, body: Record<string, unknown> | undefined, reply: FastifyReply) {
-  if (!body || !str(body.conversation_id)) return sendError(reply, ChatErrors.CONVERSATION_ID_REQUIRED);
+  if (!body || !str(body.conversation_id)) {
+    if (ctx.defects.has('chat-close-without-id-accepted')) return reply.send({ success: true } satisfies ChatCloseResponse);
+    return sendError(reply, ChatErrors.CONVERSATION_ID_REQUIRED);
+  }
   const conversation = ctx.conversations.get(body.conversation_id);
   if (!conversation) return sendError(reply, ChatErrors.CONVERSATION_NOT_FOUND);
   conversation.status = 'closed';
@@ -137,7 +143,8 @@ function registerChat(app: FastifyInstance, ctx: TargetContext): void {
       if (!matchTenant(ctx.tenant, account, project, !ctx.defects.has('chat-prefixed-ids-refused'))) {
         return sendError(reply, ChatErrors.UNKNOWN_TENANT);
       }
-      const operation = ChatOperation.safeParse(op);
+      const served = ctx.defects.has('chat-unknown-operation-served') && !ChatOperation.safeParse(op).success ? 'create' : op;
+      const operation = ChatOperation.safeParse(served);
       if (!operation.success) return sendError(reply, ChatErrors.UNKNOWN_OPERATION);
       const { method, handler } = OPERATIONS[operation.data];
       if (req.method !== method) return sendError(reply, ChatErrors.METHOD_NOT_ALLOWED);
