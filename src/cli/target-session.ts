@@ -1,5 +1,6 @@
 import type { LoadedProfile } from '../profile/load.js';
 import { loadProfile } from '../profile/load.js';
+import { trustOf } from '../profile/tls.js';
 import { type DefectId, Defects, isDefectId } from '../target/defects.js';
 import type { RunningTarget } from '../target/server.js';
 import { UsageError } from './errors.js';
@@ -24,7 +25,7 @@ export interface TargetSession {
 export async function openTarget(profilePath: string | undefined, defects: DefectId[] = []): Promise<TargetSession> {
   if (profilePath) {
     const loaded = loadProfile(profilePath);
-    await probe(loaded.profile.hosts.base_url, profilePath);
+    await probe(loaded.profile.hosts.base_url, profilePath, trustOf(loaded.profile, loaded.path));
     return { loaded, reference: undefined, close: async () => {} };
   }
   // The target (fastify, werift, every surface) loads only when a command needs it.

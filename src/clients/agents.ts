@@ -10,7 +10,7 @@ import {
 import { type AlertRuleCreateRequest, type AlertRuleUpdateRequest, AlertsPaths } from '../spec/alerts.js';
 import { AgentsRegion } from '../spec/common.js';
 import { type WebhookEndpointCreateRequest, WebhooksPaths } from '../spec/webhooks.js';
-import { type Exchange, type Response, request } from './exchange.js';
+import { type Exchange, type Response, request, trustFor } from './exchange.js';
 
 /** Overrides for one call, so cases can send what a well-behaved client would not. */
 export interface AgentsCallOptions {
@@ -102,7 +102,7 @@ export class AgentsClient {
     const query = Object.entries(o.query ?? {}).filter((e): e is [string, string | number | boolean] => e[1] !== undefined);
     const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}` : '';
     const url = `${(o.baseUrl ?? this.baseUrl).replace(/\/$/, '')}${path}${qs}`;
-    const res = await request<T>({ method, url, headers, body: o.rawBody ?? body });
+    const res = await request<T>({ method, url, headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) });
     const secret = (res.json as Json | undefined)?.signing_secret;
     if (typeof secret === 'string') this.#secrets.add(secret);
     this.log.push(this.#concealed(res.exchange));

@@ -2,7 +2,7 @@ import type { LoadedProfile } from '../profile/load.js';
 import { BridgeHeaders } from '../spec/bridge.js';
 import { ExternalEventsHeaders } from '../spec/external-events.js';
 import { OutboundHeaders } from '../spec/outbound.js';
-import { type Exchange, type Response, request } from './exchange.js';
+import { type Exchange, type Response, request, trustFor } from './exchange.js';
 import { type Query, queryString } from './records.js';
 
 /** Overrides for one call, so cases can send what a well-behaved client would not. */
@@ -41,7 +41,7 @@ export class CallsClient {
   async #send<T>(method: string, path: string, base: Record<string, string | undefined>, body: unknown, o: CallsCallOptions): Promise<Response<T>> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...base, ...o.headers })) if (v !== undefined) headers[k] = v;
-    const res = await request<T>({ method, url: `${this.baseUrl}${path}`, headers, body });
+    const res = await request<T>({ method, url: `${this.baseUrl}${path}`, headers, body, trust: trustFor(this.loaded) });
     this.log.push(res.exchange);
     return res;
   }

@@ -1,5 +1,5 @@
 import type { LoadedProfile } from '../profile/load.js';
-import { type Exchange, request } from './exchange.js';
+import { type Exchange, request, trustFor } from './exchange.js';
 
 /** Client of the reference target's control surface. Exists only when the profile has `control`. */
 export class ControlClient {
@@ -15,6 +15,7 @@ export class ControlClient {
       url: `${control.url.replace(/\/$/, '')}${path}`,
       headers: { 'x-dialtone-control': token, 'Content-Type': 'application/json' },
       body,
+      trust: trustFor(this.loaded),
     });
     if (res.status >= 400) throw new Error(`control ${method} ${path} answered ${res.status}: ${res.text}`);
     return res.json as T;

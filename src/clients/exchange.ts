@@ -1,4 +1,7 @@
 import http from 'node:http';
+import https from 'node:https';
+import type { LoadedProfile } from '../profile/load.js';
+import { nodeTlsOptions, SYSTEM_TRUST, type Trust, trustOf } from '../profile/tls.js';
 
 /** One WebSocket frame of a connection: sent by the client, received from the target, or the close. */
 export interface WsFrame {
@@ -45,9 +48,26 @@ export interface RequestOptions {
   /** A value is sent as JSON; a string is sent as is; undefined sends no body. */
   readonly body?: unknown;
   readonly timeoutMs?: number;
+  /** How to verify an https target (the profile's `tls`); the system store when absent. */
+  readonly trust?: Trust;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const httpsAgents = new Map<Trust, https.Agent>();
+
+/** One keep-alive agent per trust: a connection verified against one CA is never reused under another. */
+function agentFor(url: string, trust: Trust): http.Agent {
+  if (!url.startsWith('https:')) return httpAgent;
+  let agent = httpsAgents.get(trust);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, maxSockets: 64, ...nodeTlsOptions(trust) });
+    httpsAgents.set(trust, agent);
+  }
+  return agent;
+}
+
+/** The trust a loaded profile asks for (its `tls`), for requests and WebSockets to its hosts. */
+export const trustFor = (loaded: LoadedProfile): Trust => trustOf(loaded.profile, loaded.path);
 
 /** Thrown when a target does not answer: the message says where, in one line. */
 export class TargetUnreachable extends Error {
@@ -55,7 +75,7 @@ export class TargetUnreachable extends Error {
 }
 
 /**
- * Sends one HTTP request and records the exchange. Uses node:http rather than fetch so header
+ * Sends one HTTP(S) request and records the exchange. Uses node:http(s) rather than fetch so header
  * names go out in the case the caller wrote.
  *
  * @example
@@ -68,7 +88,9 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
   const headers: Record<string, string> = { ...opts.headers };
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const req = http.request(opts.url, { method: opts.method, headers, agent, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+    const send = opts.url.startsWith('https:') ? https.request : http.request;
+    const agent = agentFor(opts.url, opts.trust ?? SYSTEM_TRUST);
+    const req = send(opts.url, { method: opts.method, headers, agent, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);

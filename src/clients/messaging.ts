@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { LoadedProfile } from '../profile/load.js';
+import { nodeTlsOptions } from '../profile/tls.js';
 import {
   AccessTokenHeaders,
   type AccessTokenResponse,
@@ -11,7 +12,7 @@ import {
   SessionHeaders,
   type SessionResponse,
 } from '../spec/messaging.js';
-import { type Exchange, type Response, request, TargetUnreachable, type WsFrame } from './exchange.js';
+import { type Exchange, type Response, request, TargetUnreachable, trustFor, type WsFrame } from './exchange.js';
 
 /** A server event as received: any JSON value is kept, so cases can check what the document requires of it. */
 export type WireEvent = {
@@ -260,7 +261,7 @@ export class MessagingClient {
 
   async #post<T>(path: string, headers: Record<string, string>, body: unknown, o: MessagingCallOptions): Promise<Response<T>> {
     const sent = o.rawBody === null ? undefined : (o.rawBody ?? body);
-    const res = await request<T>({ method: 'POST', url: `${this.baseUrl}${path}`, headers, body: sent });
+    const res = await request<T>({ method: 'POST', url: `${this.baseUrl}${path}`, headers, body: sent, trust: trustFor(this.loaded) });
     this.log.push(masked(res.exchange));
     return res;
   }
@@ -336,7 +337,7 @@ export class MessagingClient {
     const flat = (h: Record<string, string | string[] | undefined>) =>
       Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
+      const ws = new WebSocket(url, { handshakeTimeout: timeoutMs, ...nodeTlsOptions(trustFor(this.loaded)) });
       const socket = new MessagingSocket(ws, frames, started);
       let upgradeHeaders: Record<string, string> = {};
       let settled = false;

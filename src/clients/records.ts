@@ -2,7 +2,7 @@ import type { LoadedProfile } from '../profile/load.js';
 import { AudioHeaders } from '../spec/audio.js';
 import { ConcurrencyHeaders } from '../spec/concurrency.js';
 import { ConversationsHeaders } from '../spec/conversations.js';
-import { type Exchange, type Response, request } from './exchange.js';
+import { type Exchange, type Response, request, trustFor } from './exchange.js';
 
 /** A query value: repeated when an array, left out when undefined. */
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
@@ -91,7 +91,7 @@ export class RecordsClient {
     const key = o.apiKey === null ? undefined : (o.apiKey ?? this.project.apiKey);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...(key !== undefined ? { [header]: key } : {}), ...o.headers })) if (v !== undefined) headers[k] = v;
-    const res = await request<T>({ method: 'GET', url, headers, timeoutMs: 30_000 });
+    const res = await request<T>({ method: 'GET', url, headers, timeoutMs: 30_000, trust: trustFor(this.loaded) });
     this.log.push(this.#conceal(res.exchange));
     return res;
   }

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { nodeTlsOptions, SYSTEM_TRUST, type Trust } from '../profile/tls.js';
 import type { Exchange } from './exchange.js';
 
 /** One frame the gateway sent, parsed when it is JSON. */
@@ -63,11 +64,11 @@ export class SignalingSocket {
     ws.on('error', () => {});
   }
 
-  /** Opens the socket and adds it to `log`; rejects when the upgrade fails within the timeout. */
-  static open(url: string, log: Exchange[], timeoutMs = SIGNAL_TIMEOUT_MS): Promise<SignalingSocket> {
+  /** Opens the socket and adds it to `log`; rejects when the upgrade fails within the timeout. `trust` verifies a wss: gateway. */
+  static open(url: string, log: Exchange[], timeoutMs = SIGNAL_TIMEOUT_MS, trust: Trust = SYSTEM_TRUST): Promise<SignalingSocket> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
+      const ws = new WebSocket(url, { handshakeTimeout: timeoutMs, ...nodeTlsOptions(trust) });
       let status = 0;
       ws.on('upgrade', (res) => {
         status = res.statusCode ?? 101;

@@ -1,7 +1,7 @@
 import type { LoadedProfile } from '../profile/load.js';
 import { type IceServersResponse, VoicePaths } from '../spec/voice.js';
 import type { ControlClient } from './control.js';
-import { type Exchange, type Response, request } from './exchange.js';
+import { type Exchange, type Response, request, trustFor } from './exchange.js';
 import type { CallOptions, OfferOptions, VoiceCall } from './voice-call.js';
 import { SignalingSocket } from './voice-signaling.js';
 
@@ -85,6 +85,7 @@ export class VoiceClient {
       method: 'GET',
       url: new URL(VoicePaths.iceServers, this.#base()).toString(),
       headers: auth === null ? {} : { Authorization: auth },
+      trust: trustFor(this.loaded),
     });
     this.log.push(res.exchange);
     return res;
@@ -105,7 +106,7 @@ export class VoiceClient {
 
   /** Opens a signaling socket. */
   async signal(): Promise<SignalingSocket> {
-    const socket = await SignalingSocket.open(this.signalUrl(), this.log);
+    const socket = await SignalingSocket.open(this.signalUrl(), this.log, undefined, trustFor(this.loaded));
     this.#sockets.push(socket);
     return socket;
   }

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import type { z } from 'zod';
 import { UsageError } from '../cli/errors.js';
 import { type CredentialName, Profile } from './schema.js';
+import { trustOf } from './tls.js';
 
 /** A profile with its secrets resolved from the environment, ready for clients. */
 export interface LoadedProfile {
@@ -32,6 +34,7 @@ export function parseProfile(value: unknown, source: string): Profile {
   return parsed.data;
 }
 
+/** An env file, read the way Node reads one (`util.parseEnv`: quotes, `export`, comments). */
 function readEnvFile(path: string): Record<string, string> {
   let text: string;
   try {
@@ -39,12 +42,7 @@ function readEnvFile(path: string): Record<string, string> {
   } catch {
     throw new UsageError(`${path}: cannot read the profile's env_file`);
   }
-  const out: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const m = /^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (m?.[1] && m[2] !== undefined) out[m[1]] = m[2];
-  }
-  return out;
+  return parseEnv(text) as Record<string, string>;
 }
 
 /**
@@ -82,5 +80,6 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env):
     throw new UsageError(`${path}: not valid JSON (${(e as Error).message.split('\n')[0]})`);
   }
   const profile = parseProfile(json, path);
+  trustOf(profile, path); // a CA file that cannot be read is a usage error now, not a failed handshake later
   return { profile, path, secrets: resolveSecrets(profile, path, env) };
 }

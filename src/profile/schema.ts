@@ -79,6 +79,11 @@ export const Profile = z.strictObject({
   control: z.strictObject({ url: HttpUrl, token: SecretRef }).optional(),
   /** Reference target only: the named defects it was started with, so a reproduce line can start it the same way. */
   defects: z.array(z.string()).optional(),
+  /**
+   * How to trust the target's certificates: by default the system store. `ca_file` (PEM, relative to the profile) adds a
+   * CA; `insecure` turns verification off, is never the default, and the report says when it was used.
+   */
+  tls: z.strictObject({ ca_file: z.string().min(1).optional(), insecure: z.boolean().default(false) }).optional(),
   /** A file of NAME=value lines read for credentials not already in the environment (relative to the profile). */
   env_file: z.string().min(1).optional(),
 });

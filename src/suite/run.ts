@@ -8,6 +8,7 @@ import type { Results } from '../report/results.js';
 import { ruleList } from '../spec/index.js';
 import { type Handover, PROFILE_ENV, secretEnv } from './context.js';
 import { globToPattern, matchesGlob, surfacesOf } from './glob.js';
+import { pinNativeAddons } from './native-addons.js';
 import { CollectingReporter } from './reporter.js';
 
 export interface SuiteRun {
@@ -47,6 +48,7 @@ export class SuiteRunner {
    * one after the other on a machine where vitest would use one.
    */
   static async create(root: string, o: RunOptions = {}): Promise<SuiteRunner> {
+    pinNativeAddons(); // before the first worker thread: see native-addons.ts
     const exitCode = process.exitCode;
     const runner = new SuiteRunner(undefined as unknown as Vitest);
     const vitest = await createVitest('test', {

@@ -14,4 +14,6 @@ export interface TargetContext {
   readonly conversations: ConversationStore;
   /** API versions accepted in the chat `{version}` segment. */
   readonly chatVersions: readonly string[];
+  /** Whether the gateway host serves the browser voice client page (a sandbox convenience, not a documented path). */
+  readonly voiceClientPage: boolean;
 }

@@ -10,6 +10,7 @@ import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
+import type { TlsMaterial } from './tls.js';
 
 export interface TargetOptions {
   readonly defects?: readonly DefectId[];
@@ -19,6 +20,13 @@ export interface TargetOptions {
   readonly host?: string;
   /** Credentials to issue instead of fresh random ones: the self-test gives all its targets one set. */
   readonly credentials?: IssuedCredentials;
+  /**
+   * Serve every host (control included) over https and wss with this key and certificate chain; `caFile` is what the
+   * profile's `tls.ca_file` names (the caller writes the CA there). Without it, plain http.
+   */
+  readonly tls?: { readonly material: TlsMaterial; readonly caFile: string };
+  /** Serve the browser voice client page on the gateway host (default true); off, the gateway serves only the documented paths. */
+  readonly voiceClientPage?: boolean;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -32,8 +40,13 @@ export interface RunningTarget {
   close(): Promise<void>;
 }
 
-function newApp(): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 1 << 20, keepAliveTimeout: 30_000 });
+function newApp(tls: TlsMaterial | undefined): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1 << 20,
+    keepAliveTimeout: 30_000,
+    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
+  }) as unknown as FastifyInstance;
   acceptEmptyJson(app);
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof MalformedJson) return reply.code(400).send({ error_message: 'Malformed JSON body' });
@@ -44,11 +57,11 @@ function newApp(): FastifyInstance {
   return app;
 }
 
-async function listen(app: FastifyInstance, host: string): Promise<string> {
+async function listen(app: FastifyInstance, host: string, scheme: 'http' | 'https'): Promise<string> {
   await app.listen({ host, port: 0 });
   const addr = app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('listener has no port');
-  return `http://${host}:${addr.port}`;
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
 }
 
 /**
@@ -72,15 +85,18 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     credentials,
     conversations: new ConversationStore(clock, rng),
     chatVersions: ['v1'],
+    voiceClientPage: options.voiceClientPage ?? true,
   };
+  const tls = options.tls?.material;
+  const scheme = tls ? 'https' : 'http';
 
   // One app per host key that any surface names, plus the control surface on a port of its own.
   const apps = new Map<HostKey, FastifyInstance>();
-  const control = newApp();
+  const control = newApp(tls);
   registerControl(control, context);
   const instances = Object.values(SURFACES).map((surface) => {
     const instance = surface.create(context);
-    const app = apps.get(surface.host) ?? newApp();
+    const app = apps.get(surface.host) ?? newApp(tls);
     apps.set(surface.host, app);
     instance.register(app);
     instance.control?.(control);
@@ -94,8 +110,8 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   };
   try {
     const hosts: Partial<Record<HostKey, string>> = {};
-    for (const [key, app] of apps) hosts[key] = await listen(app, host);
-    const controlUrl = await listen(control, host);
+    for (const [key, app] of apps) hosts[key] = await listen(app, host, scheme);
+    const controlUrl = await listen(control, host, scheme);
     const env: Record<string, string> = { [referenceEnvName('control_token')]: credentials.controlToken };
     const refs: Record<string, { env: string }> = {};
     for (const name of CREDENTIAL_NAMES) {
@@ -119,6 +135,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       credentials: refs as Credentials,
       chat_script: { handoff_message: 'Can I speak to a person, please?', goodbye_message: 'That is all, thank you. Goodbye!' },
       control: { url: controlUrl, token: { env: referenceEnvName('control_token') } },
+      ...(options.tls ? { tls: { ca_file: options.tls.caFile, insecure: false } } : {}),
     };
     return {
       profile,

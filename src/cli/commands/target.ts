@@ -1,14 +1,48 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { startTarget } from '../../target/server.js';
+import { makeTlsMaterial, type TlsMaterial } from '../../target/tls.js';
 import { parse } from '../args.js';
 import { UsageError } from '../errors.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N]
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page]
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
-  names in env_file; they are never printed. Runs until interrupted.`;
+  names in env_file; they are never printed. Runs until interrupted.
+  --tls       serves every host over https and wss, with a CA made at start (or the given certificate chain and key);
+              the CA goes to a sibling -ca.pem file that the profile names in tls.ca_file.
+  --no-voice-client-page  the gateway serves only the documented paths, as a real gateway does.`;
+
+/** Reads a file named by a flag; a missing one is a usage error naming the flag. */
+function readFlagFile(flag: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`target: ${flag}: cannot read ${path}`);
+  }
+}
+
+/** The key, chain and CA for --tls: the given files, or a CA and certificate made now. */
+async function tlsMaterial(v: { tls?: boolean; 'tls-cert'?: string; 'tls-key'?: string; 'tls-ca'?: string }): Promise<TlsMaterial | undefined> {
+  const given = v['tls-cert'] !== undefined || v['tls-key'] !== undefined || v['tls-ca'] !== undefined;
+  if (!v.tls) {
+    if (given) throw new UsageError('target: --tls-cert, --tls-key and --tls-ca go with --tls');
+    return undefined;
+  }
+  if (!given) return makeTlsMaterial();
+  if (!v['tls-cert'] || !v['tls-key']) throw new UsageError('target: --tls-cert and --tls-key go together');
+  const cert = readFlagFile('--tls-cert', v['tls-cert']);
+  const key = readFlagFile('--tls-key', v['tls-key']);
+  try {
+    createSecureContext({ cert, key }); // a key that does not match the certificate fails here, not at the first handshake
+  } catch (e) {
+    throw new UsageError(`target: --tls-cert/--tls-key: ${(e as Error).message}`);
+  }
+  // Without --tls-ca, clients trust the certificate itself (a self-signed one is its own CA).
+  return { cert, key, ca: v['tls-ca'] ? readFlagFile('--tls-ca', v['tls-ca']) : cert };
+}
 
 /** Starts the reference target in the foreground. */
 export async function target(argv: string[]): Promise<number> {
@@ -16,13 +50,26 @@ export async function target(argv: string[]): Promise<number> {
     defect: { type: 'string', multiple: true },
     'profile-out': { type: 'string' },
     seed: { type: 'string' },
+    tls: { type: 'boolean' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'tls-ca': { type: 'string' },
+    'no-voice-client-page': { type: 'boolean' },
   });
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
-  const running = await startTarget({ defects: defectIds(values.defect ?? []), ...(seed !== undefined ? { seed } : {}) });
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
   const envFile = `${out.replace(/\.json$/, '')}.env`;
+  const caFile = `${out.replace(/\.json$/, '')}-ca.pem`;
+  const material = await tlsMaterial(values);
   mkdirSync(dirname(out), { recursive: true });
+  if (material) writeFileSync(caFile, material.ca);
+  const running = await startTarget({
+    defects: defectIds(values.defect ?? []),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(material ? { tls: { material, caFile: basename(caFile) } } : {}),
+    voiceClientPage: !values['no-voice-client-page'],
+  });
   writeFileSync(
     envFile,
     `${Object.entries(running.env)

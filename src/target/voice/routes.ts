@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { IceServersErrors, VoicePaths } from '../../spec/voice.js';
+import { VOICE_CLIENT_PATH, voiceClientPage } from '../../voice-client/page.js';
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
 import type { SurfaceModule } from '../surfaces.js';
-import { VOICE_CLIENT_PATH, voiceClientPage } from './client-page.js';
 import { ForceFailureRequest } from './faults.js';
 import { VoiceGateway } from './gateway.js';
 
@@ -44,7 +44,8 @@ export const voiceSurface: SurfaceModule = {
       register: (app) => {
         registerIceServers(app, ctx, gw);
         registerSignaling(app, gw);
-        app.get(VOICE_CLIENT_PATH, async (_req, reply) => reply.type('text/html; charset=utf-8').send(voiceClientPage()));
+        // A sandbox convenience for a person at a browser; off (`--no-voice-client-page`) the gateway is as bare as a real one.
+        if (ctx.voiceClientPage) app.get(VOICE_CLIENT_PATH, async (_req, reply) => reply.type('text/html; charset=utf-8').send(voiceClientPage()));
       },
       control: (app) => {
         // Forces the offer carrying this callSid to fail with a code a healthy loopback call never meets.

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { transformSync } from 'esbuild';
-import { VoicePaths } from '../../spec/voice.js';
+import { VoicePaths } from '../spec/voice.js';
 
-/** Where the gateway host serves the browser voice client. */
+/** Where the reference gateway serves the browser voice client for a person at a browser. */
 export const VOICE_CLIENT_PATH = '/dialtone/voice-client.html';
 
 let cached: string | undefined;
@@ -12,14 +12,16 @@ const inline = (s: string) => s.replace(/</g, '\\u003c');
 
 /**
  * The browser voice client as one self-contained page (no CDN, no other request but the gateway's own): the TypeScript
- * of `browser/voice-client.ts`, compiled once by esbuild on first request. A k6 browser script opens it, hands the token
- * over with `page.evaluate` (`window.dialtoneVoice.start({token, calls, mode})`) and reads `window.dialtoneVoice.results`;
- * a person can open it with `#token=…&mode=echo&source=tone`. The inline icon spares the browser a favicon request
+ * of `browser.ts`, compiled once by esbuild. Two homes: the reference gateway serves it for a person at a browser
+ * (`#token=…&mode=echo&source=tone`; signaling and ice-servers then on the page's own host), and the voice-browser load
+ * scenario serves it itself (k6/browser `page.route`), so a gateway that serves no page can be loaded too: the scenario
+ * hands over the gateway's URL, its ice servers and the token with `page.evaluate`
+ * (`window.dialtoneVoice.start({token, gatewayUrl, iceServers, calls})`) and reads `window.dialtoneVoice.results`. The inline icon spares the browser a favicon request
  * (a 404 that k6 would count as a failed browser request).
  */
 export function voiceClientPage(): string {
   if (cached) return cached;
-  const source = readFileSync(new URL('./browser/voice-client.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('./browser.ts', import.meta.url), 'utf8');
   const { code } = transformSync(source, { loader: 'ts', format: 'iife', target: 'es2020' });
   const config = inline(JSON.stringify({ signalPath: VoicePaths.signal, iceServersPath: VoicePaths.iceServers }));
   cached = `<!doctype html>

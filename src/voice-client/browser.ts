@@ -1,4 +1,4 @@
-// The browser voice client: runs in a web page (compiled by esbuild when the target serves it), never in Node.
+// The browser voice client: runs in a web page (compiled by esbuild into page.ts's HTML), never in Node.
 // It places calls through the gateway and keeps what a load script wants on `window.dialtoneVoice.results`.
 //
 // One page takes the microphone once (one capture) and gives each of its calls a clone of that track, each on its own
@@ -13,6 +13,13 @@ export interface StartOptions {
   readonly toneHz?: number;
   /** Fetch ice-servers first and hand them to the peer connection (the documented flow). Default true. */
   readonly useIceServers?: boolean;
+  /**
+   * The gateway's base URL (https://… or http://…) when the page is not served by the gateway itself: signaling then
+   * goes to its wss:// (ws://) host. Absent: the page's own host.
+   */
+  readonly gatewayUrl?: string;
+  /** ice-servers already fetched by the caller (a page on another origin than the gateway cannot read them: CORS). */
+  readonly iceServers?: RTCIceServer[];
   /** Calls placed at once, all sharing this page's one capture. Default 1. */
   readonly calls?: number;
   /** A call whose offer is neither answered nor refused this long after it was sent fails with TIMEOUT. Default 10 s. */
@@ -119,13 +126,23 @@ async function localAudio(o: StartOptions): Promise<MediaStream> {
 
 async function iceServers(o: StartOptions): Promise<RTCIceServer[]> {
   if (o.useIceServers === false) return [];
-  const res = await fetch(config.iceServersPath, { headers: { Authorization: `Bearer ${o.token}` }, cache: 'no-store' });
+  if (o.iceServers) return o.iceServers;
+  const res = await fetch(new URL(config.iceServersPath, o.gatewayUrl ?? location.href), {
+    headers: { Authorization: `Bearer ${o.token}` },
+    cache: 'no-store',
+  });
   if (!res.ok) throw new Error(`ice-servers answered ${res.status}`);
   return ((await res.json()) as { iceServers: RTCIceServer[] }).iceServers;
 }
 
-function openSocket(): Promise<WebSocket> {
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${config.signalPath}`;
+/** The signaling URL: the gateway's host (or the page's own) with ws(s) and the documented path. */
+function signalUrl(o: StartOptions): string {
+  const base = new URL(o.gatewayUrl ?? location.href);
+  return `${base.protocol === 'https:' ? 'wss' : 'ws'}://${base.host}${config.signalPath}`;
+}
+
+function openSocket(o: StartOptions): Promise<WebSocket> {
+  const url = signalUrl(o);
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
     ws.onopen = () => resolve(ws);
@@ -161,7 +178,7 @@ class Call {
     const r = this.result;
     r.state = 'starting';
     try {
-      const [ws, servers, local] = await Promise.all([openSocket(), iceServers(o), stream]);
+      const [ws, servers, local] = await Promise.all([openSocket(o), iceServers(o), stream]);
       this.#ws = ws;
       if (this.#done) return ws.close();
       const pc = new RTCPeerConnection({ iceServers: servers });
