@@ -1,6 +1,7 @@
 // voice-browser: browser voice calls in a real Chromium (k6/browser) through the gateway of document 1. Each iteration
-// is one Chromium (k6 starts a fresh one per iteration) with a fake microphone: it opens the gateway's voice client
-// page a few times in one context, and each page places its calls with the documented flow (ice-servers, a signaling
+// is one Chromium (k6 starts a fresh one per iteration) with a fake microphone: it opens dialtone's voice client page
+// a few times in one context (served by the scenario itself through page.route, so the gateway needs to serve no page;
+// k6 fetches each call's ice-servers, which a page on another origin could not read), and each page places its calls with the documented flow (ice-servers, a signaling
 // socket, an offer with the voice auth token, trickled candidates) in the default end-to-end mode, whose agent greets
 // the caller as soon as the call connects. The calls are held for a while, then hung up (close), and each is measured
 // from the page: time to connected and to the agent's first audio, inbound samples and level from getStats().
@@ -19,14 +20,25 @@ import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
 import type { LoadProfileName } from '../src/load/config.js';
 import { loadConfig, secret } from '../src/load/vu/config.js';
-import { browserShape, type CallResult, clientUrl, hangUp, planCalls, startCalls, succeeded, waitForAgentAudio } from '../src/load/vu/voice-browser.js';
+import {
+  browserShape,
+  type CallResult,
+  fetchIceServers,
+  hangUp,
+  openClientPage,
+  planCalls,
+  startCalls,
+  succeeded,
+  waitForAgentAudio,
+} from '../src/load/vu/voice-browser.js';
+import { VoicePaths } from '../src/spec/voice.js';
 
 const cfg = loadConfig();
 const webrtcUrl = cfg.target.hosts.webrtc_url;
 if (!webrtcUrl) throw new Error('voice-browser needs hosts.webrtc_url in the target profile');
-if (cfg.target.kind === 'real') {
-  throw new Error('voice-browser opens the voice client page the reference target serves (/dialtone/voice-client.html); a real gateway does not serve it');
-}
+if (!cfg.voiceClientFile) throw new Error('voice-browser needs the voice client page: run it through dialtone load');
+/** The voice client page, built by dialtone before the run and served to the scenario's own pages: no gateway serves it. */
+const clientHtml = open(cfg.voiceClientFile);
 
 /**
  * Executor per load profile, in browsers at once (VUs; an iteration is one Chromium, started afresh by k6). A Chromium
@@ -134,9 +146,16 @@ export default async function voiceBrowser(): Promise<void> {
   let read = 0;
   try {
     for (let i = 0; i < plan.pages; i++) pages.push(await context.newPage());
-    await Promise.all(pages.map((p) => p.goto(clientUrl(webrtcUrl as string), { timeout: PAGE_LOAD_MS })));
+    await Promise.all(pages.map((p) => openClientPage(p, clientHtml, PAGE_LOAD_MS)));
     const id = `vb-${exec.vu.idInTest}-${exec.vu.iterationInScenario}`;
-    await Promise.all(pages.map((p, i) => startCalls(p, { token, calls: plan.callsPerPage[i] ?? 1, answerTimeoutMs: ANSWER_MS, callSid: `${id}-p${i + 1}` })));
+    const gatewayUrl = webrtcUrl as string;
+    await Promise.all(
+      pages.map((p, i) => {
+        const n = plan.callsPerPage[i] ?? 1;
+        const iceServersByCall = Array.from({ length: n }, () => fetchIceServers(gatewayUrl, token, VoicePaths.iceServers));
+        return startCalls(p, { token, gatewayUrl, iceServersByCall, calls: n, answerTimeoutMs: ANSWER_MS, callSid: `${id}-p${i + 1}` });
+      }),
+    );
     await Promise.all(pages.map((p) => waitForAgentAudio(p, AGENT_AUDIO_MS)));
     await pages[0]?.waitForTimeout(shape.holdMs);
     for (const p of pages) {

@@ -68,13 +68,17 @@ export function usesBrowser(root: string, scenario: string): boolean {
  * machine with only loopback would then have no candidate at all.
  */
 export function chromiumArgs(interfaces = networkInterfaces()): string {
-  const args = ['use-fake-device-for-media-stream', 'use-fake-ui-for-media-stream', 'no-sandbox'];
+  // The voice client page is fulfilled by the scenario (page.route), so Chromium knows no address for it and treats it
+  // as public: its requests to a gateway on loopback or a private network would then be refused as Local Network Access.
+  // This replaces k6's own disable-features list (K6_BROWSER_ARGS splits on commas, so one feature only): those
+  // features (cookie controls, lazy frames, media router, …) are irrelevant to a headless voice run.
+  const args = ['use-fake-device-for-media-stream', 'use-fake-ui-for-media-stream', 'no-sandbox', 'disable-features=LocalNetworkAccessChecks'];
   const onlyLoopback = Object.values(interfaces).every((addrs) => (addrs ?? []).every((a) => a.internal));
   if (onlyLoopback) args.push('allow-loopback-in-peer-connection');
   return args.join(',');
 }
 
-/** The environment k6 needs to launch Chromium for a browser scenario. */
-export function browserEnv(executablePath: string): Record<string, string> {
-  return { K6_BROWSER_EXECUTABLE_PATH: executablePath, K6_BROWSER_ARGS: chromiumArgs(), K6_BROWSER_HEADLESS: 'true' };
+/** The environment k6 needs to launch Chromium for a browser scenario; `extraArgs` (trust flags) join the defaults. */
+export function browserEnv(executablePath: string, extraArgs: readonly string[] = []): Record<string, string> {
+  return { K6_BROWSER_EXECUTABLE_PATH: executablePath, K6_BROWSER_ARGS: [chromiumArgs(), ...extraArgs].join(','), K6_BROWSER_HEADLESS: 'true' };
 }

@@ -27,6 +27,8 @@ export interface LoadConfig {
   readonly secretEnv: Readonly<Record<string, string>>;
   /** Absolute path of the data file made in Node before the run (faker texts). */
   readonly dataFile: string;
+  /** Browser scenarios: the voice client page (HTML) the scenario serves to its own pages with page.route. */
+  readonly voiceClientFile?: string;
   /** From --rate and --duration: replace the profile's arrival rate (per second) and length. */
   readonly overrides?: { readonly rate?: number | undefined; readonly duration?: string | undefined } | undefined;
 }

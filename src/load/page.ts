@@ -10,6 +10,8 @@ export interface LoadResult {
   readonly duration_ms: number;
   readonly k6_exit_code: number;
   readonly passed: boolean;
+  /** Set when the profile turned certificate verification off (`tls.insecure`): the page says so. */
+  readonly tls_insecure?: boolean;
   /** The scenario's figures: name to value (rates per second, latencies in ms). */
   readonly figures: Record<string, number>;
   readonly headline: string[];
@@ -53,6 +55,7 @@ export function loadPage(r: LoadResult, summary: K6Summary, history: readonly Lo
   const body = `<nav><a href="../../index.html">← all reports</a><a href="result.json">result.json</a><a href="summary.json">summary.json</a>${hasDashboard ? '<a href="dashboard.html">k6 dashboard (time series)</a>' : ''}<a href="k6.log">k6.log</a></nav>
 <h1>Load: ${esc(r.scenario)} ${badge(r.passed ? 'pass' : 'fail')}</h1>
 <p class="muted">${esc(r.started_at)} · profile ${esc(r.profile)} · target ${esc(r.target)} · ${(r.duration_ms / 1000).toFixed(1)} s · k6 exit ${r.k6_exit_code}</p>
+${r.tls_insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}
 <p>${r.headline.map(esc).join('<br>')}</p>
 <h2>Thresholds (SLOs)</h2><table><tr><th>Metric</th><th>Threshold</th><th>Value</th><th>Result</th></tr>${thresholds}</table>
 <h2>Latency (ms)</h2><table><tr><th>Metric</th><th>avg</th><th>med</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr>${trends}</table>

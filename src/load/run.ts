@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../cli/errors.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
+import { trustOf } from '../profile/tls.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { secretEnv } from '../suite/context.js';
+import { voiceClientPage } from '../voice-client/page.js';
 import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
@@ -17,6 +19,7 @@ import { type LoadResult, loadPage } from './page.js';
 import { recordsWindow } from './records-window.js';
 import { checkScenario } from './scenarios.js';
 import { type K6Summary, thresholdsOf } from './summary.js';
+import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -46,8 +49,10 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     throw new UsageError(`refusing a load run against the live environment of '${p.name}'; pass --allow-live to do it on purpose`);
   }
   const k6 = ensureK6(o.root);
+  const trust = trustOf(p, o.loaded.path);
   // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
-  const browser = usesBrowser(o.root, o.scenario) ? browserEnv(ensureChromium()) : {};
+  const isBrowser = usesBrowser(o.root, o.scenario);
+  const browser = isBrowser ? browserEnv(ensureChromium(), await chromiumTrustArgs(p.hosts.webrtc_url, trust)) : {};
   const dir = join(o.reportDir, 'load', o.scenario);
   mkdirSync(dir, { recursive: true });
   for (const f of ['summary.json', 'dashboard.html', 'k6.log']) rmSync(join(dir, f), { force: true });
@@ -56,6 +61,9 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const script = await bundleScenario(o.root, o.scenario, join(work, 'script.js'));
   const dataFile = join(work, 'data.json');
   writeChatData(dataFile, 20261121, 500);
+  // The browser scenario serves the voice client page itself (page.route), so any gateway can be loaded.
+  const voiceClientFile = isBrowser ? join(work, 'voice-client.html') : undefined;
+  if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
 
   const env = secretEnv(o.loaded);
   const config: LoadConfig = {
@@ -63,6 +71,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     profile: o.profile,
     target: {
       name: p.name,
+      kind: p.kind,
       hosts: Object.fromEntries(Object.entries(p.hosts).filter(([, v]) => v)) as Record<string, string>,
       api_version: p.api_version,
       account_id: p.account_id,
@@ -74,6 +83,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     },
     secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
     dataFile,
+    ...(voiceClientFile ? { voiceClientFile } : {}),
     overrides: o.overrides,
   };
   const started = Date.now();
@@ -85,6 +95,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
         ...process.env,
         ...env,
         ...browser,
+        ...k6TlsEnv(trust, work),
         [LOAD_ENV]: JSON.stringify(config),
         K6_NO_USAGE_REPORT: 'true',
         K6_WEB_DASHBOARD: 'true',
@@ -121,6 +132,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     duration_ms: Date.now() - started,
     k6_exit_code: exitCode,
     passed: exitCode === 0,
+    ...(trust.insecure ? { tls_insecure: true } : {}),
     figures: figures.figures,
     headline: figures.headline,
     thresholds,

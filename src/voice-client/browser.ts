@@ -20,6 +20,8 @@ export interface StartOptions {
   readonly gatewayUrl?: string;
   /** ice-servers already fetched by the caller (a page on another origin than the gateway cannot read them: CORS). */
   readonly iceServers?: RTCIceServer[];
+  /** The same, one fetched list per call (fresh TURN credentials each, as the documented flow fetches per call). */
+  readonly iceServersByCall?: RTCIceServer[][];
   /** Calls placed at once, all sharing this page's one capture. Default 1. */
   readonly calls?: number;
   /** A call whose offer is neither answered nor refused this long after it was sent fails with TIMEOUT. Default 10 s. */
@@ -124,9 +126,10 @@ async function localAudio(o: StartOptions): Promise<MediaStream> {
   return dest.stream;
 }
 
-async function iceServers(o: StartOptions): Promise<RTCIceServer[]> {
+async function iceServers(o: StartOptions, index: number): Promise<RTCIceServer[]> {
   if (o.useIceServers === false) return [];
-  if (o.iceServers) return o.iceServers;
+  const given = o.iceServersByCall?.[index] ?? o.iceServers;
+  if (given) return given;
   const res = await fetch(new URL(config.iceServersPath, o.gatewayUrl ?? location.href), {
     headers: { Authorization: `Bearer ${o.token}` },
     cache: 'no-store',
@@ -178,7 +181,7 @@ class Call {
     const r = this.result;
     r.state = 'starting';
     try {
-      const [ws, servers, local] = await Promise.all([openSocket(o), iceServers(o), stream]);
+      const [ws, servers, local] = await Promise.all([openSocket(o), iceServers(o, r.index), stream]);
       this.#ws = ws;
       if (this.#done) return ws.close();
       const pc = new RTCPeerConnection({ iceServers: servers });

@@ -1,11 +1,16 @@
 // Runs inside k6 VUs (k6/browser): drives the dialtone browser voice client page, window.dialtoneVoice. The functions
 // handed to page.evaluate run in the page, so they use nothing from this bundle (k6 sends their source text).
 import type { Page } from 'k6/browser';
+import http from 'k6/http';
 import type { Scenario } from 'k6/options';
 import type { LoadConfig } from '../config.js';
 
-/** Where the reference target serves the browser voice client (src/target/voice/client-page.ts, VOICE_CLIENT_PATH). */
-export const VOICE_CLIENT_PATH = '/dialtone/voice-client.html';
+/**
+ * Where the scenario serves the voice client page to its own browser pages (page.route fulfils it; nothing listens
+ * there). A *.localhost origin is a secure context, so getUserMedia works; the page then talks to the gateway given in
+ * start(), so a gateway that serves no page can be loaded.
+ */
+export const PAGE_URL = 'http://voice-client.dialtone.localhost/voice-client.html';
 
 /**
  * Fake-microphone captures one Chromium holds at once: with 16 pages capturing, the 17th getUserMedia fails with "Could
@@ -58,6 +63,10 @@ export interface CallResult {
 /** What the page takes; the token is handed over with page.evaluate, so it is in no URL and no log. */
 export interface StartCalls {
   readonly token: string;
+  /** The gateway's base URL: the page opens its signaling socket there. */
+  readonly gatewayUrl: string;
+  /** One ice-servers answer per call, fetched by k6. */
+  readonly iceServersByCall: unknown[][];
   readonly calls: number;
   readonly mode?: string;
   readonly answerTimeoutMs: number;
@@ -88,8 +97,25 @@ export function planCalls(calls: number, pages: number): CallPlan {
   return { pages: p, callsPerPage: Array.from({ length: p }, (_, i) => Math.floor(n / p) + (i < n % p ? 1 : 0)) };
 }
 
-/** The page's URL on the gateway host. */
-export const clientUrl = (webrtcUrl: string) => `${webrtcUrl.replace(/\/+$/, '')}${VOICE_CLIENT_PATH}`;
+/** Opens the voice client page, served from the scenario's own copy (`html`, built by dialtone before the run). */
+export async function openClientPage(page: Page, html: string, timeoutMs: number): Promise<void> {
+  await page.route(PAGE_URL, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  await page.goto(PAGE_URL, { timeout: timeoutMs });
+}
+
+/**
+ * GET ice-servers with the voice auth token, from k6 rather than the page: a page on another origin than the gateway
+ * could not read the answer (CORS). One fetch per call, as the documented flow does. Tagged by operation, not URL.
+ */
+export function fetchIceServers(webrtcUrl: string, token: string, path: string): unknown[] {
+  const res = http.get(`${webrtcUrl.replace(/\/+$/, '')}${path}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    tags: { op: 'voice.ice_servers', name: 'voice.ice_servers' },
+  });
+  const servers = res.status === 200 ? (res.json('iceServers') as unknown) : undefined;
+  if (!Array.isArray(servers)) throw new Error(`ice-servers answered ${res.status}`);
+  return servers;
+}
 
 /** Places the calls in the page; resolves once every offer was answered or refused (failures are in the results). */
 export async function startCalls(page: Page, o: StartCalls): Promise<void> {
