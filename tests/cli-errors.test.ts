@@ -113,7 +113,49 @@ describe('dialtone on bad input', () => {
   });
 });
 
+describe('a gate that would check nothing, or could not report', () => {
+  it('exits 2 with one line when --only selects no rule, before starting anything', async () => {
+    const r = await dialtone(['conformance', '--only', 'nomatch.*']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--only 'nomatch.*' selects no rule");
+    expect(r.stdout).not.toContain('gate:');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 before running when --report-dir is a file', async () => {
+    const f = file('a-file', 'not a directory');
+    const r = await dialtone(['conformance', '--only', 'chat.close.*', '--report-dir', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--report-dir: ${f} is a file, not a directory`);
+    expect(r.stdout).not.toContain('conformance against');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 before running when --report-dir cannot be made', async () => {
+    const f = file('another-file', 'x');
+    const r = await dialtone(['load', 'chat-turns', '--report-dir', join(f, 'reports')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--report-dir: cannot write to');
+    expectOneLine(r.stderr);
+  });
+
+  it('exits 2 naming tls.ca_file when the profile names a CA file that does not exist', async () => {
+    const p = file('tls.json', { ...goodProfile, tls: { ca_file: 'no-such-ca.pem' } });
+    const r = await dialtone(['conformance', '--target', p], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('tls.ca_file: cannot read');
+    expectOneLine(r.stderr);
+  });
+});
+
 describe('dialtone load flags', () => {
+  it('says a negative --rate must be positive, rather than that the argument is ambiguous', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--rate', '-5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("dialtone: load: --rate must be a positive integer, got '-5'");
+    expectOneLine(r.stderr);
+  });
+
   it('exits 2 for a --rate that is not a positive integer', async () => {
     const r = await dialtone(['load', 'chat-turns', '--rate', '0']);
     expect(r.code).toBe(2);

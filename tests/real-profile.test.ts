@@ -59,6 +59,15 @@ describe('a profile that describes only the chat surface and no control surface,
     }
   });
 
+  it('exits 2 rather than pass when every selected case is skipped, so nothing was checked', async () => {
+    const r = await dialtone(['conformance', '--target', join(work, 'real.json'), '--only', 'messaging.*', '--report-dir', join(work, 'reports-empty')], {
+      timeoutMs: 120_000,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no case ran, so nothing was checked (every selected case was skipped: the profile names no hosts.messaging_url)');
+    expect(JSON.parse(readFileSync(join(work, 'reports-empty', 'conformance', 'results.json'), 'utf8')).gate).toBe('fail');
+  });
+
   it('still runs the chat cases that need nothing but the documented API', () => {
     expect(cases.find((x) => x.rule === 'chat.close.success-true')?.outcome).toBe('pass');
   });

@@ -7,3 +7,6 @@ export class UsageError extends Error {
 export class EnvironmentError extends Error {
   override readonly name = 'EnvironmentError';
 }
+
+/** A fault in dialtone itself (a bug, not the target's or the user's): its own code, so it never reads as a failed rule. */
+export const EXIT_INTERNAL = 4;

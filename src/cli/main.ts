@@ -1,4 +1,4 @@
-import { EnvironmentError, UsageError } from './errors.js';
+import { EnvironmentError, EXIT_INTERNAL, UsageError } from './errors.js';
 
 type CommandModule = { usage: string; run: (argv: string[]) => Promise<number> };
 
@@ -60,6 +60,6 @@ export async function main(argv: string[]): Promise<number> {
     }
     console.error(`dialtone: internal error: ${(e as Error).message?.split('\n')[0] ?? e} (set DIALTONE_DEBUG=1 for the stack)`);
     if (process.env.DIALTONE_DEBUG) console.error(e);
-    return 1;
+    return EXIT_INTERNAL;
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../cli/errors.js';
 import { parseProfile, resolveSecrets } from './load.js';
@@ -52,5 +55,14 @@ describe('redact', () => {
 
   it('ignores values too short to be secrets, so it does not shred ordinary text', () => {
     expect(redact('abc', ['a'])).toBe('abc');
+  });
+});
+
+describe('the env file a profile names', () => {
+  it('is read the way Node reads one: quotes removed, export lines kept, comments dropped', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-env-'));
+    writeFileSync(join(dir, 'p.env'), 'export ACME_KEY="abc 123"\n# a comment\nOTHER=\'x\'\n');
+    const p = parseProfile({ ...base, env_file: 'p.env' }, join(dir, 'p.json'));
+    expect(resolveSecrets(p, join(dir, 'p.json'), {})).toEqual({ chat_api_key: 'abc 123' });
   });
 });

@@ -122,7 +122,8 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
       hosts: Object.fromEntries(Object.entries(p.hosts).filter(([, v]) => v)) as Record<string, string>,
     },
     filter: only ?? null,
-    gate: totals.fail > 0 || collector.errors.length > 0 ? 'fail' : 'pass',
+    // Nothing checked is no pass: a gate is green only when cases ran and none failed.
+    gate: totals.fail > 0 || collector.errors.length > 0 || totals.pass + totals.observed === 0 ? 'fail' : 'pass',
     totals,
     cases,
     rules,

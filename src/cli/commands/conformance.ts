@@ -1,7 +1,11 @@
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Results } from '../../report/results.js';
+import { ruleList } from '../../spec/index.js';
+import { matchesGlob } from '../../suite/glob.js';
 import { type DefectId, Defects } from '../../target/defects.js';
 import { parse } from '../args.js';
+import { UsageError } from '../errors.js';
+import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';
 
@@ -27,14 +31,26 @@ export async function conformance(argv: string[]): Promise<number> {
     selftest: { type: 'boolean' },
     slow: { type: 'boolean' },
   });
+  // Checked before anything starts: a filter that selects no rule, or a report directory that cannot be written.
+  if (values.only !== undefined && !ruleList.some((r) => matchesGlob(r.id, values.only))) {
+    throw new UsageError(`conformance: --only '${values.only}' selects no rule; rule ids look like chat.close.success-true`);
+  }
+  const reportDir = usableReportDir(values['report-dir']);
   const out = await runConformance({
     target: values.target,
     only: values.only,
-    reportDir: values['report-dir'],
+    reportDir,
     defects: defectIds(values.defect ?? []),
     selftest: values.selftest ?? false,
     slow: values.slow ?? false,
   });
+  // A gate that checked nothing is no pass: every selected case was skipped (a profile without that surface, say).
+  const t = out.results.totals;
+  if (t.pass + t.fail + t.observed === 0) {
+    const why = out.results.cases.find((c) => c.outcome === 'skip')?.detail;
+    console.error(`dialtone: conformance: no case ran, so nothing was checked${why ? ` (every selected case was skipped: ${why})` : ''}`);
+    return 2;
+  }
   return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) ? 0 : 1;
 }
 
@@ -47,7 +63,7 @@ export async function runConformance(o: {
   /** Run the real-time variants of the time-based rules too (they wait as long as the documents say). */
   slow?: boolean;
 }): Promise<ConformanceOutcome> {
-  const reportDir = resolve(o.reportDir ?? 'reports');
+  const reportDir = usableReportDir(o.reportDir);
   // vitest and the report writers load once the arguments are known to be good.
   const [{ runSuite }, { runSelftest }, { conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
     import('../../suite/run.js'),

@@ -4,6 +4,7 @@ import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
 import { UsageError } from '../errors.js';
+import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 
 export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s]
@@ -61,7 +62,7 @@ export async function runLoadCommand(o: {
   overrides?: LoadConfig['overrides'];
 }): Promise<number> {
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
-  const reportDir = resolve(o.reportDir ?? 'reports');
+  const reportDir = usableReportDir(o.reportDir);
   // Refuse live before touching the network: a config decision, not a reachability one.
   if (o.target && loadProfile(o.target).profile.environment === 'live' && !o.allowLive) {
     throw new UsageError(`refusing a load run against the live environment of '${o.target}'; pass --allow-live to do it on purpose`);

@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { parse } from '../args.js';
+import { usableReportDir } from '../report-dir.js';
 import { runConformance } from './conformance.js';
 import { runLoadCommand } from './load.js';
 
@@ -10,7 +11,7 @@ export const usage = `dialtone start [--report-dir DIR]
 /** Conformance (with self-test) then a smoke load run, against the reference target. */
 export async function start(argv: string[]): Promise<number> {
   const { values } = parse('start', argv, { 'report-dir': { type: 'string' } });
-  const reportDir = resolve(values['report-dir'] ?? 'reports');
+  const reportDir = usableReportDir(values['report-dir']);
   const { results } = await runConformance({ reportDir, selftest: true });
   const loadCode = await runLoadCommand({ scenario: 'chat-turns', profile: 'smoke', reportDir });
   const selftestOk = results.selftest?.defects.every((d) => d.exact) ?? true;
