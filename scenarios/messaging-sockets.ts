@@ -26,6 +26,8 @@ import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging.js';
 
 const cfg = loadConfig();
 const texts = new SharedArray('messages', () => (JSON.parse(open(cfg.dataFile)) as { messages: string[] }).messages);
+/** The user-message event type as the platform spells it (the document does not name it; the profile's names may). */
+const USER_MESSAGE = cfg.target.names?.messaging_events.user_message ?? 'EVENT_TYPE_USER_MESSAGE';
 
 /** User messages before the drop; one more goes while a socket is away and one after it is back. */
 const MESSAGES_BEFORE_DROP = 2;
@@ -114,7 +116,7 @@ async function turn(socket: EventSocket, streaming: boolean, n: number): Promise
   const from = socket.events.length;
   const id = `vu${exec.vu.idInTest}-it${exec.vu.iterationInScenario}-m${n}`;
   const sentAt = Date.now();
-  if (!socket.send('EVENT_TYPE_USER_MESSAGE', { text: pick(), client_message_id: id }, id)) return false;
+  if (!socket.send(USER_MESSAGE, { text: pick(), client_message_id: id }, id)) return false;
   // Only this message's answers: the previous one's last events may still be on their way to this socket.
   const isChunk = (e: WireEvent) => e.type === 'EVENT_TYPE_AGENT_MESSAGE_CHUNK';
   const isReply = (e: WireEvent) => e.type === 'EVENT_TYPE_AGENT_MESSAGE' || (isChunk(e) && e.payload.final === true);

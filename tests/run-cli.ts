@@ -33,9 +33,10 @@ export function dialtone(args: string[], opts: { env?: Record<string, string>; t
   });
 }
 
-/** Starts `dialtone target` in the background and resolves once it has written its profile. */
-export async function backgroundTarget(profileOut: string, defects: string[] = []) {
-  const child = spawn(process.execPath, [`${ROOT}bin/dialtone.mjs`, 'target', '--profile-out', profileOut, ...defects.flatMap((d) => ['--defect', d])], {
+/** Starts `dialtone target` in its own process and resolves once it has written its profile; `extra` adds flags (--tls). */
+export async function backgroundTarget(profileOut: string, defects: string[] = [], extra: string[] = []) {
+  const args = [`${ROOT}bin/dialtone.mjs`, 'target', '--profile-out', profileOut, ...defects.flatMap((d) => ['--defect', d]), ...extra];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -45,7 +45,40 @@ function conceal(text: string, secrets: ReadonlySet<string>): string {
  * const created = await agents.createAgent({ name: 'Support', description: 'front desk' });
  * await agents.publish(created.json!.agentId as string, 'sandbox');
  */
+/** What cases create on an account and delete again: the profile's `cleanup` names the delete path of each. */
+export type CreatedKind = 'alert_rule' | 'webhook_endpoint';
+const CREATES: Record<string, CreatedKind> = { [AlertsPaths.alertRules]: 'alert_rule', [WebhooksPaths.endpoints]: 'webhook_endpoint' };
+
 export class AgentsClient {
+  /** Alert rules and webhook endpoints this client created: a case deletes them when it ends (see cleanUp). */
+  readonly created: { kind: CreatedKind; id: string }[] = [];
+
+  /** Records a created rule or endpoint, so a real account is left as it was found. */
+  #remember(method: string, path: string, o: AgentsCallOptions, res: Response<unknown>): void {
+    const kind = method === 'POST' && !o.baseUrl ? CREATES[path] : undefined;
+    const id = (res.json as { id?: unknown } | undefined)?.id;
+    if (kind && res.status >= 200 && res.status < 300 && typeof id === 'string') this.created.push({ kind, id });
+  }
+
+  /**
+   * Deletes what this client created, through the profile's `cleanup` paths (the documents show none). Returns what it
+   * could not delete: kinds without a path, and deletes that failed with something other than 404 (already gone).
+   */
+  async cleanUp(): Promise<{ kind: CreatedKind; id: string }[]> {
+    const paths = this.loaded.profile.cleanup ?? {};
+    const left: { kind: CreatedKind; id: string }[] = [];
+    for (const item of this.created.splice(0)) {
+      const template = paths[item.kind];
+      if (!template) {
+        left.push(item);
+        continue;
+      }
+      const res = await this.call('DELETE', template.replace('{id}', encodeURIComponent(item.id))).catch(() => undefined);
+      if (!res || (res.status >= 300 && res.status !== 404)) left.push(item);
+    }
+    return left;
+  }
+
   readonly #secrets: Set<string>;
   constructor(
     private readonly loaded: LoadedProfile,
@@ -103,6 +136,7 @@ export class AgentsClient {
     const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}` : '';
     const url = `${(o.baseUrl ?? this.baseUrl).replace(/\/$/, '')}${path}${qs}`;
     const res = await request<T>({ method, url, headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) });
+    this.#remember(method, path, o, res);
     const secret = (res.json as Json | undefined)?.signing_secret;
     if (typeof secret === 'string') this.#secrets.add(secret);
     this.log.push(this.#concealed(res.exchange));

@@ -27,6 +27,12 @@ export interface WebhookBody {
  * const sid = (await calls.trigger({ to_number: '+447700900123' })).json?.call_sid;
  * await calls.status(sid);
  */
+/** A JSON object body with its top-level field names put through `names` (reference name to platform name). */
+function renameFields(body: unknown, names: Readonly<Record<string, string>>): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [names[k] ?? k, v]));
+}
+
 export class CallsClient {
   constructor(
     private readonly loaded: LoadedProfile,
@@ -52,10 +58,13 @@ export class CallsClient {
     return this.#send<T>('POST', `/v1/external-events/webhook${queryString(query)}`, headers, body.text, o);
   }
 
-  /** POST /v1/outbound-calling: starts a call. */
+  /**
+   * POST /v1/outbound-calling: starts a call. Cases write the reference field names (`to_number`, …); the body goes out
+   * with the platform's (the profile's `names.outbound_trigger`), since the document names the contents but no fields.
+   */
   trigger<T = { call_sid?: unknown }>(body: unknown, o: CallsCallOptions = {}): Promise<Response<T>> {
     const headers = { [OutboundHeaders.serviceAuthToken]: this.loaded.secrets.outbound_token, 'Content-Type': 'application/json' };
-    return this.#send<T>('POST', '/v1/outbound-calling', headers, body, o);
+    return this.#send<T>('POST', '/v1/outbound-calling', headers, renameFields(body, this.loaded.profile.names.outbound_trigger), o);
   }
 
   /** GET /v1/outbound-calling/{call_sid}/status. */

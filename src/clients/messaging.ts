@@ -12,6 +12,7 @@ import {
   SessionHeaders,
   type SessionResponse,
 } from '../spec/messaging.js';
+import { eventNameMap, REFERENCE_NAMES } from '../spec/names.js';
 import { type Exchange, type Response, request, TargetUnreachable, trustFor, type WsFrame } from './exchange.js';
 
 /** A server event as received: any JSON value is kept, so cases can check what the document requires of it. */
@@ -102,6 +103,23 @@ export class HandshakeFailed extends Error {
 
 let barrierSeq = 0;
 
+type EventNameMap = ReturnType<typeof eventNameMap>;
+
+/**
+ * A received event with the platform's names for the undocumented types put back into the reference spellings the
+ * cases check against, in a history batch too. The wire log keeps the frame as it came.
+ */
+function inReferenceNames(event: WireEvent, names: EventNameMap): WireEvent {
+  const rename = (e: WireEvent): WireEvent =>
+    typeof e.type === 'string' && names.toReference(e.type) !== e.type ? { ...e, type: names.toReference(e.type) } : e;
+  const batch = event.payload as { events?: unknown } | undefined;
+  if (Array.isArray(batch?.events)) {
+    const events = batch.events.map((e) => (typeof e === 'object' && e !== null ? rename(e as WireEvent) : e));
+    return rename({ ...event, payload: { ...batch, events } });
+  }
+  return rename(event);
+}
+
 /**
  * One open messaging WebSocket. Every frame is kept in `events` (in arrival order) and in the wire log; `waitFor`
  * waits, bounded, for the first event that matches.
@@ -117,6 +135,8 @@ export class MessagingSocket {
     private readonly ws: WebSocket,
     private readonly frames: WsFrame[],
     private readonly started: number,
+    /** The platform's spellings of the event types the documents leave out (the profile's `names`). */
+    private readonly names: EventNameMap = eventNameMap(REFERENCE_NAMES.messaging_events),
   ) {
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? `<binary ${(data as Buffer).length} bytes>` : data.toString();
@@ -128,7 +148,7 @@ export class MessagingSocket {
       } catch {
         event = { raw: text };
       }
-      this.events.push(event);
+      this.events.push(inReferenceNames(event, this.names));
       this.#wake();
     });
     this.closed = new Promise((resolve) => {
@@ -160,7 +180,7 @@ export class MessagingSocket {
 
   /** Sends `{ type, payload }` with `metadata.custom` when given. */
   sendEvent(type: string, payload: Record<string, unknown> = {}, custom?: CustomMetadata): void {
-    this.send({ type, payload, ...(custom ? { metadata: { custom } } : {}) });
+    this.send({ type: this.names.toWire(type), payload, ...(custom ? { metadata: { custom } } : {}) });
   }
 
   /**
@@ -338,7 +358,7 @@ export class MessagingClient {
       Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { handshakeTimeout: timeoutMs, ...nodeTlsOptions(trustFor(this.loaded)) });
-      const socket = new MessagingSocket(ws, frames, started);
+      const socket = new MessagingSocket(ws, frames, started, eventNameMap(this.loaded.profile.names.messaging_events));
       let upgradeHeaders: Record<string, string> = {};
       let settled = false;
       ws.on('upgrade', (res) => {

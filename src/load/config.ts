@@ -1,4 +1,5 @@
 // Shared by the Node side (which writes it) and the k6 side (which reads it): types and data only.
+import type { PlatformNames } from '../spec/names.js';
 
 /** How hard a run pushes: a short check, the nightly SLO run, or a ramp to find the knee. */
 export type LoadProfileName = 'smoke' | 'nightly' | 'capacity';
@@ -20,6 +21,8 @@ export interface LoadConfig {
     readonly chat_script: { readonly handoff_message: string; readonly goodbye_message: string };
     /** X-Host of the messaging access-token request (the profile's `messaging_host`); absent: the reference's domain. */
     readonly messaging_host?: string | undefined;
+    /** The names the documents leave out, as the platform spells them (the profile's `names`). */
+    readonly names?: PlatformNames | undefined;
     /** The conversation-records window conversations-paging walks: the reference's seeded history, or the day before yesterday. */
     readonly records_window?: { readonly start_time: string; readonly end_time: string } | undefined;
   };

@@ -79,6 +79,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
       variant_id: p.variant_id,
       chat_script: p.chat_script,
       messaging_host: p.messaging_host,
+      names: p.names,
       records_window: recordsWindow(p, Date.now()),
     },
     secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),

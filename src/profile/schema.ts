@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentsRegion, ClientEnv, RuntimeRegion } from '../spec/common.js';
+import { PlatformNames } from '../spec/names.js';
 
 /** A credential is never inline: it names the environment variable that holds it. */
 export const SecretRef = z.strictObject({
@@ -75,6 +76,28 @@ export const Profile = z.strictObject({
   chat_script: z
     .strictObject({ handoff_message: z.string().min(1), goodbye_message: z.string().min(1) })
     .default({ handoff_message: 'Can I speak to a person, please?', goodbye_message: 'That is all, thank you. Goodbye!' }),
+  /**
+   * Names the documents leave out, as this platform spells them (client event types, outbound trigger fields, a
+   * real-time config page); each defaults to the reference target's. A platform that spells them differently needs a
+   * profile change, not a code change; the report lists the names a run used.
+   */
+  names: PlatformNames,
+  /**
+   * Delete paths the documents do not show, as templates with `{id}`: cases that create alert rules or webhook endpoints
+   * (an account holds at most 10 rules) delete what they made through them. Without one, the report lists what was left.
+   */
+  cleanup: z
+    .strictObject({
+      alert_rule: z
+        .string()
+        .regex(/^\/.*\{id\}/, 'must be a path with {id}, e.g. /v1/alert-rules/{id}')
+        .optional(),
+      webhook_endpoint: z
+        .string()
+        .regex(/^\/.*\{id\}/, 'must be a path with {id}, e.g. /v1/webhook-endpoints/{id}')
+        .optional(),
+    })
+    .optional(),
   /** Present only for the reference target: its control surface (clock, faults, inspection). */
   control: z.strictObject({ url: HttpUrl, token: SecretRef }).optional(),
   /** Reference target only: the named defects it was started with, so a reproduce line can start it the same way. */

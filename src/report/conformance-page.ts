@@ -64,12 +64,38 @@ export function conformancePage(r: Results): string {
   const body = `<nav><a href="../index.html">← all reports</a><a href="results.json">results.json</a><a href="junit.xml">junit.xml</a></nav>
 <h1>Conformance: ${esc(r.target.name)} ${badge(r.gate)}</h1>
 <p class="muted">${esc(r.started_at)} · ${(r.duration_ms / 1000).toFixed(1)} s · ${esc(r.target.kind)} target, ${esc(r.target.environment)}${r.filter ? ` · only <code>${esc(r.filter)}</code>` : ''}</p>
+${r.target.tls?.insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}
 <p class="totals">${totals}</p>
 <p class="filter">Show: ${(['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
 <h2>Rules by surface</h2>${surfaceTable}
 ${errors}${selftest}
 ${failures.length ? `<h2>Failures (${failures.length})</h2>${failures.map(caseBlock).join('')}` : ''}
 <h2>Cases (${r.cases.length})</h2>${r.cases.map(caseBlock).join('')}
-<h2>Rule catalogue (${r.rules.length})</h2>${ruleTables}`;
+<h2>Rule catalogue (${r.rules.length})</h2>${ruleTables}
+${namesSection(r)}`;
   return page(`dialtone conformance: ${r.target.name}`, body, FILTER_SCRIPT);
+}
+
+/** The names the documents leave out, as this run spelled them, and where TLS trust came from. */
+function namesSection(r: Results): string {
+  const names = r.target.names;
+  const tls = r.target.tls;
+  const rows = Object.entries(names ?? {}).flatMap(([group, v]) =>
+    typeof v === 'object' && v !== null
+      ? Object.entries(v).map(([k, name]) => `<tr><td>${esc(group)}.${esc(k)}</td><td><code>${esc(String(name))}</code></td></tr>`)
+      : [`<tr><td>${esc(group)}</td><td><code>${esc(String(v))}</code></td></tr>`],
+  );
+  const trust = tls
+    ? tls.insecure
+      ? 'verification off (tls.insecure)'
+      : tls.ca_file
+        ? `system store plus ${esc(tls.ca_file)}`
+        : 'system store'
+    : 'system store';
+  const left = r.left_behind?.length
+    ? `<h2>Left on the target (${r.left_behind.length})</h2><p>The profile names no delete path for these; remove them by hand.</p><table><tr><th>Kind</th><th>Id</th><th>Rule</th></tr>${r.left_behind
+        .map((x) => `<tr><td>${esc(x.kind)}</td><td><code>${esc(x.id)}</code></td><td>${esc(x.rule)}</td></tr>`)
+        .join('')}</table>`
+    : '';
+  return `<h2>Names and trust this run used</h2><p>TLS: ${trust}</p><table><tr><th>Name the documents leave out</th><th>As used</th></tr>${rows.join('')}</table>${left}`;
 }

@@ -68,13 +68,24 @@ export const Results = z.object({
   kind: z.literal('conformance'),
   started_at: z.string(),
   duration_ms: z.number(),
-  target: z.object({ name: z.string(), kind: z.string(), environment: z.string(), hosts: z.record(z.string(), z.string()) }),
+  target: z.object({
+    name: z.string(),
+    kind: z.string(),
+    environment: z.string(),
+    hosts: z.record(z.string(), z.string()),
+    /** How certificates were trusted: the system store, a CA file, or not at all (`insecure`, shown loudly). */
+    tls: z.object({ ca_file: z.string().nullable(), insecure: z.boolean() }).optional(),
+    /** The names the documents leave out, as this run spelled them (the profile's `names`, or the reference's). */
+    names: z.record(z.string(), z.unknown()).optional(),
+  }),
   filter: z.string().nullable(),
   gate: z.enum(['pass', 'fail']),
   totals: Totals,
   cases: z.array(CaseResult),
   rules: z.array(RuleResult),
   errors: z.array(z.string()),
+  /** Things a case created on the target and could not delete (a real account's limits): ids, by kind. */
+  left_behind: z.array(z.object({ kind: z.string(), id: z.string(), rule: z.string() })).optional(),
   selftest: z.object({ defects: z.array(DefectVerdict), caught: z.number(), total: z.number(), mutation_score: z.number() }).optional(),
 });
 export type Results = z.infer<typeof Results>;

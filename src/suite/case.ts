@@ -139,6 +139,11 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
         throw new CheckFailure(failure.check, failure.documented, failure.received);
       }
     } finally {
+      // Leave a real account as the case found it: what it created is deleted (after its checks, outside its wire log).
+      const mark = t.log.length;
+      const left = await t.agents.cleanUp().catch(() => t.agents.created.splice(0));
+      t.log.splice(mark);
+      if (left.length) meta.leftBehind = left;
       meta.wire = wireOf(t, secrets);
     }
     if (r.open && !meta.observed) api.observe('result', 'nothing recorded');

@@ -17,6 +17,8 @@ export interface CaseMeta {
   failure?: { check: string; documented: string; received: string; reproduce: string[] };
   skipReason?: string;
   wire?: WireEntry[];
+  /** What the case created on the target and could not delete (no cleanup path in the profile, or the delete failed). */
+  leftBehind?: { kind: string; id: string }[];
   /** Named durations in milliseconds (for example offer to answer), shown in the report. */
   timings?: Record<string, number>;
 }

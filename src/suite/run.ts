@@ -120,6 +120,8 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
       kind: p.kind,
       environment: p.environment,
       hosts: Object.fromEntries(Object.entries(p.hosts).filter(([, v]) => v)) as Record<string, string>,
+      tls: { ca_file: p.tls?.ca_file ?? null, insecure: p.tls?.insecure ?? false },
+      names: p.names,
     },
     filter: only ?? null,
     // Nothing checked is no pass: a gate is green only when cases ran and none failed.
@@ -128,6 +130,7 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
     cases,
     rules,
     errors: [...collector.errors],
+    left_behind: collector.cases.flatMap((c) => (c.meta?.leftBehind ?? []).map((x) => ({ ...x, rule: c.meta?.rule ?? '' }))),
   };
 }
 

@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type LoadedProfile, resolveSecrets } from '../profile/load.js';
 import type { Credentials, Profile } from '../profile/schema.js';
+import { AlertsPaths } from '../spec/alerts.js';
+import { PlatformNames } from '../spec/names.js';
+import { WebhooksPaths } from '../spec/webhooks.js';
 import { AdjustableClock } from './clock.js';
 import type { TargetContext } from './context.js';
 import { registerControl } from './control.js';
@@ -133,6 +136,8 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       project_id_alt: REFERENCE_TENANT.projectId,
       variant_id: REFERENCE_TENANT.variants[0]?.id,
       credentials: refs as Credentials,
+      names: PlatformNames.parse(undefined),
+      cleanup: { alert_rule: `${AlertsPaths.alertRules}/{id}`, webhook_endpoint: `${WebhooksPaths.endpoints}/{id}` },
       chat_script: { handoff_message: 'Can I speak to a person, please?', goodbye_message: 'That is all, thank you. Goodbye!' },
       control: { url: controlUrl, token: { env: referenceEnvName('control_token') } },
       ...(options.tls ? { tls: { ca_file: options.tls.caFile, insecure: false } } : {}),

@@ -233,7 +233,7 @@ export class EventSocket {
   }
 
   /** Sends one client event tagged with `turn` in `metadata.custom`, so its answers can be told apart; false when not open. */
-  send(type: ClientEventType, payload: Record<string, unknown>, turn: string): boolean {
+  send(type: ClientEventType | string, payload: Record<string, unknown>, turn: string): boolean {
     if (this.state !== 'open') return false;
     this.ws.send(JSON.stringify({ type, payload, metadata: { custom: { [TURN_KEY]: turn } } }));
     return true;

@@ -8,14 +8,17 @@ import { secret } from './config.js';
 export class OutboundVu {
   readonly #base: string;
   readonly #token: string;
+  /** The trigger's destination field as the platform spells it (the profile's names.outbound_trigger.to_number). */
+  readonly #toField: string;
   constructor(cfg: LoadConfig) {
+    this.#toField = cfg.target.names?.outbound_trigger.to_number ?? 'to_number';
     this.#base = `${(cfg.target.hosts.base_url ?? '').replace(/\/$/, '')}/v1/outbound-calling`;
     this.#token = secret(cfg, 'outbound_token');
   }
 
   /** POST /v1/outbound-calling. */
   trigger(toNumber: string): RefinedResponse<'text'> {
-    return http.post(this.#base, JSON.stringify({ to_number: toNumber }), {
+    return http.post(this.#base, JSON.stringify({ [this.#toField]: toNumber }), {
       headers: { 'Content-Type': 'application/json', [OutboundHeaders.serviceAuthToken]: this.#token },
       tags: { op: 'outbound.trigger', name: 'outbound.trigger' },
       timeout: '10s',
