@@ -178,8 +178,9 @@ rule(
   'accepts {variables: object} on a real-time config page',
   async (api) => {
     const agentId = await newAgent(api, 'Realtime');
-    await new AgentsControl(api.t.control).defineConfig(agentId, 'site', PAGE);
-    api.check.success(await api.t.agents.updateVariables(agentId, 'site', { greeting: 'Welcome to North branch', max_turns: 12 }), 'PATCH variables succeeds');
+    const page = api.t.profile.names.realtime_config_page;
+    await new AgentsControl(api.t.control).defineConfig(agentId, page, PAGE);
+    api.check.success(await api.t.agents.updateVariables(agentId, page, { greeting: 'Welcome to North branch', max_turns: 12 }), 'PATCH variables succeeds');
   },
   { needs: ['control'] },
 );
@@ -191,13 +192,14 @@ rule(
     const { t, check } = api;
     const agentId = await newAgent(api, 'Realtime effect');
     const dc = new AgentsControl(t.control);
-    await dc.defineConfig(agentId, 'site', PAGE);
+    const page = t.profile.names.realtime_config_page;
+    await dc.defineConfig(agentId, page, PAGE);
     await published(api, agentId);
     const counts = async () => Promise.all(DeploymentEnvironment.options.map(async (env) => (await listed(api, agentId, env)).length));
     const before = await counts();
     const variables = { greeting: 'Closed for the holiday', max_turns: 3 };
-    check.success(await t.agents.updateVariables(agentId, 'site', variables), 'PATCH variables succeeds');
-    check.equal((await dc.agent(agentId)).configs.site?.variables, variables, 'the variables are in effect at once, with no publish');
+    check.success(await t.agents.updateVariables(agentId, page, variables), 'PATCH variables succeeds');
+    check.equal((await dc.agent(agentId)).configs[page]?.variables, variables, 'the variables are in effect at once, with no publish');
     check.equal(await counts(), before, 'no deployment record is created');
   },
   { needs: ['control'] },

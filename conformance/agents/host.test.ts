@@ -115,8 +115,9 @@ rule('agents.errors.422-malformed-id', 'answers 422 to a malformed agent id and 
     return;
   }
   const agentId = await newAgent(api);
-  await new AgentsControl(t.control).defineConfig(agentId, 'site', { type: 'object', properties: { max_turns: { type: 'integer', maximum: 100 } } });
-  check.status(await t.agents.updateVariables(agentId, 'site', { max_turns: 500 }), 422, 'variables that break the page schema answer 422');
+  const page = t.profile.names.realtime_config_page;
+  await new AgentsControl(t.control).defineConfig(agentId, page, { type: 'object', properties: { max_turns: { type: 'integer', maximum: 100 } } });
+  check.status(await t.agents.updateVariables(agentId, page, { max_turns: 500 }), 422, 'variables that break the page schema answer 422');
 });
 
 rule(
