@@ -8,6 +8,7 @@ import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
+import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
 
@@ -33,7 +34,8 @@ export interface RunningTarget {
 }
 
 function newApp(): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 1 << 20, keepAliveTimeout: 30_000 });
+  const app = Fastify({ logger: false, ...FASTIFY_LIMITS });
+  applyListenerTimeouts(app);
   acceptEmptyJson(app);
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof MalformedJson) return reply.code(400).send({ error_message: 'Malformed JSON body' });
