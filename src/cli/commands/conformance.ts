@@ -15,6 +15,8 @@ export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--r
 export interface ConformanceOutcome {
   readonly results: Results;
   readonly reportDir: string;
+  /** Why the target counts as gone mid-run (cases could not reach it and it still does not answer), if it does. */
+  readonly targetDied?: string | undefined;
 }
 
 /** Runs the suite (and optionally the defect self-test), writes the reports, prints a summary. */
@@ -35,6 +37,7 @@ export async function conformance(argv: string[]): Promise<number> {
     selftest: values.selftest ?? false,
     slow: values.slow ?? false,
   });
+  if (out.targetDied) return 3; // a target that went away mid-run is an environment failure, not a verdict
   return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) ? 0 : 1;
 }
 
@@ -60,8 +63,10 @@ export async function runConformance(o: {
   const session = await openTarget(o.target, o.defects ?? []);
   if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; nothing is printed until they end.');
   let results: Results;
+  let targetDied: string | undefined;
   try {
     results = await runSuite({ root: ROOT, loaded: session.loaded, ...(o.only ? { only: o.only } : {}), slow: o.slow ?? false });
+    targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
   } finally {
     await session.close();
   }
@@ -95,6 +100,7 @@ export async function runConformance(o: {
     const s = results.selftest;
     console.log(`defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)`);
   }
+  if (targetDied) console.log(targetDied);
   console.log(`gate: ${results.gate}; report: ${relative(process.cwd(), join(dir, 'index.html')) || join(dir, 'index.html')}`);
-  return { results, reportDir };
+  return { results, reportDir, targetDied };
 }
