@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,10 @@ import { formatReport, runFuzz } from '../src/fuzz/run.js';
 // holds them to ANSWER_LIMIT_MS.
 describe('the reference target under hostile input', () => {
   it('survives a seeded slice of malformed requests and frames, keeps every regression case handled, and still serves normal clients', async () => {
-    const report = await runFuzz({ seed: 20_261_123, requests: 6000, frames: 1600, maxSeconds: 50, dir: join(tmpdir(), `dialtone-fuzz-${process.pid}`) });
+    const dir = join(tmpdir(), `dialtone-fuzz-${process.pid}`);
+    const report = await runFuzz({ seed: 20_261_123, requests: 6000, frames: 1600, maxSeconds: 50, dir }).finally(() =>
+      rmSync(dir, { recursive: true, force: true }),
+    );
     console.log(formatReport(report));
     expect(report.problems).toEqual([]);
     expect(report.crashes).toBe(0);

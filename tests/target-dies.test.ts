@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,5 +74,6 @@ describe('dialtone conformance when the target dies mid-run', () => {
     expect(run.code, run.stdout + run.stderr).toBe(3);
     expect(processesMarked(mark)).toEqual([]);
     for (const port of ports) expect(await listening(port), `port ${port}`).toBe(false);
+    rmSync(work, { recursive: true, force: true });
   });
 });
