@@ -12,7 +12,7 @@ import { formatReport, runFuzz } from '../src/fuzz/run.js';
 describe('the reference target under hostile input', () => {
   it('survives a seeded slice of malformed requests and frames, keeps every regression case handled, and still serves normal clients', async () => {
     const dir = join(tmpdir(), `dialtone-fuzz-${process.pid}`);
-    const report = await runFuzz({ seed: 20_261_123, requests: 6000, frames: 1600, maxSeconds: 50, dir }).finally(() =>
+    const report = await runFuzz({ seed: 20_261_123, requests: 5000, frames: 1400, maxSeconds: 35, dir }).finally(() =>
       rmSync(dir, { recursive: true, force: true }),
     );
     console.log(formatReport(report));

@@ -42,14 +42,14 @@ describe('dialtone conformance when the target dies mid-run', () => {
     const profile = JSON.parse(readFileSync(target.profilePath, 'utf8')) as { hosts: Record<string, string>; control: { url: string } };
     const ports = [...Object.values(profile.hosts), profile.control.url].map((u) => Number(new URL(u).port));
     const mark = `DIALTONE_TEST_MARK_${randomUUID()}`;
-    // Killed once the suite is under way: a second after the first conversation it creates.
+    // Killed once the suite is under way: 300 ms after the first conversation it creates.
     const control = new ControlClient(loadProfile(target.profilePath, {}));
     const state = () => control.call<{ conversations: number }>('GET', '/state');
     const initial = (await state()).conversations;
     let killed = false;
     const watch = (async () => {
       while (target.alive() && (await state()).conversations === initial) await new Promise((r) => setTimeout(r, 100));
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 300));
       killed = target.alive();
       process.kill(target.pid, 'SIGKILL');
     })().catch(() => {});
