@@ -190,7 +190,7 @@ export const VoiceErrors = defineErrors({
   INVALID_MODE: { code: 'INVALID_ARGUMENT', text: 'Invalid mode', documented: false },
   INVALID_FIELD: { code: 'INVALID_ARGUMENT', text: 'Invalid field value', documented: false },
   UNKNOWN_SESSION: { code: 'INVALID_ARGUMENT', text: 'Unknown sessionId', documented: false },
-  INVALID_SDP: { code: 'INVALID_ARGUMENT', text: 'Offer SDP has no Opus audio section', documented: false },
+  INVALID_SDP: { code: 'INVALID_ARGUMENT', text: 'Offer SDP is malformed or has no Opus audio section', documented: false },
   INVALID_CANDIDATE: { code: 'INVALID_ARGUMENT', text: 'Invalid ICE candidate', documented: false },
   INVALID_MESSAGE: { code: 'INVALID_MESSAGE', text: 'Malformed or unsupported message', documented: false },
   HANDLER_ERROR: { code: 'HANDLER_ERROR', text: 'Error processing signaling message', documented: false },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ErrorEntry } from '../spec/rule.js';
+import { parseLimitedJson } from './limits.js';
 
 /** Sends a catalogue error as `{ error_message }` with its status. */
 export function sendError(reply: FastifyReply, error: ErrorEntry, detail?: string): FastifyReply {
@@ -11,7 +12,7 @@ export class MalformedJson extends Error {}
 
 /**
  * Replaces fastify's JSON parser with one that accepts an empty body (undefined) and marks bad
- * JSON so each surface can answer with its own documented text.
+ * JSON (nested deeper than MAX_JSON_DEPTH included) so each surface can answer with its own documented text.
  */
 export function acceptEmptyJson(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -19,7 +20,7 @@ export function acceptEmptyJson(app: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseLimitedJson(text));
     } catch {
       done(new MalformedJson('malformed JSON'), undefined);
     }

@@ -11,6 +11,7 @@ import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
+import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
 import type { TlsMaterial } from './tls.js';
@@ -44,12 +45,10 @@ export interface RunningTarget {
 }
 
 function newApp(tls: TlsMaterial | undefined): FastifyInstance {
-  const app = Fastify({
-    logger: false,
-    bodyLimit: 1 << 20,
-    keepAliveTimeout: 30_000,
-    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
-  }) as unknown as FastifyInstance;
+  // With https, fastify hands its `https` options to node's server and ignores `http`: the check interval goes there too.
+  const https = tls ? { https: { key: tls.key, cert: tls.cert, ...FASTIFY_LIMITS.http } } : {};
+  const app = Fastify({ logger: false, ...FASTIFY_LIMITS, ...https }) as unknown as FastifyInstance;
+  applyListenerTimeouts(app);
   acceptEmptyJson(app);
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof MalformedJson) return reply.code(400).send({ error_message: 'Malformed JSON body' });

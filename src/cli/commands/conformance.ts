@@ -19,6 +19,8 @@ export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--r
 export interface ConformanceOutcome {
   readonly results: Results;
   readonly reportDir: string;
+  /** Why the target counts as gone mid-run (cases could not reach it and it still does not answer), if it does. */
+  readonly targetDied?: string | undefined;
 }
 
 /** Runs the suite (and optionally the defect self-test), writes the reports, prints a summary. */
@@ -44,6 +46,7 @@ export async function conformance(argv: string[]): Promise<number> {
     selftest: values.selftest ?? false,
     slow: values.slow ?? false,
   });
+  if (out.targetDied) return 3; // a target that went away mid-run is an environment failure, not a verdict
   // A gate that checked nothing is no pass: every selected case was skipped (a profile without that surface, say).
   const t = out.results.totals;
   if (t.pass + t.fail + t.observed === 0) {
@@ -76,8 +79,10 @@ export async function runConformance(o: {
   const session = await openTarget(o.target, o.defects ?? []);
   if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; nothing is printed until they end.');
   let results: Results;
+  let targetDied: string | undefined;
   try {
     results = await runSuite({ root: ROOT, loaded: session.loaded, ...(o.only ? { only: o.only } : {}), slow: o.slow ?? false });
+    targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
   } finally {
     await session.close();
   }
@@ -111,6 +116,7 @@ export async function runConformance(o: {
     const s = results.selftest;
     console.log(`defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)`);
   }
+  if (targetDied) console.log(targetDied);
   console.log(`gate: ${results.gate}; report: ${relative(process.cwd(), join(dir, 'index.html')) || join(dir, 'index.html')}`);
-  return { results, reportDir };
+  return { results, reportDir, targetDied };
 }

@@ -35,4 +35,17 @@ describe('finding the event id of a webhook', () => {
     expect(locateEventId('payload', 'obj', parts)).toEqual({ invalid: { a: 1 } });
     expect(locateEventId('payload', 'missing', parts)).toBeUndefined();
   });
+
+  it('skips elements whose name only starts with the one asked for, and reads an id after them', () => {
+    expect(readPayloadPath({ contentType: 'application/xml', text: '<refx>no</refx><ref a="1">E-7</ref>' }, 'ref')).toBe('E-7');
+    expect(readPayloadPath({ contentType: 'application/xml', text: '<ref>unclosed' }, 'ref')).toBeUndefined();
+  });
+
+  it('reads hostile bodies of a megabyte in one pass: spaces, unclosed tags, separators only', () => {
+    const mb = 1 << 20;
+    expect(readPayloadPath({ contentType: 'text/plain', text: ' '.repeat(mb) }, 'ref')).toBeUndefined();
+    expect(readPayloadPath({ contentType: 'text/plain', text: `${' '.repeat(mb)}ref = E-8` }, 'ref')).toBe('E-8');
+    expect(readPayloadPath({ contentType: 'application/xml', text: '<ref '.repeat(mb / 5) }, 'ref')).toBeUndefined();
+    expect(readPayloadPath({ contentType: 'application/xml', text: `${'<a>'.repeat(mb / 3)}` }, 'a.a')).toBeUndefined();
+  });
 });

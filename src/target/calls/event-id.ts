@@ -18,10 +18,33 @@ export function mediaType(header: string | undefined): ExternalEventsContentType
   return t.success ? t.data : undefined;
 }
 
-/** The text of the first element named `name` (attributes allowed), or undefined. */
+/**
+ * The text of the first element named `name` (attributes allowed), or undefined. Plain index scans, no regular
+ * expression: each search starts where the last ended, so a hostile body costs time linear in its length.
+ */
 function element(xml: string, name: string): string | undefined {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`<${escaped}(?:\\s[^>]*)?>([\\s\\S]*?)</${escaped}>`).exec(xml)?.[1];
+  const open = `<${name}`;
+  const close = `</${name}>`;
+  for (let p = xml.indexOf(open); p >= 0; p = xml.indexOf(open, p + 1)) {
+    const next = xml.charAt(p + open.length);
+    if (next !== '>' && !/\s/.test(next)) continue; // a longer name that starts with this one
+    const tagEnd = xml.indexOf('>', p + open.length);
+    if (tagEnd < 0) return undefined;
+    const end = xml.indexOf(close, tagEnd + 1);
+    return end < 0 ? undefined : xml.slice(tagEnd + 1, end);
+  }
+  return undefined;
+}
+
+/** The value of the first `name=value` or `name: value` line (the first `=` or `:` splits; both sides trimmed). */
+function plainTextField(text: string, name: string): string | undefined {
+  for (const line of text.split(/\r?\n/)) {
+    const eq = line.indexOf('=');
+    const colon = line.indexOf(':');
+    const at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+    if (at > 0 && line.slice(0, at).trim() === name) return line.slice(at + 1).trim();
+  }
+  return undefined;
 }
 
 /**
@@ -53,13 +76,7 @@ export function readPayloadPath(body: RawBody, path: string, literalOnly = false
       for (const segment of literalOnly ? [path] : path.split('.')) scope = scope === undefined ? undefined : element(scope, segment);
       return scope?.trim();
     },
-    'text/plain': () => {
-      for (const line of body.text.split(/\r?\n/)) {
-        const m = /^\s*([^=:]+?)\s*[=:]\s*(.*?)\s*$/.exec(line);
-        if (m && m[1] === path) return m[2];
-      }
-      return undefined;
-    },
+    'text/plain': () => plainTextField(body.text, path),
   };
   return READERS[body.contentType]();
 }

@@ -11,6 +11,7 @@ import {
   SocketEventErrors,
   TypedClientEvent,
 } from '../../spec/messaging.js';
+import { parseLimitedJson } from '../limits.js';
 import { LIVE_AGENT_NAME } from './agent.js';
 import type { Connector } from './connectors.js';
 import { broadcast, endSession, replyError, sendTo } from './outbox.js';
@@ -114,7 +115,7 @@ function customOf(frame: unknown): CustomMetadata | undefined {
 function parseFrame(data: RawData, isBinary: boolean): unknown {
   if (isBinary) return undefined;
   try {
-    return JSON.parse(data.toString());
+    return parseLimitedJson(data.toString());
   } catch {
     return undefined;
   }

@@ -12,6 +12,7 @@ import {
 } from '../../spec/messaging.js';
 import type { ErrorEntry } from '../../spec/rule.js';
 import { isRecord } from '../http.js';
+import { parseLimitedJson } from '../limits.js';
 import { hostMatches } from './connectors.js';
 import { checkHandshake } from './sockets.js';
 import type { MessagingState } from './state.js';
@@ -35,7 +36,7 @@ function parseBody(req: FastifyRequest): Body {
   if (raw.trim() === '') return { ok: true, value: undefined };
   if (!(header(req, 'content-type') ?? '').toLowerCase().startsWith(JSON_CONTENT_TYPE)) return { ok: false };
   try {
-    const value: unknown = JSON.parse(raw);
+    const value: unknown = parseLimitedJson(raw);
     return isRecord(value) ? { ok: true, value } : { ok: false };
   } catch {
     return { ok: false };

@@ -20,6 +20,16 @@ export interface Answered {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
+/** ICE settings that gather only `address` and bind every media socket to it. */
+function loopbackOnly(address: string): Partial<PeerConfig> {
+  const v6 = address.includes(':');
+  return {
+    iceUseIpv4: false,
+    iceAdditionalHostAddresses: [address],
+    iceInterfaceAddresses: v6 ? { udp6: address } : { udp4: address },
+  };
+}
+
 /**
  * Peer connection settings of the gateway: Opus only, no STUN or TURN server (nothing off the machine), and a loopback
  * host candidate when the target listens on loopback (werift leaves loopback out by default).
@@ -31,7 +41,8 @@ export function peerConfig(host: string): Partial<PeerConfig> {
     iceUseIpv6: false,
     // werift gathers TCP candidates by default, and an active TCP candidate can hold gathering (and the answer) 5 s.
     iceUseTcp: false,
-    ...(LOOPBACK.has(host) ? { iceAdditionalHostAddresses: [host === 'localhost' ? '127.0.0.1' : host] } : {}),
+    // On loopback: gather the loopback address only and bind the media sockets there, not on 0.0.0.0.
+    ...(LOOPBACK.has(host) ? loopbackOnly(host === 'localhost' ? '127.0.0.1' : host) : {}),
   };
 }
 
@@ -57,9 +68,14 @@ export async function answerOffer(
   const pc = new RTCPeerConnection(config);
   try {
     // Subscribed before setLocalDescription, which is where werift gathers.
+    // End of candidates carries the audio section's sdpMid and index too: the documents give ice-candidate data as
+    // {candidate, sdpMid, sdpMLineIndex}.
+    let section: { sdpMid: string | null; sdpMLineIndex: number | null } = { sdpMid: null, sdpMLineIndex: 0 };
     pc.onIceCandidate.subscribe((c) => {
       const json = c?.toJSON();
-      onCandidate(json ? { candidate: json.candidate, sdpMid: json.sdpMid ?? null, sdpMLineIndex: json.sdpMLineIndex ?? null } : { candidate: '' });
+      if (json) section = { sdpMid: json.sdpMid ?? section.sdpMid, sdpMLineIndex: json.sdpMLineIndex ?? section.sdpMLineIndex };
+      else if (section.sdpMid === null) section = { ...section, sdpMid: pc.getTransceivers().find((t) => t.kind === 'audio')?.mid ?? null };
+      onCandidate({ candidate: json?.candidate ?? '', ...section });
     });
     await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
     const transceiver = pc.getTransceivers().find((t) => t.kind === 'audio');

@@ -28,6 +28,8 @@ function registerIceServers(app: FastifyInstance, ctx: TargetContext, gw: VoiceG
 /** The signaling WebSocket, on the host's HTTP server; a plain GET there is told to upgrade. */
 function registerSignaling(app: FastifyInstance, gw: VoiceGateway): void {
   app.server.on('upgrade', (req, socket, head) => {
+    // A peer that resets mid-handshake must not become an unhandled 'error' event (which would end the process).
+    socket.on('error', () => socket.destroy());
     if (new URL(req.url ?? '/', 'http://gateway').pathname === VoicePaths.signal) return gw.upgrade(req, socket, head);
     // Another surface on this host may own the path; refuse only when nobody else listens for upgrades.
     if (app.server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

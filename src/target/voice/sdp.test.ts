@@ -21,5 +21,11 @@ describe('offersOpus', () => {
 
   it('refuses text that is not an SDP', () => {
     expect(offersOpus('m=audio a=rtpmap:111 opus/48000/2')).toBe(false);
+    expect(offersOpus('garbage')).toBe(false);
+    expect(offersOpus(sdp('m=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=rtpmap:111 opus/48000/2', 'garbage'))).toBe(false);
+  });
+
+  it('reads a megabyte of spaces in one pass and refuses it', () => {
+    expect(offersOpus(`v=0\r\no=-${' '.repeat(1 << 20)}`)).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ import {
 import type { TargetContext } from '../context.js';
 import type { StoredConversation } from '../conversations.js';
 import { isRecord } from '../http.js';
+import { parseLimitedJson } from '../limits.js';
 import type { ForcedFailures } from './faults.js';
 import { offersOpus } from './sdp.js';
 import type { SessionLink, VoiceSession } from './session.js';
@@ -72,6 +73,9 @@ export class SignalingConnection {
     ws.on('message', (data, isBinary) => {
       this.#queue = this.#queue.then(() => this.#handle(data, isBinary));
     });
+    // Protocol errors (bad UTF-8, RSV bits, unknown opcodes, unmasked or oversize frames, bad close codes) arrive as
+    // 'error' events: without a listener, one would end the whole target. ws has already sent the close frame.
+    ws.on('error', () => ws.terminate());
     ws.on('close', () => {
       for (const s of this.#sessions.values()) void s.end();
     });
@@ -126,7 +130,7 @@ export class SignalingConnection {
       if (isBinary) throw new SignalingError(VoiceErrors.INVALID_MESSAGE, '', 'binary frame');
       let raw: unknown;
       try {
-        raw = JSON.parse(data.toString());
+        raw = parseLimitedJson(data.toString());
       } catch {
         throw new SignalingError(VoiceErrors.INVALID_MESSAGE, '', 'not JSON');
       }
@@ -176,9 +180,13 @@ async function offer(conn: SignalingConnection, raw: Record<string, unknown>, en
   checkToken(conn, raw, sessionId);
   const message = parseOffer(conn, raw, sessionId);
   if (sessionId !== '') {
-    // Renegotiation of a live session of this socket (reference-target choice: the document does not say).
+    // Renegotiation of a live session of this socket (reference-target choice: the document does not say). The SDP
+    // is checked before werift sees it, as on a first offer: not an SDP, or no Opus, is INVALID_ARGUMENT.
     const session = conn.session(sessionId);
-    const sdp = await session.renegotiate(message.data.sdp);
+    if (!offersOpus(message.data.sdp)) throw new SignalingError(VoiceErrors.INVALID_SDP, sessionId);
+    const sdp = await session.renegotiate(message.data.sdp).catch(() => {
+      throw new SignalingError(VoiceErrors.INVALID_SDP, sessionId);
+    });
     return conn.send({ type: 'answer', sessionId, data: { type: 'answer', sdp } });
   }
   const { ctx, faults } = conn.gw;

@@ -1,0 +1,74 @@
+// npm run soak [-- --duration 30m --dir .dialtone/soak]: a benchmark, not a test. chat-turns and messaging-sockets
+// together at their nightly rates against one reference target in its own process, on loopback. Prints events lost
+// and repeated (must be 0), the target's RSS after warm-up and at the end, and each scenario's http_req_duration p95
+// over the first and the last 5 minutes (a third of the run when it is shorter than 15 minutes).
+// The load runs use `dialtone load SCENARIO --target PROFILE --profile nightly --duration D` (that flag may become
+// --workload: see src/cli/commands/load.ts).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnTarget } from '../src/fuzz/target-process.js';
+import { windowedP95 } from '../src/soak/windows.js';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '30m' }, dir: { type: 'string', default: '.dialtone/soak' } } });
+const m = /^(\d+)(s|m|h)$/.exec(values.duration);
+if (!m) {
+  console.error(`soak: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
+  process.exit(2);
+}
+const seconds = Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] as 's' | 'm' | 'h'];
+const dir = resolve(values.dir);
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+const SCENARIOS = ['chat-turns', 'messaging-sockets'] as const;
+const bin = resolve('bin/dialtone.mjs');
+
+const target = await spawnTarget(join(dir, 'target.json'));
+const warmupS = Math.min(120, seconds / 5);
+const rss: [number, number][] = [];
+const t0 = Date.now();
+const sampler = setInterval(() => target.alive() && rss.push([(Date.now() - t0) / 1000, target.rssMb()]), 5000);
+console.log(`soak: ${SCENARIOS.join(' + ')} at nightly rates for ${values.duration} against the target (pid ${target.pid})`);
+
+const run = (scenario: string) =>
+  new Promise<number | null>((done) => {
+    const child = spawn(
+      process.execPath,
+      [bin, 'load', scenario, '--target', target.profilePath, '--profile', 'nightly', '--duration', values.duration, '--report-dir', join(dir, 'reports')],
+      { env: { ...process.env, K6_NO_USAGE_REPORT: 'true', K6_OUT: `csv=${join(dir, `${scenario}.csv.gz`)}` }, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    child.on('exit', (code) => done(code));
+  });
+const codes = await Promise.all(SCENARIOS.map(run));
+clearInterval(sampler);
+const alive = target.alive();
+const rssEnd = target.alive() ? target.rssMb() : Number.NaN;
+await target.stop();
+
+const afterWarmup = rss.find(([t]) => t >= warmupS)?.[1] ?? Number.NaN;
+const windowS = Math.min(300, Math.floor(seconds / 3));
+const resultOf = (s: string) => {
+  const p = join(dir, 'reports', 'load', s, 'result.json');
+  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as { figures: Record<string, number>; passed: boolean }) : undefined;
+};
+const msg = resultOf('messaging-sockets');
+const lost = msg?.figures.events_lost;
+const repeated = msg?.figures.events_duplicated;
+console.log(
+  `soak ${values.duration}: k6 exit codes ${SCENARIOS.map((s, i) => `${s} ${codes[i]}`).join(', ')}; target ${alive ? 'alive' : `died (${target.exit()})`}`,
+);
+console.log(`events lost ${lost ?? '?'}, repeated ${repeated ?? '?'} (messaging-sockets)`);
+console.log(`target RSS after ${warmupS.toFixed(0)} s warm-up ${afterWarmup.toFixed(0)} MB, at the end ${rssEnd.toFixed(0)} MB`);
+for (const s of SCENARIOS) {
+  const file = join(dir, `${s}.csv.gz`);
+  if (!existsSync(file)) {
+    console.log(`${s}: no k6 CSV output at ${file}`);
+    continue;
+  }
+  const w = await windowedP95(file, 'http_req_duration', windowS);
+  console.log(
+    `${s}: http_req_duration p95 first ${w.windowS} s ${w.firstP95Ms.toFixed(1)} ms, last ${w.windowS} s ${w.lastP95Ms.toFixed(1)} ms (${w.samples} requests)`,
+  );
+}
+process.exit(lost === 0 && repeated === 0 && alive ? 0 : 1);

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ControlClient } from '../src/clients/control.js';
+import { spawnTarget } from '../src/fuzz/target-process.js';
+import { loadProfile } from '../src/profile/load.js';
+import { dialtone } from './run-cli.js';
+
+/** Processes (of this user) whose environment carries `mark`: what a run left behind. */
+function processesMarked(mark: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Whether anything accepts connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+describe('dialtone conformance when the target dies mid-run', () => {
+  it('finishes, says the connection was refused, exits 3, and leaves no process or port behind', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'dialtone-dies-'));
+    const target = await spawnTarget(join(work, 'ref.json'));
+    const profile = JSON.parse(readFileSync(target.profilePath, 'utf8')) as { hosts: Record<string, string>; control: { url: string } };
+    const ports = [...Object.values(profile.hosts), profile.control.url].map((u) => Number(new URL(u).port));
+    const mark = `DIALTONE_TEST_MARK_${randomUUID()}`;
+    // Killed once the suite is under way: 300 ms after the first conversation it creates.
+    const control = new ControlClient(loadProfile(target.profilePath, {}));
+    const state = () => control.call<{ conversations: number }>('GET', '/state');
+    const initial = (await state()).conversations;
+    let killed = false;
+    const watch = (async () => {
+      while (target.alive() && (await state()).conversations === initial) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 300));
+      killed = target.alive();
+      process.kill(target.pid, 'SIGKILL');
+    })().catch(() => {});
+    const run = await dialtone(
+      ['conformance', '--target', target.profilePath, '--only', 'chat.*,messaging.*,conversations.*', '--report-dir', join(work, 'reports')],
+      {
+        env: { [mark]: '1' },
+        timeoutMs: 180_000,
+      },
+    );
+    await watch;
+    await target.stop();
+    expect(killed).toBe(true);
+
+    // The target really died mid-run: some cases ran against it before.
+    const results = JSON.parse(readFileSync(join(work, 'reports', 'conformance', 'results.json'), 'utf8')) as {
+      cases: { outcome: string; detail: string }[];
+    };
+    expect(results.cases.some((c) => c.outcome === 'pass')).toBe(true);
+    expect(results.cases.some((c) => c.outcome === 'fail' && c.detail.includes('ECONNREFUSED'))).toBe(true);
+    expect(run.stdout).toContain('target unreachable during the run');
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    expect(processesMarked(mark)).toEqual([]);
+    for (const port of ports) expect(await listening(port), `port ${port}`).toBe(false);
+    rmSync(work, { recursive: true, force: true });
+  });
+});
