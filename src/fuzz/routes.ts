@@ -33,6 +33,7 @@ export async function listRoutes(): Promise<FuzzRoute[]> {
     tenant: REFERENCE_TENANT,
     credentials: issueCredentials(),
     conversations: new ConversationStore(clock, rng),
+    voiceClientPage: true,
     chatVersions: ['v1'],
   };
   const routes: FuzzRoute[] = [];
