@@ -1,0 +1,85 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { LoadResult } from '../load/page.js';
+import type { K6Summary } from '../load/summary.js';
+import { renderSvg } from '../report/chart.js';
+import { esc } from '../report/html.js';
+import type { MetricVerdict, Verdict } from './verdict.js';
+
+const STATUS_COLOUR: Record<MetricVerdict['status'], string> = { improved: '#1a7f37', unchanged: '#57606a', regressed: '#cf222e', 'no baseline': '#bf8700' };
+const MAX_PLOTS = 12;
+
+/**
+ * The headline metrics: those a threshold (an SLO) watches, at the statistic it watches, and the
+ * throughput. Latencies are plotted at p95, as their thresholds judge them.
+ */
+export function headlineMetrics(verdict: Verdict, summary: K6Summary): MetricVerdict[] {
+  const slo = (m: MetricVerdict) => {
+    const [name] = m.metric.split(/ (?=p95$|rate$|count$|per_s$)/);
+    return Object.keys(summary.metrics[name ?? '']?.thresholds ?? {}).length > 0 && !m.metric.endsWith(' p99');
+  };
+  return verdict.metrics.filter((m) => m.metric === 'iterations per_s' || slo(m)).slice(0, MAX_PLOTS);
+}
+
+/** The Vega-Lite spec of one metric over the nights: a line, tonight's point, and the band it was judged by. */
+export function trendSpec(m: MetricVerdict, nights: readonly LoadResult[]): TopLevelSpec {
+  const values = nights.flatMap((n, i) => {
+    const v = n.metrics?.[m.metric]?.value;
+    return v === undefined ? [] : [{ night: n.started_at, value: v, tonight: i === nights.length - 1 }];
+  });
+  const x = { field: 'night', type: 'temporal' as const, title: null, axis: { format: '%b %d %H:%M', labelAngle: -30 } };
+  const y = { field: 'value', type: 'quantitative' as const, title: m.unit, scale: { zero: false } };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: m.metric, subtitle: m.status, subtitleColor: STATUS_COLOUR[m.status] },
+    width: 320,
+    height: 140,
+    background: 'white',
+    layer: [
+      ...(m.low !== undefined && m.high !== undefined
+        ? [
+            {
+              data: { values: [{ low: m.low, high: m.high }] },
+              mark: { type: 'rect' as const, color: '#8c959f', opacity: 0.18 },
+              encoding: { y: { field: 'low', type: 'quantitative' as const }, y2: { field: 'high' } },
+            },
+          ]
+        : []),
+      { data: { values }, mark: { type: 'line' as const, point: true, color: '#0969da' }, encoding: { x, y } },
+      {
+        data: { values: values.filter((v) => v.tonight) },
+        mark: { type: 'point' as const, filled: true, size: 90, color: STATUS_COLOUR[m.status] },
+        encoding: { x, y },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
+const fmt = (v: number | undefined, unit: MetricVerdict['unit']) =>
+  v === undefined
+    ? '—'
+    : unit === 'ratio'
+      ? `${(v * 100).toFixed(2)}%`
+      : `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit === 'ms' ? ' ms' : unit === 'per_s' ? '/s' : ''}`;
+
+/**
+ * The page's verdict section: the overall verdict, every metric with its numbers, and an inline SVG
+ * trend plot per headline metric (no script, no external file).
+ *
+ * @example
+ * loadPage(result, summary, history, true, await nightlySection(verdict, nights, summary));
+ */
+export async function nightlySection(verdict: Verdict, nights: readonly LoadResult[], summary: K6Summary): Promise<string> {
+  const overall = verdict.status === 'no baseline' ? 'no baseline' : verdict.status;
+  const cls = { regressed: 'fail', improved: 'pass', unchanged: 'skip', 'no baseline': 'uncovered' }[overall];
+  const plots = await Promise.all(headlineMetrics(verdict, summary).map((m) => renderSvg(trendSpec(m, nights))));
+  const rows = verdict.metrics
+    .map(
+      (m) =>
+        `<tr><td><code>${esc(m.metric)}</code></td><td>${esc(fmt(m.value, m.unit))}</td><td>${esc(fmt(m.median, m.unit))}</td><td>${esc(`${fmt(m.low, m.unit)} … ${fmt(m.high, m.unit)}`)}</td><td>${m.better} is better</td><td><span class="badge ${{ regressed: 'fail', improved: 'pass', unchanged: 'skip', 'no baseline': 'uncovered' }[m.status]}">${esc(m.status)}</span></td></tr>`,
+    )
+    .join('');
+  return `<h2>Regression verdict <span class="badge ${cls}">${esc(overall)}</span></h2>
+<p class="muted">Tonight against the last ${verdict.baselineRuns} runs of this workload: each metric's band is its baseline median ± 5 spreads (wider with few runs), at least 10% of the median.</p>
+<div class="plots" style="display:flex;flex-wrap:wrap;gap:8px">${plots.join('')}</div>
+<details><summary>All ${verdict.metrics.length} metrics</summary><table><tr><th>Metric</th><th>Tonight</th><th>Baseline median</th><th>Band</th><th>Direction</th><th>Verdict</th></tr>${rows}</table></details>`;
+}
