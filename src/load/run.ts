@@ -14,8 +14,8 @@ import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
 import { writeChatData } from './data.js';
 import { k6ExtraArgs, type LoadExtras } from './extras.js';
 import { ensureK6 } from './k6.js';
+import { loadConfigOf } from './kit.js';
 import type { LoadResult } from './page.js';
-import { recordsWindow } from './records-window.js';
 import { checkScenario } from './scenarios.js';
 import type { K6Summary } from './summary.js';
 
@@ -61,24 +61,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   writeChatData(dataFile, 20261121, 500);
 
   const env = secretEnv(o.loaded);
-  const config: LoadConfig = {
-    scenario: o.scenario,
-    profile: o.profile,
-    target: {
-      name: p.name,
-      hosts: Object.fromEntries(Object.entries(p.hosts).filter(([, v]) => v)) as Record<string, string>,
-      api_version: p.api_version,
-      account_id: p.account_id,
-      project_id: p.project_id,
-      variant_id: p.variant_id,
-      chat_script: p.chat_script,
-      messaging_host: p.messaging_host,
-      records_window: recordsWindow(p, Date.now()),
-    },
-    secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
-    dataFile,
-    overrides: o.overrides,
-  };
+  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, overrides: o.overrides });
   const started = Date.now();
   const log = createWriteStream(join(dir, 'k6.log'));
   const secrets = Object.values(env);

@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
 import { writeRunReport } from '../nightly/write-run.js';
 import { secretEnv } from '../suite/context.js';
-import { mergeSegments, readSegment } from './merge.js';
+import { mergeSegments, readSegment, type SegmentFiles } from './merge.js';
 import type { LoadResult } from './page.js';
 import { type LoadRun, runLoad } from './run.js';
 
@@ -24,36 +24,58 @@ export async function runSegments(o: LoadRun, count: number): Promise<{ exitCode
       runLoad({ ...o, reportDir: join(dir, 'segments', `${i + 1}-of-${count}`), extras: { ...o.extras, segment: { index: i + 1, count } } }),
     ),
   );
-  const segs = parts.map((p) => readSegment(p.dir));
-  const summary = await mergeSegments(segs);
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  return mergedReport(
-    o,
-    segs.map((s) => s.result),
-    summary,
-    started,
-    dir,
+  return mergeAndReport(
+    parts.map((p) => readSegment(p.dir)),
+    {
+      scenario: o.scenario,
+      profile: o.profile,
+      workload: `${workloadOf(o.profile, o.overrides)} in ${count} segments`,
+      target: o.loaded.profile.name,
+      reportDir: o.reportDir,
+      history: o.extras?.history,
+      secrets: Object.values(secretEnv(o.loaded)),
+      started,
+    },
   );
 }
 
-/** Writes the merged run's report and returns the exit code: a segment's failure to run, else 99 for a failed threshold. */
-async function mergedReport(o: LoadRun, results: readonly LoadResult[], summary: Awaited<ReturnType<typeof mergeSegments>>, started: number, dir: string) {
-  const broken = results.find((r) => r.k6_exit_code !== 0 && r.k6_exit_code !== 99);
+/** What the merged report needs besides the segments: where it goes and what it is called. */
+export interface MergeTarget {
+  readonly scenario: string;
+  readonly profile: string;
+  readonly workload: string;
+  readonly target: string;
+  readonly reportDir: string;
+  readonly history?: string | undefined;
+  readonly secrets: readonly string[];
+  readonly started: number;
+}
+
+/**
+ * Merges segments into DIR/load/SCENARIO/ (summary.json, result.json, junit.xml, index.html, history and
+ * verdict) and returns the exit code: a segment's own failure to run, else 99 when a merged threshold failed.
+ *
+ * @example
+ * await mergeAndReport(['a/load/chat-turns', 'b/load/chat-turns'].map(readSegment), { scenario: 'chat-turns', … });
+ */
+export async function mergeAndReport(
+  segs: readonly SegmentFiles[],
+  t: MergeTarget,
+): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
+  const summary = await mergeSegments(segs);
+  const dir = join(t.reportDir, 'load', t.scenario);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const broken = segs.find((s) => s.result.k6_exit_code !== 0 && s.result.k6_exit_code !== 99);
   const failed = Object.values(summary.metrics).some((m) => Object.values(m.thresholds ?? {}).some(Boolean));
-  const exitCode = broken?.k6_exit_code ?? (failed ? 99 : 0);
+  const exitCode = broken?.result.k6_exit_code ?? (failed ? 99 : 0);
   const { result, verdict } = await writeRunReport({
-    scenario: o.scenario,
-    profile: o.profile,
-    workload: `${workloadOf(o.profile, o.overrides)} in ${results.length} segments`,
-    target: o.loaded.profile.name,
-    started,
+    ...t,
     exitCode,
     summary,
     dir,
-    reportDir: o.reportDir,
-    secrets: Object.values(secretEnv(o.loaded)),
-    history: o.extras?.history,
     record: true,
+    durationMs: Math.max(...segs.map((s) => s.result.duration_ms)),
   });
   return { exitCode, result, dir, verdict };
 }

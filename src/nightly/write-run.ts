@@ -29,6 +29,8 @@ export interface FinishedRun {
   readonly history?: string | undefined;
   /** False for one execution segment: a part of a run is neither history nor judged. */
   readonly record: boolean;
+  /** The run's length when it is not "until now" (a merge of segments run earlier). */
+  readonly durationMs?: number | undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     profile: o.profile,
     target: o.target,
     started_at: new Date(o.started).toISOString(),
-    duration_ms: Date.now() - o.started,
+    duration_ms: o.durationMs ?? Date.now() - o.started,
     k6_exit_code: o.exitCode,
     passed: o.exitCode === 0,
     figures: figures.figures,
