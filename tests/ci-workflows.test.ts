@@ -37,7 +37,7 @@ describe('the CI workflows', () => {
 
   it('fail actionlint when a workflow is broken, so the check can fail', () => {
     const bad = join(mkdtempSync(join(tmpdir(), 'dialtone-actionlint-')), 'bad.yml');
-    writeFileSync(bad, readFileSync(join(WORKFLOWS, 'nightly-load.yml'), 'utf8').replace('${{ matrix.scenario }}"', '${{ matrix.scenarios }}"'));
+    writeFileSync(bad, readFileSync(join(WORKFLOWS, 'nightly-load.yml'), 'utf8').replace('matrix.scenario }}"', 'matrix.scenarios }}"'));
     const r = actionlint(bad);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/property "scenarios" is not defined/);
