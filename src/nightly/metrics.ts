@@ -19,7 +19,7 @@ const num = (m: K6Metric, k: string) => (typeof m[k] === 'number' ? (m[k] as num
 const thresholdSays = (m: K6Metric, re: RegExp) => Object.keys(m.thresholds ?? {}).some((t) => re.test(t));
 
 /**
- * The figures a regression verdict compares, from k6's summary export: p95 and p99 of every trend
+ * The figures a regression verdict compares, from k6's summary export: median, p95 and p99 of every trend
  * (each operation's `http_req_duration{op:…}` and the scenario's own trends), every rate (error
  * rates, checks, the scenario's completion rates), and every counter's throughput, or its count when
  * a threshold bounds the count (events lost = 0). Which way is better comes from the metric's own
@@ -32,6 +32,7 @@ export function metricsOf(summary: K6Summary): Record<string, NightMetric> {
   const out: Record<string, NightMetric> = {};
   for (const [name, m] of Object.entries(summary.metrics)) {
     if (PLUMBING.test(name)) continue;
+    const med = num(m, 'med');
     const p95 = num(m, 'p(95)');
     const p99 = num(m, 'p(99)');
     if (p95 !== undefined || p99 !== undefined) {
@@ -39,6 +40,8 @@ export function metricsOf(summary: K6Summary): Record<string, NightMetric> {
       const perSecond = /per_s/.test(name);
       const better = perSecond || thresholdSays(m, /^(p\(|avg|med|min).*>/) ? 'higher' : 'lower';
       const unit = perSecond ? 'per_s' : 'ms';
+      // The median moves least from night to night: a slowdown of every request shows there first.
+      if (med !== undefined) out[`${name} med`] = { value: med, unit, better };
       if (p95 !== undefined) out[`${name} p95`] = { value: p95, unit, better };
       if (p99 !== undefined) out[`${name} p99`] = { value: p99, unit, better };
     } else if (num(m, 'passes') !== undefined) {

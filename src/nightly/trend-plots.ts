@@ -1,7 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { LoadResult } from '../load/page.js';
 import type { K6Summary } from '../load/summary.js';
-import { renderSvg } from '../report/chart.js';
 import { esc } from '../report/html.js';
 import type { MetricVerdict, Verdict } from './verdict.js';
 
@@ -71,7 +70,10 @@ const fmt = (v: number | undefined, unit: MetricVerdict['unit']) =>
 export async function nightlySection(verdict: Verdict, nights: readonly LoadResult[], summary: K6Summary): Promise<string> {
   const overall = verdict.status === 'no baseline' ? 'no baseline' : verdict.status;
   const cls = { regressed: 'fail', improved: 'pass', unchanged: 'skip', 'no baseline': 'uncovered' }[overall];
-  const plots = await Promise.all(headlineMetrics(verdict, summary).map((m) => renderSvg(trendSpec(m, nights))));
+  const shown = headlineMetrics(verdict, summary);
+  // Vega loads only when there is something to draw: it is the heaviest import of a load run.
+  const { renderSvg } = shown.length ? await import('../report/chart.js') : { renderSvg: async () => '' };
+  const plots = await Promise.all(shown.map((m) => renderSvg(trendSpec(m, nights))));
   const rows = verdict.metrics
     .map(
       (m) =>

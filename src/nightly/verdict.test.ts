@@ -52,7 +52,7 @@ describe('the regression verdict', () => {
   });
 
   it('calls a halved latency improved, not regressed', () => {
-    const v = judgeMetric('op p95', { value: 50, unit: 'ms', better: 'lower' }, [100, 101, 99, 102, 98, 100]);
+    const v = judgeMetric('op p95', { value: 50, unit: 'ms', better: 'lower' }, [100, 101, 99, 102, 98, 100, 97, 103]);
     expect(v).toMatchObject({ status: 'improved', median: 100 });
   });
 
@@ -65,13 +65,13 @@ describe('the regression verdict', () => {
 
   it('prints the regressed metric with its value, the baseline median and the band', () => {
     const v = judge(
-      [[5], [5.2], [4.9], [5.1], [5], [5]].map(([x]) => ({ 'chat p95': { value: x as number, unit: 'ms', better: 'lower' } as NightMetric })),
+      [[5], [5.2], [4.9], [5.1], [5], [5], [4.8], [5.3]].map(([x]) => ({ 'chat p95': { value: x as number, unit: 'ms', better: 'lower' } as NightMetric })),
       {
         'chat p95': { value: 9, unit: 'ms', better: 'lower' },
       },
     );
     expect(verdictLines(v)).toEqual([
-      'verdict: regressed against 6 earlier runs (0 of 1 metrics within their band)',
+      'verdict: regressed against 8 earlier runs (0 of 1 metrics within their band)',
       expect.stringMatching(/^ {2}regressed chat p95: 9\.00 ms \(baseline median 5\.00 ms, band \d\.\d\d ms … \d\.\d\d ms\)$/),
     ]);
   });

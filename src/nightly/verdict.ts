@@ -11,7 +11,7 @@ export const BAND = {
   /** Baseline: the last this-many runs of the same scenario and workload. */
   baseline: 14,
   /** Fewer earlier runs than this: no verdict yet ("no baseline"). */
-  minBaseline: 5,
+  minBaseline: 7,
   k: 5,
   relativeFloor: 0.1,
   absoluteFloor: { ms: 1, ratio: 0.005, per_s: 0, count: 0.5 } as Record<NightMetric['unit'], number>,
@@ -51,12 +51,27 @@ const median = (xs: readonly number[]): number => {
  * The baseline's spread: its MAD scaled by 1.4826 (a robust standard deviation), or its standard
  * deviation when that is larger. The MAD of a dozen nights is itself noisy: when a few nights happen to
  * cluster it collapses and the band with it, which alone raised one false alarm in 70 noise histories.
+ * The standard deviation leaves out the night furthest from the median when it is further than 5 MADs: a
+ * single wild night (a CI runner starved of CPU) must not widen the band for the next two weeks.
  */
 const spreadOf = (xs: readonly number[], m: number) => {
-  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, xs.length - 1));
-  return Math.max(1.4826 * median(xs.map((x) => Math.abs(x - m))), sd);
+  const mad = 1.4826 * median(xs.map((x) => Math.abs(x - m)));
+  const furthest = xs.reduce((f, x, i) => (Math.abs(x - m) > Math.abs((xs[f] as number) - m) ? i : f), 0);
+  const wild = Math.abs((xs[furthest] as number) - m) > OUTLIER_MADS * mad;
+  const kept = wild ? xs.filter((_, i) => i !== furthest) : xs;
+  const mean = kept.reduce((a, x) => a + x, 0) / kept.length;
+  const sd = Math.sqrt(kept.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, kept.length - 1));
+  return Math.max(mad, sd);
 };
+/** A night further than this many MADs from the median is wild, not noise. */
+const OUTLIER_MADS = 5;
+
+/**
+ * Few nights estimate the spread poorly: k widens as Student's t quantile does over the normal one at
+ * 1 in 10,000 (t with n−1 degrees of freedom over z): ×2.3 with 5 nights, ×1.13 with 14.
+ */
+const T_OVER_Z = [2.315, 1.847, 1.602, 1.454, 1.355, 1.286, 1.233, 1.193, 1.161, 1.135, 1.113];
+const widening = (n: number) => T_OVER_Z[n - 5] ?? 1.1;
 
 /**
  * Judges one metric against its baseline values (oldest first).
@@ -68,8 +83,7 @@ export function judgeMetric(metric: string, tonight: NightMetric, baseline: read
   const base = { metric, unit: tonight.unit, better: tonight.better, value: tonight.value, n: baseline.length };
   if (baseline.length < band.minBaseline) return { ...base, status: 'no baseline' };
   const m = median(baseline);
-  // Few nights estimate the spread poorly: widen k as Student's t widens over the normal (5 nights: ×1.67).
-  const k = band.k * (1 + 2 / (baseline.length - 2));
+  const k = band.k * widening(baseline.length);
   // Latency and throughput noise is multiplicative (a slow night stretches the tail), so their band
   // is k MADs of the logarithm: symmetric in ratio, not in milliseconds. Rates and counts are additive.
   const logScale = (tonight.unit === 'ms' || tonight.unit === 'per_s') && baseline.every((x) => x > 0);

@@ -8,6 +8,7 @@ import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
+import { addPlantedDelay } from './latency.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
 
@@ -35,6 +36,7 @@ export interface RunningTarget {
 function newApp(): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 1 << 20, keepAliveTimeout: 30_000 });
   acceptEmptyJson(app);
+  addPlantedDelay(app);
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof MalformedJson) return reply.code(400).send({ error_message: 'Malformed JSON body' });
     const status = (error as { statusCode?: number }).statusCode ?? 500;

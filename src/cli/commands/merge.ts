@@ -18,7 +18,7 @@ export async function merge(argv: string[]): Promise<number> {
     true,
   );
   if (!positionals.length) throw new UsageError('merge: name the segment directories, e.g. dialtone merge m1/load/chat-turns m2/load/chat-turns');
-  const [{ readSegment }, { mergeAndReport }] = await Promise.all([import('../../load/merge.js'), import('../../load/segments.js')]);
+  const [{ readSegment }, { mergeAndReport }] = await Promise.all([import('../../load/merge.js'), import('../../load/merge-report.js')]);
   const segs = positionals.map((d) => readSegment(resolve(d)));
   const first = segs[0]?.result;
   const other = segs.find((s) => s.result.scenario !== first?.scenario || s.result.workload !== first?.workload);
