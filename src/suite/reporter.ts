@@ -36,7 +36,10 @@ export class CollectingReporter implements Reporter {
     if (!this.progress) return;
     this.#filesDone++;
     const count = { passed: 0, failed: 0, skipped: 0, pending: 0 };
-    for (const t of m.children.allTests()) count[t.result().state]++;
+    // Cases the --only filter left out come back skipped with mode 'skip': they did not run, so they are not counted.
+    const ran = [...m.children.allTests()].filter((t) => t.options.mode !== 'skip' && t.options.mode !== 'todo');
+    for (const t of ran) count[t.result().state]++;
+    if (ran.length === 0) return;
     const surface = m.relativeModuleId.split('/')[1] ?? m.relativeModuleId;
     const file = m.relativeModuleId.split('/').slice(2).join('/');
     this.progress(
