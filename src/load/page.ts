@@ -58,10 +58,10 @@ export function loadPage(r: LoadResult, summary: K6Summary, history: readonly Lo
 <h1>Load: ${esc(r.scenario)} ${badge(r.passed ? 'pass' : 'fail')}</h1>
 <p class="muted">${esc(r.started_at)} · profile ${esc(r.profile)} · target ${esc(r.target)} · ${(r.duration_ms / 1000).toFixed(1)} s · k6 exit ${r.k6_exit_code}</p>
 <p>${r.headline.map(esc).join('<br>')}</p>
+${nightly}
 <h2>Thresholds (SLOs)</h2><table><tr><th>Metric</th><th>Threshold</th><th>Value</th><th>Result</th></tr>${thresholds}</table>
 <h2>Latency (ms)</h2><table><tr><th>Metric</th><th>avg</th><th>med</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr>${trends}</table>
 <h2>Counts and rates</h2><table><tr><th>Metric</th><th>Count</th><th>Rate / value</th></tr>${counters}</table>
-${nightly}
 <h2>Trend (latest first)</h2><table><tr><th>Run</th><th>Profile</th><th>SLOs</th>${keys.map((k) => `<th>${esc(k)}</th>`).join('')}</tr>${trend}</table>`;
   return page(`dialtone load: ${r.scenario}`, body);
 }

@@ -16,7 +16,10 @@ export function headlineMetrics(verdict: Verdict, summary: K6Summary): MetricVer
     const [name] = m.metric.split(/ (?=p95$|rate$|count$|per_s$)/);
     return Object.keys(summary.metrics[name ?? '']?.thresholds ?? {}).length > 0 && !m.metric.endsWith(' p99');
   };
-  return verdict.metrics.filter((m) => m.metric === 'iterations per_s' || slo(m)).slice(0, MAX_PLOTS);
+  // What moved first (that is what the reader came for), then the SLO metrics and the throughput.
+  const moved = verdict.metrics.filter((m) => m.status === 'regressed' || m.status === 'improved');
+  const rest = verdict.metrics.filter((m) => !moved.includes(m) && (m.metric === 'iterations per_s' || slo(m)));
+  return [...moved, ...rest].slice(0, MAX_PLOTS);
 }
 
 /** The Vega-Lite spec of one metric over the nights: a line, tonight's point, and the band it was judged by. */
@@ -26,7 +29,18 @@ export function trendSpec(m: MetricVerdict, nights: readonly LoadResult[]): TopL
     return v === undefined ? [] : [{ night: n.started_at, value: v, tonight: i === nights.length - 1 }];
   });
   const x = { field: 'night', type: 'temporal' as const, title: null, axis: { format: '%b %d %H:%M', labelAngle: -30 } };
-  const y = { field: 'value', type: 'quantitative' as const, title: m.unit, scale: { zero: false } };
+  // The axis spans the nights and the median, not the band: a band many times wider than the data would flatten it.
+  const seen = [...values.map((v) => v.value), ...(m.median === undefined ? [] : [m.median])];
+  const log = (m.unit === 'ms' || m.unit === 'per_s') && seen.every((v) => v > 0);
+  const lo = Math.min(...seen);
+  const hi = Math.max(...seen);
+  const domain = log ? [lo / 2, hi * 2] : [lo - (hi - lo || Math.abs(hi) || 1) * 0.2, hi + (hi - lo || Math.abs(hi) || 1) * 0.2];
+  const y = {
+    field: 'value',
+    type: 'quantitative' as const,
+    title: m.unit,
+    scale: { type: log ? ('log' as const) : ('linear' as const), domain, clamp: true },
+  };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: m.metric, subtitle: m.status, subtitleColor: STATUS_COLOUR[m.status] },
@@ -38,8 +52,8 @@ export function trendSpec(m: MetricVerdict, nights: readonly LoadResult[]): TopL
         ? [
             {
               data: { values: [{ low: m.low, high: m.high }] },
-              mark: { type: 'rect' as const, color: '#8c959f', opacity: 0.18 },
-              encoding: { y: { field: 'low', type: 'quantitative' as const }, y2: { field: 'high' } },
+              mark: { type: 'rect' as const, color: '#8c959f', opacity: 0.18, clip: true },
+              encoding: { y: { field: 'low', type: 'quantitative' as const, scale: y.scale, title: m.unit }, y2: { field: 'high' } },
             },
           ]
         : []),
