@@ -49,8 +49,8 @@ export function appendHistory(path: string, line: string): void {
 }
 
 /**
- * The earlier runs tonight is compared with: same scenario, same workload (profile plus any --rate or
- * --duration), k6 having finished (0, or 99 for a threshold failure), with metrics recorded.
+ * The earlier runs tonight is compared with: same scenario, same target, same workload (profile plus any
+ * --rate or --duration), k6 having finished (0, or 99 for a threshold failure), with metrics recorded.
  */
 export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadResult, 'scenario' | 'workload'>): LoadResult[] {
   return history.filter(
