@@ -19,6 +19,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/load.js');
     return { usage: m.usage, run: m.load };
   },
+  start: async () => {
+    const m = await import('./commands/start.js');
+    return { usage: m.usage, run: m.start };
+  },
   merge: async () => {
     const m = await import('./commands/merge.js');
     return { usage: m.usage, run: m.merge };
@@ -26,10 +30,6 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'k6-operator': async () => {
     const m = await import('./commands/k6-operator.js');
     return { usage: m.usage, run: m.k6Operator };
-  },
-  start: async () => {
-    const m = await import('./commands/start.js');
-    return { usage: m.usage, run: m.start };
   },
 };
 
