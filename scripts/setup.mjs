@@ -5,6 +5,7 @@
 // Then Chromium, for the voice-browser scenario (k6/browser): when none is found, root with apt-get
 // installs Debian's `chromium` package; anyone else gets one line saying how. DIALTONE_SKIP_CHROMIUM=1
 // skips this step.
+// Then the pinned Go tools (actionlint, kubeconform), from tools/NAME like k6.
 import { spawnSync } from 'node:child_process';
 import { register } from 'tsx/esm/api';
 
@@ -19,6 +20,19 @@ if (process.env.DIALTONE_SKIP_K6 !== '1') {
     console.log(`dialtone: k6 ready (${k6})`);
   } catch (e) {
     console.error(`dialtone: ${e.message}`);
+  }
+}
+
+// The pinned Go tools the tests use: actionlint (CI workflows) and kubeconform (k6-operator manifests).
+// Like k6, built from tools/NAME/go.mod + go.sum; DIALTONE_SKIP_TOOLS=1 skips them.
+if (process.env.DIALTONE_SKIP_TOOLS !== '1') {
+  const { ensureGoTool, GO_TOOLS } = await import('../src/tools/go-tools.ts');
+  for (const name of Object.keys(GO_TOOLS)) {
+    try {
+      console.log(`dialtone: ${name} ready (${ensureGoTool(root, name)})`);
+    } catch (e) {
+      console.error(`dialtone: ${e.message}`);
+    }
   }
 }
 

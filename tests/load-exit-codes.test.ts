@@ -48,6 +48,10 @@ describe('load scenarios run with the real k6', () => {
       expect(result.thresholds.length).toBeGreaterThan(0);
       expect(result.figures[row.figure]).toBeGreaterThan(0);
       expect(readFileSync(join(dir, 'load', row.scenario, 'dashboard.html'), 'utf8')).toContain('<html');
+      // JUnit: one test case per threshold, none failed when k6 held them all.
+      const junit = readFileSync(join(dir, 'load', row.scenario, 'junit.xml'), 'utf8');
+      expect(junit.match(/<testcase /g)?.length).toBe(result.thresholds.length);
+      expect(junit.includes('<failure')).toBe(row.expect !== 0);
     }, 180_000);
   }
 });

@@ -424,7 +424,7 @@ rule(
       const asked = Date.now();
       const h = await api.t.messaging.handshake();
       const idleFrom = Date.now();
-      await sleepUntil(idleFrom + PAST_EXPIRY_MS);
+      await sleepUntil(idleFrom + PAST_EXPIRY_MS, 'messaging.expiry.idle-ten-minutes: 11 idle minutes');
       api.timing('idle before the reconnect', Date.now() - idleFrom);
       const { token, note } = await tokenNow(api, h, asked);
       const conn = await api.t.messaging.connect({ access_token: token, session_id: h.sessionId });
@@ -443,7 +443,7 @@ rule(
       const first = await openOn(api, h);
       await first.socket.close();
       const idleFrom = Date.now();
-      await sleepUntil(idleFrom + WELL_BEFORE_MS);
+      await sleepUntil(idleFrom + WELL_BEFORE_MS, 'messaging.expiry.alive-before: 5 idle minutes');
       api.timing('idle before the reconnect', Date.now() - idleFrom);
       const { token, note } = await tokenNow(api, h, asked);
       const conn = await api.t.messaging.connect({ access_token: token, session_id: h.sessionId, cursor: formatCursor(0) });
@@ -461,7 +461,7 @@ rule(
       const asked = Date.now();
       const h = await api.t.messaging.handshake();
       const idleFrom = Date.now();
-      await sleepUntil(idleFrom + PAST_EXPIRY_MS);
+      await sleepUntil(idleFrom + PAST_EXPIRY_MS, 'messaging.expiry.new-session-required: 11 idle minutes');
       api.timing('idle before the reconnect', Date.now() - idleFrom);
       const { token, note } = await tokenNow(api, h, asked);
       for (const cursor of [undefined, formatCursor(0)]) {
@@ -485,11 +485,11 @@ rule(
     closingAfter(api, async () => {
       const asked = Date.now();
       const h = await api.t.messaging.handshake();
-      await sleep(6 * MINUTE);
+      await sleep(6 * MINUTE, 'messaging.expiry.activity-definition: 6 idle minutes');
       const { socket } = await openOn(api, { ...h, accessToken: (await tokenNow(api, h, asked)).token });
       await socket.barrier();
       await socket.close();
-      await sleep(6 * MINUTE);
+      await sleep(6 * MINUTE, 'messaging.expiry.activity-definition: 6 more minutes');
       const conn = await api.t.messaging.connect({ access_token: (await tokenNow(api, h, asked)).token, session_id: h.sessionId });
       api.observe('6 + 6 idle minutes around a connect and a message', conn.opened ? 'alive' : `${conn.status} ${conn.text}`);
     }),
@@ -521,11 +521,11 @@ rule(
       const tok = await timedToken(api);
       const margin = tok.marginMs / SECOND_MS;
       // The session is made just before the token expires, so it is not the session's idleness that is refused.
-      await sleepUntil(tok.asked + tok.expiresIn * SECOND_MS - tok.marginMs);
+      await sleepUntil(tok.asked + tok.expiresIn * SECOND_MS - tok.marginMs, 'messaging.ws.auth-failed-expired: just before expires_in');
       const session = await api.t.messaging.createSession(tok.accessToken, {});
       api.check.status(session, 200, `a session is created with the token ${margin} s before its expires_in (${tok.expiresIn} s) ends`);
       const { session_id } = api.check.schema(session, SessionResponse, 'session_id');
-      await sleepUntil(tok.arrived + tok.expiresIn * SECOND_MS + tok.marginMs);
+      await sleepUntil(tok.arrived + tok.expiresIn * SECOND_MS + tok.marginMs, 'messaging.ws.auth-failed-expired: just after expires_in');
       api.timing('token age at the handshake (at least)', Date.now() - tok.arrived);
       const conn = await api.t.messaging.connect({ access_token: tok.accessToken, session_id });
       expectHttpError(api, conn, SocketHandshakeErrors.AUTH_FAILED, `a token ${margin} s past its expires_in (${tok.expiresIn} s)`);
@@ -539,10 +539,10 @@ rule(
   async (api) => {
     const tok = await timedToken(api);
     const margin = tok.marginMs / SECOND_MS;
-    await sleepUntil(tok.asked + tok.expiresIn * SECOND_MS - tok.marginMs);
+    await sleepUntil(tok.asked + tok.expiresIn * SECOND_MS - tok.marginMs, 'messaging.limits.access-token-lifetime: just before expires_in');
     const before = await api.t.messaging.createSession(tok.accessToken, {});
     api.check.that(before.status === 200, `accepted ${margin} s before its expires_in (${tok.expiresIn} s) ends`, `${before.status} ${before.text}`);
-    await sleepUntil(tok.arrived + tok.expiresIn * SECOND_MS + tok.marginMs);
+    await sleepUntil(tok.arrived + tok.expiresIn * SECOND_MS + tok.marginMs, 'messaging.limits.access-token-lifetime: just after expires_in');
     api.timing('token age at the last request (at least)', Date.now() - tok.arrived);
     const after = await api.t.messaging.createSession(tok.accessToken, {});
     expectHttpError(api, after, SessionErrors.INVALID_ACCESS_TOKEN, `${margin} s past its expires_in (${tok.expiresIn} s)`);

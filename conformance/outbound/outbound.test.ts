@@ -275,7 +275,7 @@ rule(
     const call = await endedCall(api);
     const later: (string | undefined)[] = [];
     for (let i = 0; i < LATER_POLLS; i++) {
-      await sleepUntil(call.endedBy + i * LATER_POLL_GAP_MS);
+      await sleepUntil(call.endedBy + i * LATER_POLL_GAP_MS, 'outbound.transition.terminal-final: the next poll');
       later.push((await poll(api, call.sid)).status);
     }
     api.check.that(
@@ -293,7 +293,7 @@ rule(
   async (api) => {
     const call = await endedCall(api);
     // At most 1 h 45 min after the end: the call had not ended when the last poll before its end was sent.
-    await sleepUntil(call.endedAfter + STILL_THERE_MS);
+    await sleepUntil(call.endedAfter + STILL_THERE_MS, 'outbound.status.retained-about-2h: 1 h 45 min after the call ended');
     api.timing('since the end (at most)', Date.now() - call.endedAfter);
     const p = await poll(api, call.sid);
     api.check.status(p.res, 200, 'an hour and 45 minutes after the end, the status is still retrievable');
@@ -308,7 +308,7 @@ rule(
   async (api) => {
     const call = await endedCall(api);
     // At least 2 h 15 min after the end: the call had ended when the first poll that showed it came back.
-    await sleepUntil(call.endedBy + GONE_MS);
+    await sleepUntil(call.endedBy + GONE_MS, 'outbound.status.404-after-retention: 2 h 15 min after the call ended');
     api.timing('since the end (at least)', Date.now() - call.endedBy);
     api.check.status((await poll(api, call.sid)).res, 404, '2 hours and 15 minutes after the end: 404');
   },

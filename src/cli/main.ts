@@ -23,6 +23,14 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/start.js');
     return { usage: m.usage, run: m.start };
   },
+  merge: async () => {
+    const m = await import('./commands/merge.js');
+    return { usage: m.usage, run: m.merge };
+  },
+  'k6-operator': async () => {
+    const m = await import('./commands/k6-operator.js');
+    return { usage: m.usage, run: m.k6Operator };
+  },
 };
 
 async function help(): Promise<string> {
@@ -30,9 +38,19 @@ async function help(): Promise<string> {
   return `dialtone: load and conformance harness\n\n${usages.join('\n\n')}\n`;
 }
 
+/** `dialtone --version`: the version in package.json. */
+async function version(): Promise<number> {
+  const { readFileSync } = await import('node:fs');
+  const { ROOT } = await import('./root.js');
+  const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string };
+  console.log(`dialtone ${pkg.version}`);
+  return 0;
+}
+
 /** Runs one command and turns every expected failure into a one-line message and an exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') return version();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(await help());
     return name ? 0 : 2;

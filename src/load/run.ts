@@ -1,24 +1,25 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../cli/errors.js';
+import { workloadOf } from '../nightly/history.js';
+import type { Verdict } from '../nightly/verdict.js';
+import { writeRunReport } from '../nightly/write-run.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
 import { trustOf } from '../profile/tls.js';
-import { writeIndexPage } from '../report/index-page.js';
-import { writeReportFiles } from '../report/write.js';
 import { secretEnv } from '../suite/context.js';
 import { voiceClientPage } from '../voice-client/page.js';
 import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
 import { writeChatData } from './data.js';
-import { FIGURES } from './figures.js';
+import { k6ExtraArgs, type LoadExtras } from './extras.js';
 import { ensureK6 } from './k6.js';
-import { type LoadResult, loadPage } from './page.js';
-import { recordsWindow } from './records-window.js';
+import { loadConfigOf } from './kit.js';
+import type { LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
-import { type K6Summary, thresholdsOf } from './summary.js';
+import type { K6Summary } from './summary.js';
 import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
 
 export interface LoadRun {
@@ -31,6 +32,8 @@ export interface LoadRun {
   readonly overrides?: LoadConfig['overrides'];
   /** Extra seconds past the scenario's own length before the run is stopped. */
   readonly graceSeconds?: number;
+  /** k6 outputs, an execution segment, the history file: src/load/extras.ts. */
+  readonly extras?: LoadExtras | undefined;
 }
 
 /** Upper bound on a run's wall time per load profile: every loop is bounded in time. */
@@ -42,7 +45,7 @@ const DASHBOARD_PERIOD: Record<LoadProfileName, string> = { smoke: '1s', nightly
  * Runs one scenario with the real k6 against a loaded profile and writes DIR/load/SCENARIO/.
  * Returns k6's exit code (99 when a threshold failed).
  */
-export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: LoadResult; dir: string }> {
+export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
   checkScenario(o.root, o.scenario);
   const p = o.loaded.profile;
   if (p.environment === 'live' && !o.allowLive) {
@@ -66,32 +69,12 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
 
   const env = secretEnv(o.loaded);
-  const config: LoadConfig = {
-    scenario: o.scenario,
-    profile: o.profile,
-    target: {
-      name: p.name,
-      kind: p.kind,
-      hosts: Object.fromEntries(Object.entries(p.hosts).filter(([, v]) => v)) as Record<string, string>,
-      api_version: p.api_version,
-      account_id: p.account_id,
-      project_id: p.project_id,
-      variant_id: p.variant_id,
-      chat_script: p.chat_script,
-      messaging_host: p.messaging_host,
-      names: p.names,
-      records_window: recordsWindow(p, Date.now()),
-    },
-    secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
-    dataFile,
-    ...(voiceClientFile ? { voiceClientFile } : {}),
-    overrides: o.overrides,
-  };
+  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides });
   const started = Date.now();
   const log = createWriteStream(join(dir, 'k6.log'));
   const secrets = Object.values(env);
   const exitCode = await new Promise<number>((resolveExit) => {
-    const child = spawn(k6, ['run', '--no-color', '--summary-export', join(dir, 'summary.json'), script], {
+    const child = spawn(k6, ['run', '--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), script], {
       env: {
         ...process.env,
         ...env,
@@ -123,33 +106,21 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
 
   const summaryPath = join(dir, 'summary.json');
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
-  const figures = (FIGURES[o.scenario] ?? (() => ({ figures: {}, headline: [] })))(summary);
-  const thresholds = thresholdsOf(summary);
-  const result: LoadResult = {
-    scenario: o.scenario,
-    profile: o.profile,
+  // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
+  const workload = workloadOf(o.profile, o.overrides);
+  const { result, verdict } = await writeRunReport({
+    ...o,
     target: p.name,
-    started_at: new Date(started).toISOString(),
-    duration_ms: Date.now() - started,
-    k6_exit_code: exitCode,
-    passed: exitCode === 0,
-    ...(trust.insecure ? { tls_insecure: true } : {}),
-    figures: figures.figures,
-    headline: figures.headline,
-    thresholds,
-  };
-  const historyPath = join(dir, 'history.jsonl');
-  appendFileSync(historyPath, `${redact(JSON.stringify(result), secrets)}\n`);
-  const history = readFileSync(historyPath, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as LoadResult);
-  writeReportFiles(
+    workload,
+    started,
+    exitCode,
+    summary,
     dir,
-    { 'index.html': loadPage(result, summary, history, existsSync(join(dir, 'dashboard.html'))), 'result.json': `${JSON.stringify(result, null, 2)}\n` },
     secrets,
-  );
+    history: o.extras?.history,
+    record: !o.extras?.segment,
+    tlsInsecure: trust.insecure,
+  });
   rmSync(work, { recursive: true, force: true });
-  writeIndexPage(o.reportDir);
-  return { exitCode, result, dir };
+  return { exitCode, result, dir, verdict };
 }

@@ -1,6 +1,8 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { UserConsoleLog } from 'vitest';
+import type { Reporter, TestModule, TestSpecification } from 'vitest/node';
 import type { Outcome } from '../report/results.js';
 import type { CaseMeta } from './meta.js';
+import { WAIT_MARK } from './slow.js';
 
 /** One finished case, as the report model needs it. */
 export interface CollectedCase {
@@ -12,10 +14,42 @@ export interface CollectedCase {
   readonly error: string | undefined;
 }
 
-/** A vitest reporter that keeps every case in memory for the report writers; it prints nothing. */
+/**
+ * A vitest reporter that keeps every case in memory for the report writers. With `progress` set it also
+ * says how the run goes: a line per finished file (its surface, outcomes, files done) and, for --slow,
+ * what each real-time wait is for and until when.
+ */
 export class CollectingReporter implements Reporter {
   readonly cases: CollectedCase[] = [];
   readonly errors: string[] = [];
+  /** Where progress lines go during a run; unset, the reporter prints nothing (the self-test's many runs). */
+  progress: ((line: string) => void) | undefined;
+  #files = 0;
+  #filesDone = 0;
+
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.#files = specifications.length;
+    this.#filesDone = 0;
+  }
+
+  onTestModuleEnd(m: TestModule): void {
+    if (!this.progress) return;
+    this.#filesDone++;
+    const count = { passed: 0, failed: 0, skipped: 0, pending: 0 };
+    // Cases the --only filter left out come back skipped with mode 'skip': they did not run, so they are not counted.
+    const ran = [...m.children.allTests()].filter((t) => t.options.mode !== 'skip' && t.options.mode !== 'todo');
+    for (const t of ran) count[t.result().state]++;
+    if (ran.length === 0) return;
+    const surface = m.relativeModuleId.split('/')[1] ?? m.relativeModuleId;
+    const file = m.relativeModuleId.split('/').slice(2).join('/');
+    this.progress(
+      `conformance: ${surface} ${file}: ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped (${this.#filesDone}/${this.#files} files)`,
+    );
+  }
+
+  onUserConsoleLog(log: UserConsoleLog): void {
+    if (log.content.startsWith(WAIT_MARK)) this.progress?.(`conformance: ${log.content.slice(WAIT_MARK.length).trim()}`);
+  }
 
   /** Forgets the previous run, so one reporter serves a runner's many runs. */
   reset(): void {

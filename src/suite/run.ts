@@ -19,11 +19,15 @@ export interface SuiteRun {
   readonly only?: string;
   /** `--slow`: run the real-time variants of the time-based rules (they take up to hours) instead of skipping them. */
   readonly slow?: boolean;
+  /** Progress lines as the run goes (see RunOptions). */
+  readonly progress?: ((line: string) => void) | undefined;
 }
 
 /** What one run asks for beyond the profile. */
 export interface RunOptions {
   readonly slow?: boolean;
+  /** Receives a line per finished file and per real-time wait (src/suite/reporter.ts); unset: silent. */
+  readonly progress?: ((line: string) => void) | undefined;
 }
 
 /** Real-time cases of one file wait side by side (`it.concurrent`): all of a file's at once, not vitest's default 5. */
@@ -79,6 +83,7 @@ export class SuiteRunner {
     Object.assign(process.env, env);
 
     this.#collector.reset();
+    this.#collector.progress = o.progress;
     if (only) this.vitest.setGlobalTestNamePattern(globToPattern(only));
     else this.vitest.resetGlobalTestNamePattern();
     // Only the case files of the surfaces the filter names: collecting every file costs seconds.
@@ -144,7 +149,7 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
 export async function runSuite(run: SuiteRun): Promise<Results> {
   const runner = await SuiteRunner.create(run.root, { slow: run.slow ?? false });
   try {
-    return await runner.run(run.loaded, run.only, { slow: run.slow ?? false });
+    return await runner.run(run.loaded, run.only, { slow: run.slow ?? false, progress: run.progress });
   } finally {
     await runner.close();
   }

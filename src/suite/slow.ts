@@ -28,15 +28,24 @@ export function realTime(waitMs: number, takes = aboutMinutes(waitMs)): CaseOpti
   return { needs: ['slow'], timeoutMs: waitMs + SLACK_MS, takes };
 }
 
+/** Marks a console line as progress of a real-time wait; the suite's reporter prints it as it comes. */
+export const WAIT_MARK = '[dialtone:wait]';
+/** Waits shorter than this are polls and backoffs, not worth a progress line. */
+const ANNOUNCE_FROM_MS = 10 * SECOND_MS;
+
 /**
  * Waits until the wall clock reads `deadline` (ms since the epoch), in steps of at most 30 s, so a long wait ends on
- * time even if a timer fires late or the machine slept: the target's time is wall-clock time too.
+ * time even if a timer fires late or the machine slept: the target's time is wall-clock time too. A wait of 10 s or
+ * more is announced (what for, and until when) through the console, which the progress reporter shows.
  */
-export async function sleepUntil(deadline: number): Promise<void> {
+export async function sleepUntil(deadline: number, what = 'a real-time case'): Promise<void> {
+  const ms = deadline - Date.now();
+  if (ms >= ANNOUNCE_FROM_MS)
+    console.info(`${WAIT_MARK} waiting for ${what} until ${new Date(deadline).toISOString().slice(11, 19)} UTC (${aboutMinutes(ms)})`);
   for (let left = deadline - Date.now(); left > 0; left = deadline - Date.now()) {
     await new Promise((r) => setTimeout(r, Math.min(left, 30 * SECOND_MS)));
   }
 }
 
 /** Waits `ms` of wall-clock time. */
-export const sleep = (ms: number): Promise<void> => sleepUntil(Date.now() + ms);
+export const sleep = (ms: number, what?: string): Promise<void> => sleepUntil(Date.now() + ms, what);

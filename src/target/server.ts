@@ -11,6 +11,7 @@ import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
+import { addPlantedDelay } from './latency.js';
 import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
@@ -50,6 +51,7 @@ function newApp(tls: TlsMaterial | undefined): FastifyInstance {
   const app = Fastify({ logger: false, ...FASTIFY_LIMITS, ...https }) as unknown as FastifyInstance;
   applyListenerTimeouts(app);
   acceptEmptyJson(app);
+  addPlantedDelay(app);
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof MalformedJson) return reply.code(400).send({ error_message: 'Malformed JSON body' });
     const status = (error as { statusCode?: number }).statusCode ?? 500;

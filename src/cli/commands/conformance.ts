@@ -77,11 +77,19 @@ export async function runConformance(o: {
     import('../../report/write.js'),
   ]);
   const session = await openTarget(o.target, o.defects ?? []);
-  if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; nothing is printed until they end.');
+  if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; each wait is announced with its end.');
   let results: Results;
   let targetDied: string | undefined;
   try {
-    results = await runSuite({ root: ROOT, loaded: session.loaded, ...(o.only ? { only: o.only } : {}), slow: o.slow ?? false });
+    results = await runSuite({
+      root: ROOT,
+      loaded: session.loaded,
+      ...(o.only ? { only: o.only } : {}),
+      slow: o.slow ?? false,
+      progress: (line) =>
+        process.stderr.write(`${line}
+`),
+    });
     targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
   } finally {
     await session.close();

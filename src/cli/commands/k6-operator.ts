@@ -1,0 +1,83 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { parse } from '../args.js';
+import { UsageError } from '../errors.js';
+import { ROOT } from '../root.js';
+import { loadProfileName } from './load.js';
+
+export const usage = `dialtone k6-operator SCENARIO --target PROFILE --parallelism N [--profile smoke|nightly|capacity] [--out-dir DIR] [--secret NAME] [--namespace NS] [--image IMAGE] [--rate N] [--duration 30s]
+  Writes the k6-operator manifests for a scenario into DIR (default reports/k6-operator/SCENARIO): configmap.yaml
+  (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods). Credentials
+  come from the Kubernetes Secret NAME (default dialtone-credentials) by reference; no value is written.
+  Exit 0, or 2 for usage or a bad profile.`;
+
+/** The profile's JSON: the manifests need its hosts and the names of its credential variables, never their values. */
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UsageError(
+      `${path}: ${(e as NodeJS.ErrnoException).code ? 'profile not found or not readable' : `not valid JSON (${(e as Error).message.split('\n')[0]})`}`,
+    );
+  }
+}
+
+/** Writes the ConfigMap and TestRun for the k6-operator and says which Secret keys they expect. */
+export async function k6Operator(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    'k6-operator',
+    argv,
+    {
+      target: { type: 'string' },
+      parallelism: { type: 'string' },
+      profile: { type: 'string' },
+      'out-dir': { type: 'string' },
+      secret: { type: 'string' },
+      namespace: { type: 'string' },
+      image: { type: 'string' },
+      rate: { type: 'string' },
+      duration: { type: 'string' },
+    },
+    true,
+  );
+  const [scenario, ...extra] = positionals;
+  if (!scenario) throw new UsageError('k6-operator: name a scenario, e.g. dialtone k6-operator chat-turns --target staging.json --parallelism 4');
+  if (extra.length) throw new UsageError(`k6-operator: unexpected argument '${extra[0]}'`);
+  if (!values.target) throw new UsageError('k6-operator: --target PROFILE is required: the pods load the environment it describes');
+  const parallelism = Number(values.parallelism);
+  if (!(Number.isInteger(parallelism) && parallelism >= 1 && parallelism <= 1000))
+    throw new UsageError(`k6-operator: --parallelism must be an integer from 1 to 1000, got '${values.parallelism ?? ''}'`);
+  const secretName = values.secret ?? 'dialtone-credentials';
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(secretName))
+    throw new UsageError(`k6-operator: --secret must be a Kubernetes name (lowercase letters, digits, '-', '.'), got '${secretName}'`);
+  const rate = values.rate === undefined ? undefined : Number(values.rate);
+  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new UsageError(`k6-operator: --rate must be a positive integer, got '${values.rate}'`);
+  if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration))
+    throw new UsageError(`k6-operator: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
+  const [{ checkScenario }, { parseProfile }, { operatorManifests }, { stringify }] = await Promise.all([
+    import('../../load/scenarios.js'),
+    import('../../profile/load.js'),
+    import('../../load/operator.js'),
+    import('yaml'),
+  ]);
+  checkScenario(ROOT, scenario);
+  const { files, secretKeys } = await operatorManifests({
+    root: ROOT,
+    scenario,
+    profile: loadProfileName(values.profile),
+    loaded: { profile: parseProfile(readJson(values.target), values.target), path: values.target, secrets: {} },
+    parallelism,
+    secretName,
+    namespace: values.namespace,
+    image: values.image,
+    overrides: rate || values.duration ? { rate, duration: values.duration } : undefined,
+  });
+  const dir = resolve(values['out-dir'] ?? `reports/k6-operator/${scenario}`);
+  mkdirSync(dir, { recursive: true });
+  for (const [file, manifest] of Object.entries(files)) writeFileSync(resolve(dir, file), stringify(manifest, { lineWidth: 0 }));
+  console.log(`k6-operator manifests for ${scenario} on ${parallelism} pods: ${relative(process.cwd(), dir)}/{${Object.keys(files).join(',')}}`);
+  console.log(`the runners read ${secretKeys.length ? secretKeys.join(', ') : 'no credential'} from the Secret '${secretName}':`);
+  console.log(`  kubectl create secret generic ${secretName}${secretKeys.map((k) => ` --from-literal=${k}="$${k}"`).join('')}`);
+  console.log(`  kubectl apply -f ${relative(process.cwd(), dir)}/configmap.yaml -f ${relative(process.cwd(), dir)}/testrun.yaml`);
+  return 0;
+}

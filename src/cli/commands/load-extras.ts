@@ -1,0 +1,65 @@
+import { type LoadExtras, parseOut, parseSegment } from '../../load/extras.js';
+import type { Verdict } from '../../nightly/verdict.js';
+import { UsageError } from '../errors.js';
+
+/** Exit code of a run whose thresholds held but a metric regressed, under --fail-on-regression. */
+export const REGRESSION_EXIT = 6;
+
+/** The load command's flags for nightly and distributed runs (parsed with the rest by node:util). */
+export const LOAD_EXTRA_OPTIONS = {
+  out: { type: 'string', multiple: true },
+  segment: { type: 'string' },
+  segments: { type: 'string' },
+  history: { type: 'string' },
+  'fail-on-regression': { type: 'boolean' },
+} as const;
+
+export const LOAD_EXTRA_USAGE = `  --out OUTPUT (repeatable) passes a k6 output through: json=FILE, csv=FILE, experimental-prometheus-rw, influxdb=URL.
+  --history FILE reads and appends the run history there (default DIR/load/SCENARIO/history.jsonl); --fail-on-regression
+  exits 6 when the verdict against the last 14 runs of the same workload is 'regressed'.
+  --segments N runs N k6 processes on k6 execution segments and merges them; --segment i/N runs one (one per machine)
+  and writes its raw samples for 'dialtone merge'.`;
+
+export interface ParsedExtras {
+  readonly extras: LoadExtras;
+  /** --segments N: how many local k6 processes; absent for a single process. */
+  readonly segments?: number | undefined;
+  readonly failOnRegression: boolean;
+}
+
+/**
+ * Reads the extra flags into LoadExtras; a bad value is a one-line usage error.
+ *
+ * @example
+ * loadExtrasOf({ out: ['json=a.json'], 'fail-on-regression': true }).failOnRegression; // true
+ */
+export function loadExtrasOf(v: {
+  out?: string[] | undefined;
+  segment?: string | undefined;
+  segments?: string | undefined;
+  history?: string | undefined;
+  'fail-on-regression'?: boolean | undefined;
+}): ParsedExtras {
+  const segments = v.segments === undefined ? undefined : Number(v.segments);
+  if (segments !== undefined && !(Number.isInteger(segments) && segments >= 1 && segments <= 16))
+    throw new UsageError(`load: --segments must be an integer from 1 to 16, got '${v.segments}'`);
+  if (segments !== undefined && v.segment !== undefined)
+    throw new UsageError('load: --segments runs every segment here; --segment i/N runs one: give one of them');
+  return {
+    extras: { outs: (v.out ?? []).map(parseOut), segment: v.segment === undefined ? undefined : parseSegment(v.segment), history: v.history },
+    segments,
+    failOnRegression: v['fail-on-regression'] ?? false,
+  };
+}
+
+/**
+ * The run's exit code: k6's when it is not 0 (a threshold failed: 99), else 6 when the verdict is
+ * 'regressed' and --fail-on-regression was given, else 0.
+ *
+ * @example
+ * exitWithVerdict(0, { status: 'regressed', baselineRuns: 14, metrics: [] }, true); // 6
+ */
+export function exitWithVerdict(k6Exit: number, verdict: Verdict, failOnRegression: boolean): number {
+  if (k6Exit !== 0) return k6Exit;
+  return failOnRegression && verdict.status === 'regressed' ? REGRESSION_EXIT : 0;
+}

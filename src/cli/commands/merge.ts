@@ -1,0 +1,49 @@
+import { relative, resolve } from 'node:path';
+import { parse } from '../args.js';
+import { UsageError } from '../errors.js';
+import { exitWithVerdict } from './load-extras.js';
+
+export const usage = `dialtone merge DIR... [--report-dir DIR] [--history FILE] [--fail-on-regression]
+  Merges the segments of one load run (each DIR a segment's report directory, made by
+  'dialtone load SCENARIO --segment i/N') into DIR/load/SCENARIO/: percentiles from the union of their raw
+  samples, counts summed, thresholds judged again, then the history, the verdict and the pages.
+  Exit 0 when every merged threshold held, 99 when one failed, 6 for a regression under --fail-on-regression, 2 for usage.`;
+
+/** Merges segment directories into one run's report. */
+export async function merge(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    'merge',
+    argv,
+    { 'report-dir': { type: 'string' }, history: { type: 'string' }, 'fail-on-regression': { type: 'boolean' } },
+    true,
+  );
+  if (!positionals.length) throw new UsageError('merge: name the segment directories, e.g. dialtone merge m1/load/chat-turns m2/load/chat-turns');
+  const [{ readSegment }, { mergeAndReport }] = await Promise.all([import('../../load/merge.js'), import('../../load/merge-report.js')]);
+  const segs = positionals.map((d) => readSegment(resolve(d)));
+  const first = segs[0]?.result;
+  const other = segs.find((s) => s.result.scenario !== first?.scenario || s.result.workload !== first?.workload);
+  if (!first || other)
+    throw new UsageError(
+      `merge: ${other?.dir}: a segment of '${other?.result.scenario}' (${other?.result.workload}), not of '${first?.scenario}' (${first?.workload})`,
+    );
+  const reportDir = resolve(values['report-dir'] ?? 'reports');
+  const out = resolve(reportDir, 'load', first.scenario);
+  if (segs.some((s) => s.dir === out)) throw new UsageError(`merge: the merged report would overwrite the segment in ${out}; give another --report-dir`);
+  const { exitCode, result, dir, verdict } = await mergeAndReport(segs, {
+    scenario: first.scenario,
+    profile: first.profile,
+    workload: `${first.workload ?? first.profile} in ${segs.length} segments`,
+    target: first.target,
+    reportDir,
+    history: values.history,
+    secrets: [],
+    started: Math.min(...segs.map((s) => Date.parse(s.result.started_at))),
+  });
+  const { verdictLines } = await import('../../nightly/verdict.js');
+  console.log(`merge ${first.scenario}: ${segs.length} segments, ${result.passed ? 'thresholds held' : `threshold failed (exit ${exitCode})`}`);
+  for (const line of result.headline) console.log(`  ${line}`);
+  for (const t of result.thresholds.filter((x) => !x.passed)) console.log(`  FAIL ${t.metric} ${t.expression} (value ${t.value ?? 'n/a'})`);
+  for (const line of verdictLines(verdict)) console.log(line);
+  console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+  return exitWithVerdict(exitCode, verdict, values['fail-on-regression'] ?? false);
+}

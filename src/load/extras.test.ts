@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { exitWithVerdict, loadExtrasOf, REGRESSION_EXIT } from '../cli/commands/load-extras.js';
+import { k6ExtraArgs, parseOut, parseSegment, segmentArgs } from './extras.js';
+
+describe('load extras', () => {
+  it('pass k6 outputs through as --out, and refuse an output k6 v2 does not have with one line', () => {
+    expect(k6ExtraArgs({ outs: ['json=a.json', 'experimental-prometheus-rw'] }, '/r')).toEqual(['--out', 'json=a.json', '--out', 'experimental-prometheus-rw']);
+    expect(() => parseOut('statsd')).toThrow(
+      "load: --out 'statsd': unknown k6 output 'statsd'; known: json, csv, experimental-prometheus-rw, influxdb, experimental-opentelemetry, cloud",
+    );
+  });
+
+  it("turn --segment 2/3 into k6's execution segment, its sequence and a raw-sample file", () => {
+    expect(segmentArgs({ index: 1, count: 1 })).toEqual(['--execution-segment', '0:1', '--execution-segment-sequence', '0,1']);
+    expect(k6ExtraArgs({ segment: parseSegment('2/3') }, '/r')).toEqual([
+      '--execution-segment',
+      '1/3:2/3',
+      '--execution-segment-sequence',
+      '0,1/3,2/3,1',
+      '--out',
+      'json=/r/raw.json.gz',
+    ]);
+    for (const bad of ['0/3', '4/3', '2', 'a/b', '1/65'])
+      expect(() => parseSegment(bad)).toThrow(`load: --segment must look like 2/4 (segment 2 of 4, at most 64), got '${bad}'`);
+  });
+
+  it('refuse --segments together with --segment', () => {
+    expect(() => loadExtrasOf({ segments: '2', segment: '1/2' })).toThrow('load: --segments runs every segment here; --segment i/N runs one: give one of them');
+    expect(() => loadExtrasOf({ segments: '0' })).toThrow("load: --segments must be an integer from 1 to 16, got '0'");
+  });
+
+  it("exit 6 for a regression only under --fail-on-regression, and keep k6's own code when a threshold failed", () => {
+    const regressed = { status: 'regressed' as const, baselineRuns: 14, metrics: [] };
+    expect(exitWithVerdict(0, regressed, true)).toBe(REGRESSION_EXIT);
+    expect(REGRESSION_EXIT).toBe(6);
+    expect(exitWithVerdict(0, regressed, false)).toBe(0);
+    expect(exitWithVerdict(99, regressed, true)).toBe(99);
+    expect(exitWithVerdict(0, { ...regressed, status: 'no baseline' }, true)).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { UsageError } from '../cli/errors.js';
+
+/** What `dialtone load` adds to a k6 run besides the scenario: outputs, an execution segment, the history file. */
+export interface LoadExtras {
+  /** k6 outputs, each passed through as `--out` (json=FILE, csv=FILE, experimental-prometheus-rw, influxdb=URL). */
+  readonly outs?: readonly string[] | undefined;
+  /** This run is segment `index` (1-based) of `count`: k6 runs that share of the load and writes its raw samples. */
+  readonly segment?: Segment | undefined;
+  /** The history file the verdict reads and the run is appended to (default DIR/load/SCENARIO/history.jsonl). */
+  readonly history?: string | undefined;
+}
+
+export interface Segment {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** The k6 outputs dialtone passes through; k6 itself checks their arguments. */
+export const K6_OUTPUTS = ['json', 'csv', 'experimental-prometheus-rw', 'influxdb', 'experimental-opentelemetry', 'cloud'] as const;
+
+/** The raw samples a segment writes for `dialtone merge`: k6's JSON output, gzipped. */
+export const RAW_FILE = 'raw.json.gz';
+
+/**
+ * Checks one `--out` value: a known k6 output, alone or with its argument.
+ *
+ * @example
+ * parseOut('json=/tmp/samples.json'); // 'json=/tmp/samples.json'
+ * parseOut('statsd'); // throws UsageError
+ */
+export function parseOut(v: string): string {
+  const kind = v.split('=')[0] ?? '';
+  if (!(K6_OUTPUTS as readonly string[]).includes(kind))
+    throw new UsageError(`load: --out '${v}': unknown k6 output '${kind}'; known: ${K6_OUTPUTS.join(', ')}`);
+  return v;
+}
+
+/**
+ * Parses `--segment i/N` (1 ≤ i ≤ N ≤ 64).
+ *
+ * @example
+ * parseSegment('2/4'); // { index: 2, count: 4 }
+ */
+export function parseSegment(v: string, flag = '--segment'): Segment {
+  const m = /^(\d+)\/(\d+)$/.exec(v);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || index < 1 || count < 1 || index > count || count > 64)
+    throw new UsageError(`load: ${flag} must look like 2/4 (segment 2 of 4, at most 64), got '${v}'`);
+  return { index, count };
+}
+
+/**
+ * k6's own execution-segment flags for segment i of N: the i-th N-th of every executor's load.
+ *
+ * @example
+ * segmentArgs({ index: 2, count: 3 }); // ['--execution-segment', '1/3:2/3', '--execution-segment-sequence', '0,1/3,2/3,1']
+ */
+export function segmentArgs(s: Segment): string[] {
+  const at = (i: number) => (i === 0 ? '0' : i === s.count ? '1' : `${i}/${s.count}`);
+  const sequence = Array.from({ length: s.count + 1 }, (_, i) => at(i)).join(',');
+  return ['--execution-segment', `${at(s.index - 1)}:${at(s.index)}`, '--execution-segment-sequence', sequence];
+}
+
+/** The extra `k6 run` arguments: each output, and for a segment its flags and its raw-sample file in DIR. */
+export function k6ExtraArgs(x: LoadExtras | undefined, dir: string): string[] {
+  const outs = (x?.outs ?? []).flatMap((o) => ['--out', o]);
+  const segment = x?.segment ? [...segmentArgs(x.segment), '--out', `json=${join(dir, RAW_FILE)}`] : [];
+  return [...outs, ...segment];
+}

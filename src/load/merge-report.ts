@@ -1,0 +1,47 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Verdict } from '../nightly/verdict.js';
+import { writeRunReport } from '../nightly/write-run.js';
+import { mergeSegments, type SegmentFiles } from './merge.js';
+import type { LoadResult } from './page.js';
+
+/** What the merged report needs besides the segments: where it goes and what it is called. */
+export interface MergeTarget {
+  readonly scenario: string;
+  readonly profile: string;
+  readonly workload: string;
+  readonly target: string;
+  readonly reportDir: string;
+  readonly history?: string | undefined;
+  readonly secrets: readonly string[];
+  readonly started: number;
+}
+
+/**
+ * Merges segments into DIR/load/SCENARIO/ (summary.json, result.json, junit.xml, index.html, history and
+ * verdict) and returns the exit code: a segment's own failure to run, else 99 when a merged threshold failed.
+ *
+ * @example
+ * await mergeAndReport(['a/load/chat-turns', 'b/load/chat-turns'].map(readSegment), { scenario: 'chat-turns', … });
+ */
+export async function mergeAndReport(
+  segs: readonly SegmentFiles[],
+  t: MergeTarget,
+): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
+  const summary = await mergeSegments(segs);
+  const dir = join(t.reportDir, 'load', t.scenario);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const broken = segs.find((s) => s.result.k6_exit_code !== 0 && s.result.k6_exit_code !== 99);
+  const failed = Object.values(summary.metrics).some((m) => Object.values(m.thresholds ?? {}).some(Boolean));
+  const exitCode = broken?.result.k6_exit_code ?? (failed ? 99 : 0);
+  const { result, verdict } = await writeRunReport({
+    ...t,
+    exitCode,
+    summary,
+    dir,
+    record: true,
+    durationMs: Math.max(...segs.map((s) => s.result.duration_ms)),
+  });
+  return { exitCode, result, dir, verdict };
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../cli/errors.js';
+import type { LoadedProfile } from '../profile/load.js';
+import { bundleScenario } from './bundle.js';
+import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
+import { chatData } from './data.js';
+import { K6_VERSION } from './k6.js';
+import { loadConfigOf } from './kit.js';
+
+/** Where the k6-operator mounts the script's ConfigMap in every runner pod. */
+const MOUNT = '/test';
+/** A ConfigMap holds at most 1 MiB. */
+const CONFIGMAP_LIMIT = 1024 * 1024;
+
+export interface OperatorOptions {
+  readonly root: string;
+  readonly scenario: string;
+  readonly profile: LoadProfileName;
+  readonly loaded: LoadedProfile;
+  readonly parallelism: number;
+  /** The Kubernetes Secret whose keys are the credential variables' names. */
+  readonly secretName: string;
+  readonly namespace?: string | undefined;
+  readonly image?: string | undefined;
+  readonly overrides?: LoadConfig['overrides'];
+}
+
+/** The manifests, by file name, and the credential variables the Secret must hold. */
+export interface OperatorManifests {
+  readonly files: Record<string, Record<string, unknown>>;
+  readonly secretKeys: string[];
+}
+
+/**
+ * The k6-operator manifests for one scenario: a ConfigMap with the bundled script, its data file and its
+ * LoadConfig, and a TestRun (k6.io/v1alpha1) that runs it on `parallelism` pods (the operator gives each
+ * its execution segment). Credentials reach the pods from a Secret by reference (secretKeyRef): no value
+ * is ever written.
+ *
+ * @example
+ * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName: 'dialtone-credentials' });
+ */
+export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
+  const name = `dialtone-${o.scenario}`;
+  const work = mkdtempSync(join(tmpdir(), 'dialtone-operator-'));
+  let script: string;
+  try {
+    // The inline source map would double the size; a pod's stack trace still names the bundled lines.
+    script = readFileSync(await bundleScenario(o.root, o.scenario, join(work, 'script.js')), 'utf8').replace(/\n\/\/# sourceMappingURL=data:[^\n]*\n?$/, '\n');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile: `${MOUNT}/data.json`, overrides: o.overrides });
+  const data = { 'script.js': script, 'data.json': JSON.stringify(chatData(20261121, 500)), 'config.json': JSON.stringify(config) };
+  const size = Object.values(data).reduce((a, v) => a + Buffer.byteLength(v), 0);
+  if (size > CONFIGMAP_LIMIT)
+    throw new UsageError(`k6-operator: the bundle, data and config of '${o.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
+  const secretKeys = [...new Set(Object.values(config.secretEnv).filter(Boolean))].sort();
+  const metadata = (n: string) => ({
+    name: n,
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+    labels: { 'app.kubernetes.io/name': 'dialtone', 'dialtone/scenario': o.scenario },
+  });
+  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(name), data };
+  const testRun = {
+    apiVersion: 'k6.io/v1alpha1',
+    kind: 'TestRun',
+    metadata: metadata(name),
+    spec: {
+      parallelism: o.parallelism,
+      script: { configMap: { name, file: 'script.js' } },
+      arguments: '--no-color',
+      runner: {
+        image: o.image ?? `grafana/k6:${K6_VERSION.slice(1)}`,
+        env: [
+          { name: LOAD_ENV, valueFrom: { configMapKeyRef: { name, key: 'config.json' } } },
+          { name: 'K6_NO_USAGE_REPORT', value: 'true' },
+          ...secretKeys.map((key) => ({ name: key, valueFrom: { secretKeyRef: { name: o.secretName, key } } })),
+        ],
+      },
+    },
+  };
+  return { files: { 'configmap.yaml': configMap, 'testrun.yaml': testRun }, secretKeys };
+}

@@ -1,0 +1,69 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { LoadResult } from '../load/page.js';
+import { NightMetric } from './metrics.js';
+
+/** The fields of a history line the trend and the verdict read; other fields pass through. */
+export const HistoryLine = z.looseObject({
+  scenario: z.string(),
+  profile: z.string(),
+  started_at: z.string(),
+  passed: z.boolean(),
+  k6_exit_code: z.number(),
+  figures: z.record(z.string(), z.number()),
+  headline: z.array(z.string()).default([]),
+  thresholds: z.array(z.any()).default([]),
+  duration_ms: z.number().default(0),
+  target: z.string().default(''),
+  workload: z.string().optional(),
+  metrics: z.record(z.string(), NightMetric).optional(),
+});
+
+/**
+ * The runs recorded in a history file, oldest first. A line that is not a run (a truncated write, a
+ * hand edit) is left out rather than failing tonight's report.
+ *
+ * @example
+ * readHistory('reports/load/chat-turns/history.jsonl').at(-1)?.started_at;
+ */
+export function readHistory(path: string): LoadResult[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((line) => {
+      try {
+        const r = HistoryLine.safeParse(JSON.parse(line));
+        return r.success ? [r.data as LoadResult] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Appends one run (already redacted) as a line, making the file's folder when CI points elsewhere. */
+export function appendHistory(path: string, line: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  appendFileSync(path, `${line}\n`);
+}
+
+/**
+ * The earlier runs tonight is compared with: same scenario, same target, same workload (profile plus any
+ * --rate or --duration), k6 having finished (0, or 99 for a threshold failure), with metrics recorded.
+ */
+export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadResult, 'scenario' | 'workload'>): LoadResult[] {
+  return history.filter(
+    (h) => h.scenario === tonight.scenario && h.workload === tonight.workload && h.metrics && (h.k6_exit_code === 0 || h.k6_exit_code === 99),
+  );
+}
+
+/**
+ * The workload key: the load profile, with --rate and --duration when they replace its own.
+ *
+ * @example
+ * workloadOf('smoke', { duration: '5s' }); // 'smoke for 5s'
+ */
+export function workloadOf(profile: string, overrides?: { rate?: number | undefined; duration?: string | undefined }): string {
+  return `${profile}${overrides?.rate ? ` at ${overrides.rate}/s` : ''}${overrides?.duration ? ` for ${overrides.duration}` : ''}`;
+}

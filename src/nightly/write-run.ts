@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIGURES } from '../load/figures.js';
+import { type LoadResult, loadPage } from '../load/page.js';
+import { type K6Summary, thresholdsOf } from '../load/summary.js';
+import { redact } from '../profile/redact.js';
+import { writeIndexPage } from '../report/index-page.js';
+import { writeReportFiles } from '../report/write.js';
+import { appendHistory, baselineOf, readHistory } from './history.js';
+import { loadJunit } from './load-junit.js';
+import { metricsOf } from './metrics.js';
+import { nightlySection } from './trend-plots.js';
+import { judge, type Verdict } from './verdict.js';
+
+/** What a finished k6 run (or a merge of segments) hands to the report writer. */
+export interface FinishedRun {
+  readonly scenario: string;
+  readonly profile: string;
+  readonly workload: string;
+  readonly target: string;
+  readonly started: number;
+  readonly exitCode: number;
+  readonly summary: K6Summary;
+  /** DIR/load/SCENARIO, and DIR itself (whose index page lists every report). */
+  readonly dir: string;
+  readonly reportDir: string;
+  readonly secrets: readonly string[];
+  /** The history file; default DIR/load/SCENARIO/history.jsonl. */
+  readonly history?: string | undefined;
+  /** False for one execution segment: a part of a run is neither history nor judged. */
+  readonly record: boolean;
+  /** The run's length when it is not "until now" (a merge of segments run earlier). */
+  readonly durationMs?: number | undefined;
+  /** The profile turned certificate verification off: the page says so. */
+  readonly tlsInsecure?: boolean;
+}
+
+/**
+ * Writes a run's report: result.json, junit.xml (one case per threshold), index.html with the
+ * regression verdict and trend plots, appends the run to the history and judges it against the earlier
+ * runs of the same workload. Every file passes the redactor.
+ *
+ * @example
+ * const { result, verdict } = await writeRunReport({ scenario: 'chat-turns', profile: 'smoke', workload: 'smoke', … });
+ */
+export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
+  const figures = (FIGURES[o.scenario] ?? (() => ({ figures: {}, headline: [] })))(o.summary);
+  const result: LoadResult = {
+    scenario: o.scenario,
+    profile: o.profile,
+    target: o.target,
+    started_at: new Date(o.started).toISOString(),
+    duration_ms: o.durationMs ?? Date.now() - o.started,
+    k6_exit_code: o.exitCode,
+    passed: o.exitCode === 0,
+    ...(o.tlsInsecure ? { tls_insecure: true } : {}),
+    figures: figures.figures,
+    headline: figures.headline,
+    thresholds: thresholdsOf(o.summary),
+    workload: o.workload,
+    metrics: metricsOf(o.summary),
+  };
+  const historyPath = o.history ?? join(o.dir, 'history.jsonl');
+  const earlier = readHistory(historyPath);
+  const verdict = judge(
+    baselineOf(earlier, result).map((r) => r.metrics ?? {}),
+    o.record ? (result.metrics ?? {}) : {},
+  );
+  if (o.record) appendHistory(historyPath, redact(JSON.stringify(result), o.secrets));
+  const nights = [...baselineOf(earlier, result), result];
+  const section = o.record
+    ? await nightlySection(verdict, nights, o.summary)
+    : '<p class="muted">One execution segment: merge the segments (dialtone merge) for the run\'s verdict.</p>';
+  writeReportFiles(
+    o.dir,
+    {
+      'index.html': loadPage(result, o.summary, [...earlier, ...(o.record ? [result] : [])], existsSync(join(o.dir, 'dashboard.html')), section),
+      'result.json': `${JSON.stringify(result, null, 2)}\n`,
+      'junit.xml': loadJunit(result, o.record ? verdict : undefined),
+    },
+    o.secrets,
+  );
+  writeIndexPage(o.reportDir);
+  return { result, verdict, historyPath };
+}

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RAW_FILE, segmentArgs } from '../src/load/extras.js';
+import { findK6 } from '../src/load/k6.js';
+import { dialtone, ROOT } from './run-cli.js';
+
+// Two real k6 segments of a tiny script whose thresholds hold, then `dialtone merge` judged against a history
+// whose nights were ten times faster: the verdict must say regressed, and exit 6 only under --fail-on-regression.
+const SCRIPT = `
+import { Trend } from 'k6/metrics';
+const t = new Trend('merge_latency', true);
+export const options = {
+  scenarios: { s: { executor: 'constant-arrival-rate', rate: 40, timeUnit: '1s', duration: '2s', preAllocatedVUs: 4 } },
+  thresholds: { merge_latency: ['p(95)<5000'] },
+};
+export default function () { t.add(Math.random() ** 3 * 900); }`;
+
+let base = '';
+let segs: string[] = [];
+const history = () => join(base, 'history.jsonl');
+
+beforeAll(async () => {
+  const k6 = findK6(ROOT);
+  if (!k6) throw new Error('k6 v2 is not installed: run npm install');
+  base = mkdtempSync(join(tmpdir(), 'dialtone-nightly-'));
+  writeFileSync(join(base, 'script.js'), SCRIPT);
+  segs = [1, 2].map((i) => join(base, `seg${i}`, 'load', 'merge-cli'));
+  await Promise.all(
+    segs.map(async (dir, i) => {
+      mkdirSync(dir, { recursive: true });
+      const args = [
+        'run',
+        '-q',
+        '--summary-export',
+        join(dir, 'summary.json'),
+        ...segmentArgs({ index: i + 1, count: 2 }),
+        '--out',
+        `json=${join(dir, RAW_FILE)}`,
+      ];
+      await promisify(execFile)(k6, [...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
+      const result = {
+        scenario: 'merge-cli',
+        profile: 'smoke',
+        workload: 'smoke',
+        target: 'reference',
+        started_at: new Date().toISOString(),
+        duration_ms: 2000,
+        k6_exit_code: 0,
+        passed: true,
+        figures: {},
+        headline: [],
+        thresholds: [],
+      };
+      writeFileSync(join(dir, 'result.json'), JSON.stringify(result));
+    }),
+  );
+  const night = (i: number) => ({
+    scenario: 'merge-cli',
+    profile: 'smoke',
+    workload: 'smoke in 2 segments',
+    target: 'reference',
+    started_at: new Date(Date.UTC(2026, 10, 10 + i, 2, 17)).toISOString(),
+    duration_ms: 2000,
+    k6_exit_code: 0,
+    passed: true,
+    figures: {},
+    headline: [],
+    thresholds: [],
+    metrics: { 'merge_latency p95': { value: 70 + (i % 3), unit: 'ms', better: 'lower' } },
+  });
+  writeFileSync(history(), `${Array.from({ length: 8 }, (_, i) => JSON.stringify(night(i))).join('\n')}\n`);
+}, 60_000);
+
+describe('dialtone merge with a history', () => {
+  it('exits 6 under --fail-on-regression when a merged metric left its band, and says which', async () => {
+    const out = join(base, 'out1');
+    const r = await dialtone(['merge', ...segs, '--report-dir', out, '--history', history(), '--fail-on-regression']);
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stdout).toContain('merge merge-cli: 2 segments, thresholds held');
+    expect(r.stdout).toMatch(/^verdict: regressed against 8 earlier runs/m);
+    expect(r.stdout).toMatch(/^ {2}regressed merge_latency p95: \d+ ms \(baseline median 71\.00 ms, band/m);
+    const dir = join(out, 'load', 'merge-cli');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(
+      /<testcase classname="dialtone\.load\.merge-cli" name="no metric regressed against the last 8 runs" time="0"><failure /,
+    );
+    const page = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(page).toMatch(/<h2>Regression verdict <span class="badge fail">regressed<\/span><\/h2>/);
+    expect(page).toContain('<svg');
+    expect(page).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+  });
+
+  it('exits 0 without --fail-on-regression, still printing the verdict, and appends the merged run to the history', async () => {
+    const before = readFileSync(history(), 'utf8').trim().split('\n').length;
+    const r = await dialtone(['merge', ...segs, '--report-dir', join(base, 'out2'), '--history', history()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^verdict: regressed/m);
+    expect(readFileSync(history(), 'utf8').trim().split('\n').length).toBe(before + 1);
+  });
+
+  it('refuses segments of different scenarios with one line', async () => {
+    const other = join(base, 'seg3', 'load', 'other');
+    mkdirSync(other, { recursive: true });
+    for (const f of ['summary.json', RAW_FILE]) writeFileSync(join(other, f), readFileSync(join(segs[0] as string, f)));
+    writeFileSync(join(other, 'result.json'), JSON.stringify({ scenario: 'other', workload: 'smoke' }));
+    const r = await dialtone(['merge', segs[0] as string, other, '--report-dir', join(base, 'out3')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`dialtone: merge: ${other}: a segment of 'other' (smoke), not of 'merge-cli' (smoke)`);
+  });
+});
