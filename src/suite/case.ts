@@ -2,7 +2,8 @@ import { it, type TestContext } from 'vitest';
 import { redact } from '../profile/redact.js';
 import type { Capability } from '../profile/schema.js';
 import { type RuleId, Rules } from '../spec/index.js';
-import { CheckFailure, checks } from './checks.js';
+import { countingChecks } from './check-count.js';
+import { CheckFailure, type checks } from './checks.js';
 import { CaseContext, runSettings, secretEnv } from './context.js';
 import type { CaseMeta, WireEntry } from './meta.js';
 import { curlFor } from './reproduce.js';
@@ -95,9 +96,10 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
     }
     const env = secretEnv(loaded);
     const secrets = Object.values(env);
+    const counted = countingChecks();
     const api: CaseApi = {
       t,
-      check: checks,
+      check: counted.check,
       observe: (label, value) => {
         meta.observed ??= [];
         meta.observed.push(redact(`${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`, secrets));
@@ -121,6 +123,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
     };
     try {
       await body(api);
+      if (!r.open) counted.assertSome(r.statement);
     } catch (e) {
       if (e instanceof SkipSignal) {
         meta.skipReason = redact(e.message, secrets);
