@@ -15,6 +15,7 @@ export class ControlClient {
       url: `${control.url.replace(/\/$/, '')}${path}`,
       headers: { 'x-dialtone-control': token, 'Content-Type': 'application/json' },
       body,
+      control: true,
     });
     if (res.status >= 400) throw new Error(`control ${method} ${path} answered ${res.status}: ${res.text}`);
     return res.json as T;

@@ -12,6 +12,7 @@ import {
   type SessionResponse,
 } from '../spec/messaging.js';
 import { type Exchange, type Response, request, TargetUnreachable, type WsFrame } from './exchange.js';
+import { currentScope, mutateFrame } from './mutation.js';
 
 /** A server event as received: any JSON value is kept, so cases can check what the document requires of it. */
 export type WireEvent = {
@@ -117,18 +118,11 @@ export class MessagingSocket {
     private readonly frames: WsFrame[],
     private readonly started: number,
   ) {
+    // The case's mutation (if any) is the one armed where the socket opened, whenever its frames arrive.
+    const scope = currentScope();
     ws.on('message', (data, isBinary) => {
-      const text = isBinary ? `<binary ${(data as Buffer).length} bytes>` : data.toString();
-      this.frames.push({ dir: 'received', data: maskTokens(text), ms: this.#ms() });
-      let event: WireEvent;
-      try {
-        const parsed: unknown = JSON.parse(text);
-        event = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WireEvent) : { raw: text };
-      } catch {
-        event = { raw: text };
-      }
-      this.events.push(event);
-      this.#wake();
+      const received = isBinary ? `<binary ${(data as Buffer).length} bytes>` : data.toString();
+      for (const text of mutateFrame('messaging', received, scope)) this.#receive(text);
     });
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
@@ -139,6 +133,19 @@ export class MessagingSocket {
       });
     });
     ws.on('error', () => {});
+  }
+
+  #receive(text: string): void {
+    this.frames.push({ dir: 'received', data: maskTokens(text), ms: this.#ms() });
+    let event: WireEvent;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      event = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WireEvent) : { raw: text };
+    } catch {
+      event = { raw: text };
+    }
+    this.events.push(event);
+    this.#wake();
   }
 
   #ms = () => Math.round(performance.now() - this.started);

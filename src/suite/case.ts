@@ -1,4 +1,5 @@
 import { it, type TestContext } from 'vitest';
+import { withMutation } from '../clients/mutation.js';
 import { redact } from '../profile/redact.js';
 import type { Capability } from '../profile/schema.js';
 import { type RuleId, Rules } from '../spec/index.js';
@@ -6,6 +7,7 @@ import { countingChecks } from './check-count.js';
 import { CheckFailure, type checks } from './checks.js';
 import { CaseContext, runSettings, secretEnv } from './context.js';
 import type { CaseMeta, WireEntry } from './meta.js';
+import { mutationScope } from './mutations/scope.js';
 import { curlFor } from './reproduce.js';
 import { missingFor } from './surfaces.js';
 
@@ -121,8 +123,9 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       const last = t.log.at(-1);
       return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${slow ? ' --slow' : ''}${profileArg}`];
     };
+    const scope = mutationScope(id, r.open === true, settings.mutations, meta);
     try {
-      await body(api);
+      await withMutation(scope, () => body(api));
       if (!r.open) counted.assertSome(r.statement);
     } catch (e) {
       if (e instanceof SkipSignal) {
@@ -143,6 +146,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       }
     } finally {
       meta.wire = wireOf(t, secrets);
+      if (meta.mutation) meta.mutation.applied = scope.applied;
     }
     if (r.open && !meta.observed) api.observe('result', 'nothing recorded');
   };

@@ -1,5 +1,5 @@
 import { join, relative, resolve } from 'node:path';
-import type { Results } from '../../report/results.js';
+import type { Results, RuleProofRow } from '../../report/results.js';
 import { type DefectId, Defects } from '../../target/defects.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
@@ -35,7 +35,8 @@ export async function conformance(argv: string[]): Promise<number> {
     selftest: values.selftest ?? false,
     slow: values.slow ?? false,
   });
-  return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) ? 0 : 1;
+  const proofHolds = (out.results.proof?.rules ?? []).every((r) => !r.mutation || r.proven || r.skipped);
+  return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds ? 0 : 1;
 }
 
 export async function runConformance(o: {
@@ -49,7 +50,8 @@ export async function runConformance(o: {
 }): Promise<ConformanceOutcome> {
   const reportDir = resolve(o.reportDir ?? 'reports');
   // vitest and the report writers load once the arguments are known to be good.
-  const [{ runSuite }, { runSelftest }, { conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
+  const [proof, { runSuite }, { runSelftest }, { conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
+    import('../../suite/proof.js'),
     import('../../suite/run.js'),
     import('../../suite/selftest.js'),
     import('../../report/conformance-page.js'),
@@ -60,8 +62,11 @@ export async function runConformance(o: {
   const session = await openTarget(o.target, o.defects ?? []);
   if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; nothing is printed until they end.');
   let results: Results;
+  let proofRows: RuleProofRow[] = [];
   try {
     results = await runSuite({ root: ROOT, loaded: session.loaded, ...(o.only ? { only: o.only } : {}), slow: o.slow ?? false });
+    // The mutation proof runs against the target under test itself, a real environment included.
+    if (o.selftest) proofRows = await proof.runMutationProof(ROOT, session.loaded, o.only);
   } finally {
     await session.close();
   }
@@ -73,6 +78,7 @@ export async function runConformance(o: {
     });
     const caught = verdicts.filter((v) => v.exact).length;
     results = { ...results, selftest: { defects: verdicts, caught, total: verdicts.length, mutation_score: verdicts.length ? caught / verdicts.length : 0 } };
+    results = { ...results, proof: proof.summarizeProof(proof.withDefects(proofRows, verdicts)) };
   }
   const secrets = Object.values(session.loaded.secrets).filter((s): s is string => typeof s === 'string');
   const dir = join(reportDir, 'conformance');
@@ -95,6 +101,7 @@ export async function runConformance(o: {
     const s = results.selftest;
     console.log(`defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)`);
   }
+  if (results.proof) for (const line of proof.proofLines(results.proof)) console.log(line);
   console.log(`gate: ${results.gate}; report: ${relative(process.cwd(), join(dir, 'index.html')) || join(dir, 'index.html')}`);
   return { results, reportDir };
 }

@@ -1,0 +1,3 @@
+import type { Proofs } from './spec.js';
+
+export const concurrencyProofs: Proofs = {};
