@@ -19,6 +19,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/load.js');
     return { usage: m.usage, run: m.load };
   },
+  rules: async () => {
+    const m = await import('./commands/rules.js');
+    return { usage: m.usage, run: m.rules };
+  },
   start: async () => {
     const m = await import('./commands/start.js');
     return { usage: m.usage, run: m.start };
