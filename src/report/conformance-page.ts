@@ -30,7 +30,9 @@ function provenBy(p: RuleProofRow | undefined): string {
   if (!p) return '<span class="muted">open rule: never fails</span>';
   const parts = [
     ...p.defects.map((d) => `defect <code>${esc(d)}</code>`),
-    ...(p.mutation ? [`${p.proven ? badge('pass') : badge(p.skipped ? 'skip' : 'fail')} mutation ${esc(p.mutation)}${p.check ? ` (failed check: ${esc(p.check)})` : ''}`] : []),
+    ...(p.mutation
+      ? [`${p.proven ? badge('pass') : badge(p.skipped ? 'skip' : 'fail')} mutation ${esc(p.mutation)}${p.check ? ` (failed check: ${esc(p.check)})` : ''}`]
+      : []),
   ];
   const why = p.why && !p.proven ? `<div class="muted">${esc(p.why)}</div>` : '';
   return `${parts.join('<br>') || badge('uncovered')}${why}`;
@@ -45,7 +47,14 @@ function proofSection(p: ProofSummary): string {
   };
   return `<h2>Rules proven able to fail: ${p.proven}/${p.closed} (${Math.round(p.share * 100)}%)</h2>
 <p class="muted">A defect proves a rule when the reference target started with it fails exactly the rules it breaks. A mutation proves a rule when, with the mutation rewriting the target's answers in that rule's own case only, the case fails on a named check (not a crash or a timeout). The catalogue below says, per rule, which.</p>
-<table><tr><th>Surface</th><th>Documented rules</th><th>By a defect</th><th>By a mutation</th><th>Proven</th></tr>${surfaces.map((s) => row(s, p.rules.filter((x) => x.surface === s))).join('')}${row('all', p.rules)}</table>`;
+<table><tr><th>Surface</th><th>Documented rules</th><th>By a defect</th><th>By a mutation</th><th>Proven</th></tr>${surfaces
+    .map((s) =>
+      row(
+        s,
+        p.rules.filter((x) => x.surface === s),
+      ),
+    )
+    .join('')}${row('all', p.rules)}</table>`;
 }
 
 export function conformancePage(r: Results): string {
