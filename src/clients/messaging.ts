@@ -12,7 +12,7 @@ import {
   type SessionResponse,
 } from '../spec/messaging.js';
 import { type Exchange, type Response, request, TargetUnreachable, type WsFrame } from './exchange.js';
-import { currentScope, mutateFrame } from './mutation.js';
+import { currentScope, mutateAnswer, mutateFrame } from './mutation.js';
 
 /** A server event as received: any JSON value is kept, so cases can check what the document requires of it. */
 export type WireEvent = {
@@ -361,17 +361,23 @@ export class MessagingClient {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           settled = true;
-          const text = Buffer.concat(chunks).toString('utf8');
+          // A refused upgrade is an HTTP answer like any other: a mutation armed for the case may rewrite it.
+          const refused = mutateAnswer('GET', url.replace(/^ws/, 'http'), {
+            status: res.statusCode ?? 0,
+            headers: flat(res.headers),
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+          const text = refused.text;
           let json: unknown;
           try {
             json = JSON.parse(text);
           } catch {
             json = undefined;
           }
-          const headers = flat(res.headers);
-          const exchange = record(res.statusCode ?? 0, headers, text);
+          const headers = { ...refused.headers };
+          const exchange = record(refused.status, headers, text);
           req.destroy();
-          resolve({ opened: false, status: res.statusCode ?? 0, headers, text, json, exchange });
+          resolve({ opened: false, status: refused.status, headers, text, json, exchange });
         });
       });
       ws.on('error', (e) => {
