@@ -97,6 +97,8 @@ export const ProofSummary = z.object({
   by_mutation: z.number(),
   proven: z.number(),
   share: z.number(),
+  /** How long the one run with every rule's mutation armed took. */
+  mutation_run_ms: z.number(),
 });
 export type ProofSummary = z.infer<typeof ProofSummary>;
 

@@ -34,10 +34,11 @@ function verdictOf(cases: readonly CaseResult[]): Pick<RuleProofRow, 'proven' | 
  * registry's reason. `withDefects` adds the defects that break each rule.
  *
  * @example
- * const rows = await runMutationProof(root, loaded, 'chat.*');
+ * const { rows } = await runMutationProof(root, loaded, 'chat.*');
  * rows.filter((r) => r.proven).length
  */
-export async function runMutationProof(root: string, loaded: LoadedProfile, only: string | undefined): Promise<RuleProofRow[]> {
+export async function runMutationProof(root: string, loaded: LoadedProfile, only: string | undefined): Promise<{ rows: RuleProofRow[]; durationMs: number }> {
+  const started = Date.now();
   const mutations = armed(only);
   const runner = await SuiteRunner.create(root);
   let cases: CaseResult[];
@@ -48,7 +49,7 @@ export async function runMutationProof(root: string, loaded: LoadedProfile, only
   }
   const byRule = new Map<string, CaseResult[]>();
   for (const c of cases) byRule.set(c.rule, [...(byRule.get(c.rule) ?? []), c]);
-  return ruleList
+  const rows = ruleList
     .filter((r) => !r.open && matchesGlob(r.id, only))
     .map((r): RuleProofRow => {
       const p = Proofs[r.id as RuleId];
@@ -57,6 +58,7 @@ export async function runMutationProof(root: string, loaded: LoadedProfile, only
       if ('reason' in p) return { ...base, proven: false, why: p.reason, reason: p.reason };
       return { ...base, mutation: describeSpec(p.mutation), ...verdictOf(byRule.get(r.id) ?? []) };
     });
+  return { rows, durationMs: Date.now() - started };
 }
 
 /** The rows with the defects that break each rule and were caught exactly. */
@@ -70,7 +72,7 @@ export function unproven(rows: readonly RuleProofRow[]): RuleProofRow[] {
 }
 
 /** Totals of the proof rows: a rule counts as proven when a defect or its mutation proves it. */
-export function summarizeProof(rows: RuleProofRow[]): ProofSummary {
+export function summarizeProof(rows: RuleProofRow[], durationMs = 0): ProofSummary {
   const proven = rows.filter((r) => r.proven || r.defects.length > 0).length;
   return {
     rules: rows,
@@ -79,6 +81,7 @@ export function summarizeProof(rows: RuleProofRow[]): ProofSummary {
     by_mutation: rows.filter((r) => r.proven).length,
     proven,
     share: rows.length ? proven / rows.length : 0,
+    mutation_run_ms: durationMs,
   };
 }
 
@@ -89,6 +92,6 @@ export function summarizeProof(rows: RuleProofRow[]): ProofSummary {
  * proofLines(summary) // ['rules proven able to fail: 330/330 (100%): 97 by a defect, 330 by a mutation']
  */
 export function proofLines(p: ProofSummary): string[] {
-  const head = `rules proven able to fail: ${p.proven}/${p.closed} (${Math.round(p.share * 100)}%): ${p.by_defect} by a defect, ${p.by_mutation} by a mutation`;
+  const head = `rules proven able to fail: ${p.proven}/${p.closed} (${Math.round(p.share * 100)}%): ${p.by_defect} by a defect, ${p.by_mutation} by a mutation (mutation run ${(p.mutation_run_ms / 1000).toFixed(1)} s)`;
   return [head, ...unproven(p.rules).map((r) => `  mutation of ${r.rule} (${r.mutation}) did not prove it: ${r.why}`)];
 }

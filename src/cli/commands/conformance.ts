@@ -62,11 +62,11 @@ export async function runConformance(o: {
   const session = await openTarget(o.target, o.defects ?? []);
   if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; nothing is printed until they end.');
   let results: Results;
-  let proofRows: RuleProofRow[] = [];
+  let proofRun: { rows: RuleProofRow[]; durationMs: number } = { rows: [], durationMs: 0 };
   try {
     results = await runSuite({ root: ROOT, loaded: session.loaded, ...(o.only ? { only: o.only } : {}), slow: o.slow ?? false });
     // The mutation proof runs against the target under test itself, a real environment included.
-    if (o.selftest) proofRows = await proof.runMutationProof(ROOT, session.loaded, o.only);
+    if (o.selftest) proofRun = await proof.runMutationProof(ROOT, session.loaded, o.only);
   } finally {
     await session.close();
   }
@@ -78,7 +78,7 @@ export async function runConformance(o: {
     });
     const caught = verdicts.filter((v) => v.exact).length;
     results = { ...results, selftest: { defects: verdicts, caught, total: verdicts.length, mutation_score: verdicts.length ? caught / verdicts.length : 0 } };
-    results = { ...results, proof: proof.summarizeProof(proof.withDefects(proofRows, verdicts)) };
+    results = { ...results, proof: proof.summarizeProof(proof.withDefects(proofRun.rows, verdicts), proofRun.durationMs) };
   }
   const secrets = Object.values(session.loaded.secrets).filter((s): s is string => typeof s === 'string');
   const dir = join(reportDir, 'conformance');
