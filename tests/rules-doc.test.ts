@@ -4,9 +4,9 @@ import { ROOT } from '../src/cli/root.js';
 import { explain, ruleIndex, rulesMarkdown } from '../src/cli/rule-index.js';
 import { ruleList } from '../src/spec/index.js';
 
-describe('the rule index', () => {
-  const index = ruleIndex(ROOT);
+const index = await ruleIndex(ROOT);
 
+describe('the rule index', () => {
   it('is what docs/rules.md holds (regenerate with: npx dialtone rules --markdown > docs/rules.md)', () => {
     expect(readFileSync(`${ROOT}docs/rules.md`, 'utf8')).toBe(rulesMarkdown(index));
   });
@@ -18,6 +18,14 @@ describe('the rule index', () => {
       const [file, line] = (place as string).split(':');
       expect(readFileSync(`${ROOT}${file}`, 'utf8').split('\n')[Number(line) - 1], r.id).toContain(`'${r.id}'`);
     }
+  });
+
+  it('walks a rule to the target route that serves the exchange its mutation rewrites', () => {
+    const e = index.get('agents.branch.create');
+    expect(e?.target.map((t) => t.via)).toContain('route of POST /v1/agents/*/branches');
+    const place = e?.target.find((t) => t.via.startsWith('route of'))?.place as string;
+    const [file, line] = place.split(':');
+    expect(readFileSync(`${ROOT}${file}`, 'utf8').split('\n')[Number(line) - 1]).toContain("'/:agentId/branches'");
   });
 
   it('walks a rule with a defect to the target line that switches it', () => {

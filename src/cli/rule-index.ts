@@ -74,6 +74,62 @@ function caseBodies(files: readonly SourceFile[]): Map<string, { place: Place; b
   return out;
 }
 
+/** A route registration in the target: its place, method (when the line names one) and path segments. */
+interface Route {
+  readonly place: Place;
+  readonly method: string | undefined;
+  readonly segments: string[];
+}
+
+/** The string values of the spec's path constants (`VoicePaths.iceServers` → `/api/v1/ice-servers`; functions get `:p` params). */
+async function pathConstants(): Promise<Map<string, string>> {
+  const [{ AgentsPaths }, { AlertsPaths }, { MessagingPaths }, { VoicePaths }, { WebhooksPaths }] = await Promise.all([
+    import('../spec/agents.js'),
+    import('../spec/alerts.js'),
+    import('../spec/messaging.js'),
+    import('../spec/voice.js'),
+    import('../spec/webhooks.js'),
+  ]);
+  const out = new Map<string, string>();
+  const groups: Record<string, Record<string, unknown>> = { AgentsPaths, AlertsPaths, MessagingPaths, VoicePaths, WebhooksPaths };
+  for (const [group, paths] of Object.entries(groups)) {
+    for (const [key, v] of Object.entries(paths)) {
+      const value = typeof v === 'function' ? (v as (...a: string[]) => string)(':a', ':b') : v;
+      if (typeof value === 'string') out.set(`${group}.${key}`, decodeURIComponent(value));
+    }
+  }
+  return out;
+}
+
+/** Route registrations in the target: `app.get('/…'`, `scope.post(XPaths.y`, `{ method: 'POST', url: '/…' }`. */
+function routesOf(files: readonly SourceFile[], constants: Map<string, string>): Route[] {
+  const out: Route[] = [];
+  const call = /\b(?:app|scope)\.(get|post|put|patch|delete)\(\s*(?:'([^']+)'|(\w+Paths\.\w+))/;
+  const row = /method:\s*'(\w+)',\s*url:\s*'([^']+)'/;
+  for (const f of files) {
+    if (/control\.ts$/.test(f.path)) continue;
+    for (const [i, l] of f.lines.entries()) {
+      const c = call.exec(l);
+      const r = row.exec(l);
+      const path = c ? (c[2] ?? constants.get(c[3] ?? '')) : r?.[2];
+      if (!path) continue;
+      out.push({ place: `${f.path}:${i + 1}`, method: (c?.[1] ?? r?.[1])?.toUpperCase(), segments: path.split('/').filter(Boolean) });
+    }
+  }
+  return out;
+}
+
+/** The route that serves an exchange (`POST /v1/*\/*\/chat/create`): its segments match the path's last ones, one literal at least. */
+function routeFor(routes: readonly Route[], method: string, path: string): Route | undefined {
+  const want = path.split('/').filter(Boolean);
+  return routes.find((r) => {
+    if ((r.method && r.method !== method) || r.segments.length === 0 || r.segments.length > want.length) return false;
+    const tail = want.slice(want.length - r.segments.length);
+    const fits = r.segments.every((s, k) => s.startsWith(':') || tail[k] === '*' || s === tail[k]);
+    return fits && r.segments.some((s, k) => !s.startsWith(':') && s === tail[k]);
+  });
+}
+
 /** Names the spec exports (`export const X`), so a case's use of them can be found. */
 function specExports(root: string): string[] {
   return tsSources(root, 'src/spec')
@@ -86,11 +142,12 @@ function specExports(root: string): string[] {
  * and what breaks it. Built from the sources each time (a second or so), so it never goes stale.
  *
  * @example
- * const index = ruleIndex(ROOT);
+ * const index = await ruleIndex(ROOT);
  * index.get('chat.close.success-true')?.cases // ['conformance/chat/close.test.ts:5']
  */
-export function ruleIndex(root: string): Map<string, RuleEntry> {
+export async function ruleIndex(root: string): Promise<Map<string, RuleEntry>> {
   const target = tsSources(root, 'src/target');
+  const routes = routesOf(target, await pathConstants());
   const bodies = caseBodies(tsSources(root, 'conformance', true));
   const names = specExports(root);
   const out = new Map<string, RuleEntry>();
@@ -115,6 +172,9 @@ export function ruleIndex(root: string): Map<string, RuleEntry> {
     for (const u of uses) if (u.includes('.')) add(find(target, u), u);
     for (const u of uses) if (!u.includes('.') && places.length < 3) add(find(target, new RegExp(`\\b${u}\\b`)), u);
     const proof = Proofs[rule.id as RuleId];
+    // The route that serves the exchange the rule's mutation rewrites: the handler that answers it.
+    const on = proof && 'mutation' in proof ? proof.mutation.on : undefined;
+    if (on && 'method' in on) add(routeFor(routes, on.method, on.path)?.place, `route of ${on.method} ${on.path}`);
     const breaks = [
       ...defects.map(([id]) => `defect ${id}`),
       ...(proof ? ['mutation' in proof ? `mutation ${describeSpec(proof.mutation)}` : `no mutation: ${proof.reason}`] : []),
@@ -139,7 +199,7 @@ export function lastOutcomes(path: string): Map<string, string> {
  * The walk of one rule, as the terminal shows it.
  *
  * @example
- * explain(ruleIndex(ROOT).get('chat.close.success-true')!, 'pass (2026-11-23T13:47:55Z)')
+ * explain((await ruleIndex(ROOT)).get('chat.close.success-true')!, 'pass (2026-11-23T13:47:55Z)')
  */
 export function explain(e: RuleEntry, outcome: string | undefined): string {
   const r = e.rule;

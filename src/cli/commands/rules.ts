@@ -16,7 +16,7 @@ export async function rules(argv: string[]): Promise<number> {
   const { values } = parse('rules', argv, { explain: { type: 'string' }, markdown: { type: 'boolean' }, 'report-dir': { type: 'string' } });
   const id = values.explain;
   if (id !== undefined && !Object.hasOwn(Rules, id)) throw new UsageError(`rules: --explain: no rule '${id}' (list them with: dialtone rules)`);
-  const index = ruleIndex(ROOT);
+  const index = await ruleIndex(ROOT);
   if (values.markdown) {
     process.stdout.write(rulesMarkdown(index));
     return 0;
