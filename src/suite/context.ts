@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { AgentsClient } from '../clients/agents.js';
 import { CallsClient } from '../clients/calls.js';
 import { ChatClient } from '../clients/chat.js';
-import { ControlClient } from '../clients/control.js';
+import { ControlClient } from '../clients/control-client.js';
 import type { Exchange } from '../clients/exchange.js';
 import { MessagingClient } from '../clients/messaging.js';
 import { RecordsClient } from '../clients/records.js';

@@ -3,7 +3,7 @@ import { type LoadedProfile, resolveSecrets } from '../profile/load.js';
 import type { Credentials, Profile } from '../profile/schema.js';
 import { AdjustableClock } from './clock.js';
 import type { TargetContext } from './context.js';
-import { registerControl } from './control.js';
+import { registerControl } from './control-surface.js';
 import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
