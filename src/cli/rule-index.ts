@@ -107,7 +107,7 @@ function routesOf(files: readonly SourceFile[], constants: Map<string, string>):
   const call = /\b(?:app|scope)\.(get|post|put|patch|delete)\(\s*(?:'([^']+)'|(\w+Paths\.\w+))/;
   const row = /method:\s*'(\w+)',\s*url:\s*'([^']+)'/;
   for (const f of files) {
-    if (/control\.ts$/.test(f.path)) continue;
+    if (/control(-routes|-surface)?\.ts$/.test(f.path)) continue;
     for (const [i, l] of f.lines.entries()) {
       const c = call.exec(l);
       const r = row.exec(l);
