@@ -19,8 +19,5 @@ export const externalEventsProofs: Proofs = {
   'external-events.errors.500-transient': { mutation: { on: { method: 'POST', path: '/v1/external-events/webhook', nth: 0 }, how: 'status-near' } },
   'external-events.errors.error-message-body': { mutation: { on: { method: 'POST', path: '/v1/external-events/webhook', nth: 2 }, how: 'empty' } },
   'external-events.auth.dedicated-key': { mutation: { on: { method: 'POST', path: '/v1/external-events/webhook', nth: 0 }, how: 'status-near' } },
-  'external-events.path.v1': {
-    reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case accepts any of several documented answers for the /v1 path, so no single rewrite of one answer breaks it.',
-  },
+  'external-events.path.v1': { mutation: { on: { method: 'POST', path: '/v1/external-events/webhook', nth: 0 }, how: 'status-404' } },
 };

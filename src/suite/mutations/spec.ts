@@ -11,7 +11,7 @@ export const FrameTarget = z.object({ socket: z.enum(['messaging', 'voice']), ty
 export type FrameTarget = z.infer<typeof FrameTarget>;
 
 /** How an HTTP answer is rewritten. */
-export const HttpHow = z.enum(['status-class', 'status-near', 'values', 'empty', 'drop-item', 'repeat-item', 'reverse-items']);
+export const HttpHow = z.enum(['status-class', 'status-near', 'status-404', 'values', 'empty', 'drop-item', 'repeat-item', 'reverse-items']);
 export type HttpHow = z.infer<typeof HttpHow>;
 
 /** How a socket frame is rewritten. */
@@ -29,6 +29,7 @@ export type RuleProof = { readonly mutation: MutationSpec } | { readonly reason:
 export const HOW_SAYS: Record<HttpHow | FrameHow, string> = {
   'status-class': 'status moved to the other class (2xx to 500, 4xx/5xx to 200)',
   'status-near': 'status moved to a neighbour in its class (200 to 201, 401 to 403, …)',
+  'status-404': 'answered 404 Not Found, as an unrouted path is',
   values: 'every value altered (texts suffixed, numbers +1, booleans negated)',
   empty: 'body emptied',
   'drop-item': 'last item of the first list dropped',
@@ -98,6 +99,7 @@ const LIST_OPS: Record<'drop-item' | 'repeat-item' | 'reverse-items', (a: unknow
 function rewriteAnswer(how: HttpHow, a: Answer): Answer | undefined {
   if (how === 'status-class') return { ...a, status: a.status >= 400 ? 200 : 500 };
   if (how === 'status-near') return { ...a, status: NEAR[a.status] ?? a.status + 1 };
+  if (how === 'status-404') return { ...a, status: 404, text: '' };
   const body = parse(a.text);
   if (how === 'values') return { ...a, text: body.ok ? JSON.stringify(alter(body.value)) : `${a.text}${SUFFIX}` };
   if (how === 'empty') return { ...a, text: body.ok ? (Array.isArray(body.value) ? '[]' : '{}') : '' };
