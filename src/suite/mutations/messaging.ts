@@ -62,11 +62,11 @@ export const messagingProofs: Proofs = {
   },
   'messaging.events.join-empty-payload': {
     reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: rewriting the agent-joined frame or the history batch delays the case into a bounded wait that times out rather than failing a check.',
+      'scripts/find-mutations.ts found no rewrite that fails its check: the case waits for the answer to the join (the joined event or a system message) and checks its type, so a retyped or dropped answer ends in a timeout (tried: retype gives "no answer within 3000 ms"), while other rewrites keep the type.',
   },
   'messaging.events.server-only-rejected': {
     reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks that no echo arrives up to a barrier; rewrites of the frames that arrive break the barrier (a timeout) instead.',
+      'scripts/find-mutations.ts found no rewrite that fails its check: each answer is awaited by type, so a retyped or dropped system message ends in a timeout (or, for the first one, leaves the case passing), and the socket staying open is the client side of the socket, which no rewrite of a frame changes.',
   },
   'messaging.events.invalid-keeps-open': {
     reason:
@@ -80,10 +80,7 @@ export const messagingProofs: Proofs = {
     reason:
       'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks that no agent joins before a barrier; rewrites of arriving frames leave that true or break the barrier.',
   },
-  'messaging.streaming.disabled-complete': {
-    reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case waits for a complete agent message; a rewritten frame turns into a timeout, not a check failure.',
-  },
+  'messaging.streaming.disabled-complete': { mutation: { on: { socket: 'messaging', type: 'EVENT_TYPE_AGENT_MESSAGE', nth: 0 }, how: 'repeat' } },
   'messaging.expiry.alive-before': {
     reason:
       'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the socket of a session idle for 5 minutes opens on the upgrade (101), which is not an HTTP answer the hook can rewrite, and its frames are waited for rather than checked.',
