@@ -48,6 +48,8 @@ if (conf) {
   passed += conf.totals.pass + conf.totals.observed;
   failed += conf.totals.fail;
   for (const d of conf.selftest?.defects ?? []) d.exact ? passed++ : failed++;
+  // Each registered mutation that ran counts: it proved its rule able to fail, or it did not.
+  for (const r of conf.proof?.rules ?? []) if (r.mutation && !r.skipped) r.proven ? passed++ : failed++;
 }
 // A failed step whose own tests were not counted (typecheck, lint) still counts as one failure.
 if (stepFailed && failed === 0) failed = 1;

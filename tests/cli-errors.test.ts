@@ -102,7 +102,17 @@ describe('dialtone on bad input', () => {
     expectOneLine(flag.stderr);
     const command = await dialtone(['deploy']);
     expect(command.code).toBe(2);
-    expect(command.stderr).toContain('commands: target, conformance, load, start');
+    expect(command.stderr).toContain('commands: target, conformance, load, contract, rules, start');
+  });
+
+  it('exits 2 with one line for a rule id the catalogue does not hold, and walks one it does', async () => {
+    const unknown = await dialtone(['rules', '--explain', 'chat.close.no-such-rule']);
+    expect(unknown.code).toBe(2);
+    expectOneLine(unknown.stderr);
+    expect(unknown.stderr).toContain("no rule 'chat.close.no-such-rule'");
+    const known = await dialtone(['rules', '--explain', 'chat.close.success-true']);
+    expect(known.code).toBe(0);
+    expect(known.stdout).toContain('conformance/chat/close.test.ts:');
   });
 
   it('refuses a load run against a live profile unless --allow-live is given', async () => {

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ControlClient } from '../src/clients/control.js';
+import { ControlClient } from '../src/clients/control-client.js';
 import { spawnTarget } from '../src/fuzz/target-process.js';
 import { loadProfile } from '../src/profile/load.js';
 import { dialtone } from './run-cli.js';

@@ -21,6 +21,8 @@ async function published({ t, check }: CaseApi, agentId: string): Promise<Deploy
   const res = await t.agents.publish(agentId, 'sandbox');
   check.success(res, 'publish to sandbox succeeds');
   const parsed = Deployment.safeParse(res.json);
+  // The body is not shown, but a deployment record in it must report the environment it was published to.
+  if (parsed.success) check.equal(parsed.data.environment, 'sandbox', 'a publish response that is a deployment record reports environment sandbox');
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -29,6 +31,10 @@ async function promoted(api: CaseApi, agentId: string, from: Deployment, to: str
   const res = await api.t.agents.promote(agentId, from.id);
   api.check.that(res.exchange.requestBody === undefined, 'promote is sent with no body', res.exchange.requestBody);
   api.check.success(res, `promote to ${to} succeeds`);
+  // The body is not shown (agents.deployments.response-shapes), but one that is a deployment record must not
+  // contradict the transition: it names the promoted deployment's environment, which is now `to`.
+  const record = Deployment.safeParse(res.json);
+  if (record.success) api.check.equal(record.data.environment, to, `a promote response that is a deployment record reports environment ${to}`);
   return (await listed(api, agentId, to)).find((d) => d.id === from.id || d.artifactVersion === from.artifactVersion);
 }
 

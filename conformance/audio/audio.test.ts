@@ -166,6 +166,19 @@ rule('audio.auth.x-api-key-required', 'rejects an audio request without x-api-ke
   api.check.rejected(await api.t.records.audio(id, {}, { apiKey: 'dialtone-not-a-real-key' }), 'an unknown key is rejected');
 });
 
+rule('audio.errors.rejections-not-success', 'does not answer success to audio requests it cannot serve', async (api) => {
+  const id = await conversation(api);
+  for (const [why, cid, query] of [
+    ['an unknown conversation', 'conv-dialtone-no-such-conversation', {}],
+    ['a direction outside the enum', id, { direction: 'both' }],
+    ['redacted not a boolean', id, { redacted: 'maybe' }],
+  ] as const) {
+    api.check.notSuccess(await api.t.records.audio(cid, query), `audio for ${why} is an error, not a success`);
+  }
+  const other = api.t.records.secret('conversations_other_project_key');
+  if (other) api.check.notSuccess(await api.t.records.audio(id, {}, { apiKey: other }), 'audio with a key of another project is an error, not a success');
+});
+
 rule('audio.errors.not-shown', 'records what audio answers to requests it cannot serve', async (api) => {
   const id = await conversation(api);
   const out: Record<string, string> = {};

@@ -109,6 +109,20 @@ rule('bridge.open.success-status', 'records the success status and body', async 
   api.observe('answer', `${res.status} ${res.text.slice(0, 120)}`);
 });
 
+rule(
+  'bridge.errors.rejections-not-success',
+  'does not answer success to a notification with a missing field, a bad key or an unknown conversation',
+  async (api) => {
+    const id = await conversation(api);
+    const answers = {
+      'missing field': await api.t.calls.bridgeEnded({ conversation_id: id }),
+      'bad key': await api.t.calls.bridgeEnded(body(id), { headers: { [BridgeHeaders.apiKey]: 'dialtone-not-a-real-key' } }),
+      'unknown conversation': await api.t.calls.bridgeEnded(body(`conv-dialtone-${marker()}`)),
+    };
+    for (const [why, res] of Object.entries(answers)) api.check.notSuccess(res, `bridge-ended with ${why} is an error, not a success`);
+  },
+);
+
 rule('bridge.open.error-statuses', 'records the statuses of rejected notifications', async (api) => {
   const id = await conversation(api);
   api.observe('statuses', {

@@ -100,6 +100,21 @@ rule('conversations.retrieval.match-semantics', 'records how searches match and 
   api.observe('sample size without limit', sample.conversations.length);
 });
 
+rule('conversations.errors.violations-not-success', 'does not answer success to list requests that break a parameter rule', async (api) => {
+  const h = hour(api);
+  const violations: Record<string, Record<string, string | number>> = {
+    'query_type with sample': { ...h, query_type: 'transcript', query: 'x', sample: 'random' },
+    'query_type without query': { ...h, query_type: 'transcript' },
+    'both variant filters': { ...h, variant_id: 'a', variant_name: 'b' },
+    'turn_type without transcript search': { ...h, turn_type: 'user' },
+    'retrieval mode without time range': { query_type: 'transcript', query: 'x' },
+    'client_env outside the enum': { ...h, client_env: 'staging' },
+    'negative offset': { ...h, offset: -1 },
+  };
+  for (const [name, q] of Object.entries(violations))
+    api.check.notSuccess(await api.t.records.list(q), `a list request with ${name} is an error, not a success`);
+});
+
 rule('conversations.errors.other-violations-status', 'records the status of list requests that break a parameter rule', async (api) => {
   const { t } = api;
   const h = hour(api);

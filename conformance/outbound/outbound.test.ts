@@ -211,6 +211,15 @@ rule('outbound.auth.service-token', 'rejects outbound requests without X-Service
   }
 });
 
+rule('outbound.errors.rejections-not-success', 'does not answer success to a trigger that is not E.164, has no token or has no body', async (api) => {
+  const answers = {
+    'a destination that is not E.164': await api.t.calls.trigger({ to_number: '07700900123' }),
+    'no service token': await api.t.calls.trigger({ to_number: destination() }, { headers: { [OutboundHeaders.serviceAuthToken]: undefined } }),
+    'no body': await api.t.calls.trigger(undefined),
+  };
+  for (const [why, res] of Object.entries(answers)) api.check.notSuccess(res, `a trigger with ${why} is an error, not a success`);
+});
+
 rule('outbound.errors.other-codes', 'records the statuses and bodies of outbound errors other than 404', async (api) => {
   const bad = await api.t.calls.trigger({ to_number: '07700900123' });
   const noToken = await api.t.calls.trigger({ to_number: destination() }, { headers: { [OutboundHeaders.serviceAuthToken]: undefined } });

@@ -25,6 +25,19 @@ voiceRule('voice.ice-servers.unauthorized', 'records what ice-servers answers wi
   observe('a token the gateway did not issue', `${wrong.status} ${wrong.text.slice(0, 200)}`);
 });
 
+voiceRule('voice.ice-servers.auth-required', 'refuses ice-servers, and hands out no TURN credentials, without a valid Bearer token', async ({ t, check }) => {
+  // The status is not shown (voice.ice-servers.unauthorized records it); that the request may not succeed is.
+  for (const [label, authorization] of [
+    ['no Authorization header', null],
+    ['a token the gateway did not issue', 'Bearer dialtone-not-a-voice-token'],
+  ] as const) {
+    const res = await t.voice.iceServers({ authorization });
+    check.that(res.status < 200 || res.status > 299, `ice-servers with ${label} is not answered with success`, `${res.status} ${res.text.slice(0, 200)}`);
+    const parsed = IceServersResponse.safeParse(res.json);
+    check.that(!parsed.success || turnEntries(parsed.data).length === 0, `ice-servers with ${label} carries no TURN credentials`, res.text.slice(0, 200));
+  }
+});
+
 voiceRule('voice.ice-servers.usable-directly', 'returns entries a peer connection accepts without changing them', async ({ t, check }) => {
   const res = await t.voice.iceServers();
   const body = check.schema(res, IceServersResponse, 'iceServers of RTCIceServer-like entries {urls, username?, credential?}');

@@ -19,6 +19,14 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/load.js');
     return { usage: m.usage, run: m.load };
   },
+  contract: async () => {
+    const m = await import('./commands/contract.js');
+    return { usage: m.usage, run: m.contract };
+  },
+  rules: async () => {
+    const m = await import('./commands/rules.js');
+    return { usage: m.usage, run: m.rules };
+  },
   start: async () => {
     const m = await import('./commands/start.js');
     return { usage: m.usage, run: m.start };

@@ -1,6 +1,6 @@
 import type { AlertMetric } from '../spec/alerts.js';
 import type { AgentsClient } from './agents.js';
-import type { ControlClient } from './control.js';
+import type { ControlClient } from './control-client.js';
 
 /** An account minted for one case: its own alert rules, webhook endpoints and agents workspace. */
 export interface MintedAccount {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LoadedProfile } from '../profile/load.js';
 import { nodeTlsOptions, SYSTEM_TRUST, type Trust, trustOf } from '../profile/tls.js';
+import { mutateAnswer } from './mutation.js';
 
 /** One WebSocket frame of a connection: sent by the client, received from the target, or the close. */
 export interface WsFrame {
@@ -50,6 +51,8 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   /** How to verify an https target (the profile's `tls`); the system store when absent. */
   readonly trust?: Trust;
+  /** The harness's own control surface: never passed through a mutation (only the target's answers are). */
+  readonly control?: boolean;
 }
 
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -95,25 +98,29 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
-        const bytes = Buffer.concat(chunks);
-        const text = bytes.toString('utf8');
+        const raw = Buffer.concat(chunks);
+        const rawHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+        // A mutation armed for this case (the proof that its checks can fail) rewrites the answer here.
+        const received = { status: res.statusCode ?? 0, headers: rawHeaders, text: raw.toString('utf8') };
+        const answer = opts.control ? received : mutateAnswer(opts.method, opts.url, received);
+        const { text, headers: responseHeaders } = answer;
+        const bytes = text === raw.toString('utf8') ? raw : Buffer.from(text);
         let json: T | undefined;
-        if (/json/.test(res.headers['content-type'] ?? '')) {
+        if (/json/.test(responseHeaders['content-type'] ?? '')) {
           try {
             json = JSON.parse(text) as T;
           } catch {
             json = undefined;
           }
         }
-        const responseHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
         const exchange: Exchange = {
           method: opts.method,
           url: opts.url,
           requestHeaders: headers,
           requestBody: body,
-          status: res.statusCode ?? 0,
+          status: answer.status,
           responseHeaders,
-          responseBody: BINARY.test(res.headers['content-type'] ?? '') ? `(${bytes.length} bytes of ${res.headers['content-type']})` : text,
+          responseBody: BINARY.test(responseHeaders['content-type'] ?? '') ? `(${bytes.length} bytes of ${responseHeaders['content-type']})` : text,
           ms: performance.now() - started,
         };
         resolve({ status: exchange.status, headers: responseHeaders, text, json, bytes, exchange });

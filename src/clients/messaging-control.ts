@@ -1,4 +1,4 @@
-import type { ControlClient } from './control.js';
+import type { ControlClient } from './control-client.js';
 
 /** A rate limit as the reference target's control surface takes it. */
 export interface ControlRateLimit {

@@ -14,6 +14,7 @@ import {
 } from '../spec/messaging.js';
 import { eventNameMap, REFERENCE_NAMES } from '../spec/names.js';
 import { type Exchange, type Response, request, TargetUnreachable, trustFor, type WsFrame } from './exchange.js';
+import { currentScope, mutateAnswer, mutateFrame } from './mutation.js';
 
 /** A server event as received: any JSON value is kept, so cases can check what the document requires of it. */
 export type WireEvent = {
@@ -138,18 +139,11 @@ export class MessagingSocket {
     /** The platform's spellings of the event types the documents leave out (the profile's `names`). */
     private readonly names: EventNameMap = eventNameMap(REFERENCE_NAMES.messaging_events),
   ) {
+    // The case's mutation (if any) is the one armed where the socket opened, whenever its frames arrive.
+    const scope = currentScope();
     ws.on('message', (data, isBinary) => {
-      const text = isBinary ? `<binary ${(data as Buffer).length} bytes>` : data.toString();
-      this.frames.push({ dir: 'received', data: maskTokens(text), ms: this.#ms() });
-      let event: WireEvent;
-      try {
-        const parsed: unknown = JSON.parse(text);
-        event = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WireEvent) : { raw: text };
-      } catch {
-        event = { raw: text };
-      }
-      this.events.push(inReferenceNames(event, this.names));
-      this.#wake();
+      const received = isBinary ? `<binary ${(data as Buffer).length} bytes>` : data.toString();
+      for (const text of mutateFrame('messaging', received, scope)) this.#receive(text);
     });
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
@@ -160,6 +154,19 @@ export class MessagingSocket {
       });
     });
     ws.on('error', () => {});
+  }
+
+  #receive(text: string): void {
+    this.frames.push({ dir: 'received', data: maskTokens(text), ms: this.#ms() });
+    let event: WireEvent;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      event = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WireEvent) : { raw: text };
+    } catch {
+      event = { raw: text };
+    }
+    this.events.push(inReferenceNames(event, this.names));
+    this.#wake();
   }
 
   #ms = () => Math.round(performance.now() - this.started);
@@ -375,17 +382,23 @@ export class MessagingClient {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           settled = true;
-          const text = Buffer.concat(chunks).toString('utf8');
+          // A refused upgrade is an HTTP answer like any other: a mutation armed for the case may rewrite it.
+          const refused = mutateAnswer('GET', url.replace(/^ws/, 'http'), {
+            status: res.statusCode ?? 0,
+            headers: flat(res.headers),
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+          const text = refused.text;
           let json: unknown;
           try {
             json = JSON.parse(text);
           } catch {
             json = undefined;
           }
-          const headers = flat(res.headers);
-          const exchange = record(res.statusCode ?? 0, headers, text);
+          const headers = { ...refused.headers };
+          const exchange = record(refused.status, headers, text);
           req.destroy();
-          resolve({ opened: false, status: res.statusCode ?? 0, headers, text, json, exchange });
+          resolve({ opened: false, status: refused.status, headers, text, json, exchange });
         });
       });
       ws.on('error', (e) => {

@@ -1,4 +1,4 @@
-import type { ControlClient } from './control.js';
+import type { ControlClient } from './control-client.js';
 import type { RecordsProject } from './records.js';
 
 /** Project settings the reference target's control surface sets (the document names them, not how they are set). */

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { nodeTlsOptions, SYSTEM_TRUST, type Trust } from '../profile/tls.js';
 import type { Exchange } from './exchange.js';
+import { currentScope, mutateFrame } from './mutation.js';
 
 /** One frame the gateway sent, parsed when it is JSON. */
 export interface Frame {
@@ -45,23 +46,28 @@ export class SignalingSocket {
     private readonly ws: WebSocket,
     readonly url: string,
   ) {
+    // The case's mutation (if any) is the one armed where the socket opened, whenever its frames arrive.
+    const scope = currentScope();
     ws.on('message', (data) => {
-      const raw = data.toString();
-      let message: ServerMessage | undefined;
-      try {
-        const parsed: unknown = JSON.parse(raw);
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) message = parsed as ServerMessage;
-      } catch {
-        message = undefined;
-      }
-      this.frames.push({ raw, message, at: performance.now() });
-      this.#wake();
+      for (const raw of mutateFrame('voice', data.toString(), scope)) this.#receive(raw);
     });
     ws.on('close', (code, reason) => {
       this.#closed = { code, reason: reason.toString() };
       this.#wake();
     });
     ws.on('error', () => {});
+  }
+
+  #receive(raw: string): void {
+    let message: ServerMessage | undefined;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) message = parsed as ServerMessage;
+    } catch {
+      message = undefined;
+    }
+    this.frames.push({ raw, message, at: performance.now() });
+    this.#wake();
   }
 
   /** Opens the socket and adds it to `log`; rejects when the upgrade fails within the timeout. `trust` verifies a wss: gateway. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { AgentsClient } from '../clients/agents.js';
 import { AgentsControl } from '../clients/agents-control.js';
 import { ChatClient } from '../clients/chat.js';
-import { ControlClient } from '../clients/control.js';
+import { ControlClient } from '../clients/control-client.js';
 import { MessagingClient } from '../clients/messaging.js';
 import { RecordsClient } from '../clients/records.js';
 import { VoiceClient } from '../clients/voice.js';

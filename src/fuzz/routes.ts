@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { AdjustableClock } from '../target/clock.js';
 import type { TargetContext } from '../target/context.js';
-import { registerControl } from '../target/control.js';
+import { registerControl } from '../target/control-surface.js';
 import { ConversationStore } from '../target/conversations.js';
 import { DefectSet } from '../target/defects.js';
 import { SeededRandom } from '../target/ids.js';

@@ -31,6 +31,9 @@ export function toCaseResults(collected: readonly CollectedCase[]): CaseResult[]
       ...(m?.chosen ? { chosen: m.chosen } : {}),
       ...(m?.timings ? { timings: m.timings } : {}),
       ...(m?.wire ? { wire: m.wire } : {}),
+      ...(f ? { check: f.check } : {}),
+      ...(m?.mutation ? { mutation: { ...m.mutation } } : {}),
+      ...(m?.trace ? { trace: m.trace.map((x) => ({ ...x })) } : {}),
     };
   });
 }

@@ -1,5 +1,5 @@
 import { badge, esc, page } from './html.js';
-import type { CaseResult, Results } from './results.js';
+import type { CaseResult, ProofSummary, Results, RuleProofRow } from './results.js';
 
 function caseBlock(c: CaseResult): string {
   const rows: string[] = [];
@@ -25,6 +25,38 @@ function caseBlock(c: CaseResult): string {
 const FILTER_SCRIPT = `for(const b of document.querySelectorAll('.filter input'))b.addEventListener('change',()=>{const on=new Set([...document.querySelectorAll('.filter input:checked')].map(i=>i.value));for(const el of document.querySelectorAll('[data-outcome]'))el.style.display=on.has(el.dataset.outcome)?'':'none'});`;
 
 /** The conformance report page: totals, the rule catalogue with outcomes, and a page section per case. */
+/** How one rule is proven able to fail, for its row in the catalogue. */
+function provenBy(p: RuleProofRow | undefined): string {
+  if (!p) return '<span class="muted">open rule: never fails</span>';
+  const parts = [
+    ...p.defects.map((d) => `defect <code>${esc(d)}</code>`),
+    ...(p.mutation
+      ? [`${p.proven ? badge('pass') : badge(p.skipped ? 'skip' : 'fail')} mutation ${esc(p.mutation)}${p.check ? ` (failed check: ${esc(p.check)})` : ''}`]
+      : []),
+  ];
+  const why = p.why && !p.proven ? `<div class="muted">${esc(p.why)}</div>` : '';
+  return `${parts.join('<br>') || badge('uncovered')}${why}`;
+}
+
+/** The proof section: per surface, how many documented rules a defect or a mutation proves able to fail. */
+function proofSection(p: ProofSummary): string {
+  const surfaces = [...new Set(p.rules.map((x) => x.surface))];
+  const row = (name: string, rows: RuleProofRow[]) => {
+    const proven = rows.filter((x) => x.proven || x.defects.length).length;
+    return `<tr><td>${esc(name)}</td><td>${rows.length}</td><td>${rows.filter((x) => x.defects.length).length}</td><td>${rows.filter((x) => x.proven).length}</td><td>${proven} (${rows.length ? Math.round((proven / rows.length) * 100) : 0}%)</td></tr>`;
+  };
+  return `<h2>Rules proven able to fail: ${p.proven}/${p.closed} (${Math.round(p.share * 100)}%)</h2>
+<p class="muted">A defect proves a rule when the reference target started with it fails exactly the rules it breaks. A mutation proves a rule when, with the mutation rewriting the target's answers in that rule's own case only, the case fails on a named check (not a crash or a timeout). The catalogue below says, per rule, which.</p>
+<table><tr><th>Surface</th><th>Documented rules</th><th>By a defect</th><th>By a mutation</th><th>Proven</th></tr>${surfaces
+    .map((s) =>
+      row(
+        s,
+        p.rules.filter((x) => x.surface === s),
+      ),
+    )
+    .join('')}${row('all', p.rules)}</table>`;
+}
+
 export function conformancePage(r: Results): string {
   const t = r.totals;
   const totals = (['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<span>${badge(k)} ${t[k]}</span>`).join('');
@@ -39,6 +71,7 @@ export function conformancePage(r: Results): string {
         .join('')}</table></details>`
     : '';
   const surfaces = [...new Set(r.rules.map((x) => x.surface))];
+  const proofOf = new Map((r.proof?.rules ?? []).map((p) => [p.rule, p]));
   const outcomes = ['pass', 'fail', 'skip', 'observed', 'uncovered'] as const;
   const bySurface = surfaces
     .map((sf) => {
@@ -53,10 +86,10 @@ export function conformancePage(r: Results): string {
         .filter((x) => x.surface === s)
         .map(
           (x) =>
-            `<tr data-outcome="${esc(x.outcome)}"><td>${x.cases ? `<a href="#case-${esc(x.id)}"><code>${esc(x.id)}</code></a>` : `<code>${esc(x.id)}</code>`}</td><td>${badge(x.outcome)}</td><td>${esc(x.statement)}${x.chosen ? `<div class="muted">target chose: ${esc(x.chosen)}</div>` : ''}</td><td class="muted">doc ${x.doc} · ${esc(x.section)}</td></tr>`,
+            `<tr data-outcome="${esc(x.outcome)}"><td>${x.cases ? `<a href="#case-${esc(x.id)}"><code>${esc(x.id)}</code></a>` : `<code>${esc(x.id)}</code>`}</td><td>${badge(x.outcome)}</td><td>${esc(x.statement)}${x.chosen ? `<div class="muted">target chose: ${esc(x.chosen)}</div>` : ''}</td><td class="muted">doc ${x.doc} · ${esc(x.section)}</td>${r.proof ? `<td>${provenBy(proofOf.get(x.id))}</td>` : ''}</tr>`,
         )
         .join('');
-      return `<h3 id="surface-${esc(s)}">${esc(s)}</h3><table><tr><th>Rule</th><th>Outcome</th><th>Statement</th><th>Where</th></tr>${rows}</table>`;
+      return `<h3 id="surface-${esc(s)}">${esc(s)}</h3><table><tr><th>Rule</th><th>Outcome</th><th>Statement</th><th>Where</th>${r.proof ? '<th>Proven able to fail by</th>' : ''}</tr>${rows}</table>`;
     })
     .join('');
   const failures = r.cases.filter((c) => c.outcome === 'fail');
@@ -68,7 +101,7 @@ ${r.target.tls?.insecure ? '<p><strong>TLS certificate verification was off for 
 <p class="totals">${totals}</p>
 <p class="filter">Show: ${(['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
 <h2>Rules by surface</h2>${surfaceTable}
-${errors}${selftest}
+${errors}${selftest}${r.proof ? proofSection(r.proof) : ''}
 ${failures.length ? `<h2>Failures (${failures.length})</h2>${failures.map(caseBlock).join('')}` : ''}
 <h2>Cases (${r.cases.length})</h2>${r.cases.map(caseBlock).join('')}
 <h2>Rule catalogue (${r.rules.length})</h2>${ruleTables}

@@ -24,6 +24,12 @@ export const CaseResult = z.object({
   chosen: z.string().optional(),
   timings: z.record(z.string(), z.number()).optional(),
   wire: z.array(z.object({ request: z.string(), response: z.string(), ms: z.number() })).optional(),
+  /** The named check that failed (status, schema, equal, that, …; `error` when the case crashed instead). */
+  check: z.string().optional(),
+  /** The mutation proof: the mutation armed in this case and how often it rewrote an answer. */
+  mutation: z.object({ spec: z.unknown(), applied: z.number() }).optional(),
+  /** A tracing run: what passed the mutation hook (HTTP answers and received frames), in order. */
+  trace: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 export type CaseResult = z.infer<typeof CaseResult>;
 
@@ -62,6 +68,40 @@ export const DefectVerdict = z.object({
 });
 export type DefectVerdict = z.infer<typeof DefectVerdict>;
 
+/**
+ * How one documented rule is proven able to fail: by the defects of the reference target that break it (caught
+ * exactly), and by its wire-level mutation (its case failed on a named check with the mutation armed). `reason` says
+ * why a rule has no mutation; `why` says why a registered mutation did not prove it in this run.
+ */
+export const RuleProofRow = z.object({
+  rule: z.string(),
+  surface: Surface,
+  defects: z.array(z.string()),
+  mutation: z.string().optional(),
+  /** The mutation proved the rule in this run. */
+  proven: z.boolean(),
+  /** The rule's case was skipped in this run (a real environment without the control surface, for example). */
+  skipped: z.boolean().optional(),
+  check: z.string().optional(),
+  documented: z.string().optional(),
+  why: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type RuleProofRow = z.infer<typeof RuleProofRow>;
+
+/** The proof section: every documented rule's row, and how many are proven by either means. */
+export const ProofSummary = z.object({
+  rules: z.array(RuleProofRow),
+  closed: z.number(),
+  by_defect: z.number(),
+  by_mutation: z.number(),
+  proven: z.number(),
+  share: z.number(),
+  /** How long the one run with every rule's mutation armed took. */
+  mutation_run_ms: z.number(),
+});
+export type ProofSummary = z.infer<typeof ProofSummary>;
+
 /** results.json: the machine-readable record of one conformance run. */
 export const Results = z.object({
   tool: z.literal('dialtone'),
@@ -87,5 +127,7 @@ export const Results = z.object({
   /** Things a case created on the target and could not delete (a real account's limits): ids, by kind. */
   left_behind: z.array(z.object({ kind: z.string(), id: z.string(), rule: z.string() })).optional(),
   selftest: z.object({ defects: z.array(DefectVerdict), caught: z.number(), total: z.number(), mutation_score: z.number() }).optional(),
+  /** With --selftest: per documented rule, whether (and by what) it is proven able to fail. */
+  proof: ProofSummary.optional(),
 });
 export type Results = z.infer<typeof Results>;

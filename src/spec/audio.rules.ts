@@ -100,6 +100,14 @@ export const AudioRules = defineRules({
     section: 'Authentication',
     statement: 'An audio request without an x-api-key header, or with a key the operator did not issue, is rejected.',
   },
+  'audio.errors.rejections-not-success': {
+    doc,
+    surface,
+    kind: 'status',
+    section: 'Errors',
+    statement:
+      'Whatever their status, audio requests for an unknown conversation, with a direction or redacted value outside the documented ones, or with a key of another project are errors: none is answered with success (2xx).',
+  },
   'audio.errors.not-shown': {
     doc,
     surface,

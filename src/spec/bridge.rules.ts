@@ -79,6 +79,14 @@ export const BridgeRules = defineRules({
     section: EP,
     statement: 'The success status code and body of bridge-ended are not shown.',
   },
+  'bridge.errors.rejections-not-success': {
+    doc,
+    surface,
+    kind: 'status',
+    section: 'Errors',
+    statement:
+      'Whatever their status, a bridge-ended notification with a missing field, a bad key or an unknown conversation is an error: it is not answered with success (2xx).',
+  },
   'bridge.open.error-statuses': {
     doc,
     surface,

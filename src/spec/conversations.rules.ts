@@ -309,6 +309,14 @@ export const ConversationsRules = defineRules({
     section: LIST,
     statement: 'Transcript match rules (case, partial words), semantic ranking and the sample size are not shown.',
   },
+  'conversations.errors.violations-not-success': {
+    doc,
+    surface,
+    kind: 'status',
+    section: 'Errors',
+    statement:
+      'Whatever their status, list requests that break a parameter rule (query_type with sample, query_type without query, both variant filters, turn_type outside transcript search, a retrieval mode without a time range, a bad enum value, a negative offset) are errors: none is answered with success (2xx).',
+  },
   'conversations.errors.other-violations-status': {
     doc,
     surface,

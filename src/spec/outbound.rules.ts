@@ -143,6 +143,14 @@ export const OutboundRules = defineRules({
     section: 'Authentication',
     statement: 'Outbound requests without an X-Service-Auth-Token header, or with a token not issued for the project, are rejected.',
   },
+  'outbound.errors.rejections-not-success': {
+    doc,
+    surface,
+    kind: 'status',
+    section: 'Errors',
+    statement:
+      'Whatever their code, a trigger with a destination that is not E.164, without the service token, or without a body is an error: it is not answered with success (2xx).',
+  },
   'outbound.errors.other-codes': {
     doc,
     surface,

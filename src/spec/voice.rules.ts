@@ -225,6 +225,14 @@ export const VoiceRules = defineRules({
     section: 'Authentication',
     statement: 'The status and body of GET ice-servers without a valid Bearer token are not shown.',
   },
+  'voice.ice-servers.auth-required': {
+    doc,
+    surface,
+    kind: 'status',
+    section: 'Authentication',
+    statement:
+      'ice-servers is behind Bearer auth with the voice auth token: without it, or with a token the gateway did not issue, the answer is not a success and carries no TURN credentials.',
+  },
   'voice.ice-servers.usable-directly': {
     doc,
     surface,

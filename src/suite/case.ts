@@ -1,10 +1,13 @@
 import { it, type TestContext } from 'vitest';
+import { withMutation } from '../clients/mutation.js';
 import { redact } from '../profile/redact.js';
 import type { Capability } from '../profile/schema.js';
 import { type RuleId, Rules } from '../spec/index.js';
-import { CheckFailure, checks } from './checks.js';
+import { countingChecks } from './check-count.js';
+import { CheckFailure, type checks } from './checks.js';
 import { CaseContext, runSettings, secretEnv } from './context.js';
 import type { CaseMeta, WireEntry } from './meta.js';
+import { mutationScope } from './mutations/scope.js';
 import { curlFor } from './reproduce.js';
 import { missingFor } from './surfaces.js';
 
@@ -95,9 +98,10 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
     }
     const env = secretEnv(loaded);
     const secrets = Object.values(env);
+    const counted = countingChecks();
     const api: CaseApi = {
       t,
-      check: checks,
+      check: counted.check,
       observe: (label, value) => {
         meta.observed ??= [];
         meta.observed.push(redact(`${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`, secrets));
@@ -119,8 +123,10 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       const last = t.log.at(-1);
       return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${slow ? ' --slow' : ''}${profileArg}`];
     };
+    const scope = mutationScope(id, r.open === true, settings.mutations, meta);
     try {
-      await body(api);
+      await withMutation(scope, () => body(api));
+      if (!r.open) counted.assertSome(r.statement);
     } catch (e) {
       if (e instanceof SkipSignal) {
         meta.skipReason = redact(e.message, secrets);
@@ -145,6 +151,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       t.log.splice(mark);
       if (left.length) meta.leftBehind = left;
       meta.wire = wireOf(t, secrets);
+      if (meta.mutation) meta.mutation.applied = scope.applied;
     }
     if (r.open && !meta.observed) api.observe('result', 'nothing recorded');
   };

@@ -41,6 +41,10 @@ export const checks = {
   rejected(res: Response, documented = 'a rejection (4xx)'): void {
     if (res.status < 400 || res.status > 499) fail('rejected', documented, received(res));
   },
+  /** Not a success (2xx): for requests the documents make errors without showing their status. */
+  notSuccess(res: Response, documented = 'not a successful (2xx) answer'): void {
+    if (res.status >= 200 && res.status <= 299) fail('notSuccess', documented, received(res));
+  },
   /** The body parses with the documented schema; returns the parsed value. */
   schema<S extends z.ZodType>(res: Response, schema: S, documented: string): z.infer<S> {
     const parsed = schema.safeParse(res.json);

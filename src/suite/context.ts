@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { AgentsClient } from '../clients/agents.js';
 import { CallsClient } from '../clients/calls.js';
 import { ChatClient } from '../clients/chat.js';
-import { ControlClient } from '../clients/control.js';
+import { ControlClient } from '../clients/control-client.js';
 import type { Exchange } from '../clients/exchange.js';
 import { MessagingClient } from '../clients/messaging.js';
 import { RecordsClient } from '../clients/records.js';
 import { VoiceClient } from '../clients/voice.js';
 import { type LoadedProfile, parseProfile, resolveSecrets } from '../profile/load.js';
 import { type Capability, capabilities } from '../profile/schema.js';
+import type { MutationSpec } from './mutations/spec.js';
 
 /** Environment variable through which the runner hands the suite its profile file. */
 export const PROFILE_ENV = 'DIALTONE_PROFILE';
@@ -21,6 +22,8 @@ export interface Handover {
   readonly source: string | null;
   readonly profile: unknown;
   readonly slow?: boolean;
+  /** The mutation proof: by rule id, the mutation armed in that rule's case(s), or `trace` to record what passed. */
+  readonly mutations?: Record<string, MutationSpec> | 'trace';
 }
 
 /** The settings of this run as the workers see them. */
@@ -28,6 +31,8 @@ export interface RunSettings {
   readonly loaded: LoadedProfile;
   /** `--slow`: the real-time variants of the time-based rules run instead of being skipped. */
   readonly slow: boolean;
+  /** The mutation proof's mutations by rule id, or `trace` (see Handover). */
+  readonly mutations?: Record<string, MutationSpec> | 'trace';
 }
 
 let cached: { path: string; text: string; settings: RunSettings } | undefined;
@@ -45,7 +50,7 @@ export function runSettings(): RunSettings {
   const handover = JSON.parse(text) as Handover;
   const profile = parseProfile(handover.profile, handover.source ?? path);
   const loaded = { profile, path: handover.source ?? undefined, secrets: resolveSecrets(profile, path, process.env) };
-  cached = { path, text, settings: { loaded, slow: handover.slow === true } };
+  cached = { path, text, settings: { loaded, slow: handover.slow === true, ...(handover.mutations ? { mutations: handover.mutations } : {}) } };
   return cached.settings;
 }
 

@@ -1,3 +1,6 @@
+import type { Seen } from '../clients/mutation.js';
+import type { MutationSpec } from './mutations/spec.js';
+
 /** One line of a case's wire log (bodies cut to keep reports small). */
 export interface WireEntry {
   readonly request: string;
@@ -21,6 +24,16 @@ export interface CaseMeta {
   leftBehind?: { kind: string; id: string }[];
   /** Named durations in milliseconds (for example offer to answer), shown in the report. */
   timings?: Record<string, number>;
+  /** The mutation proof: the mutation armed in this case, how often it rewrote an answer, and the check that failed. */
+  mutation?: CaseMutation;
+  /** A tracing run: every answer and frame that passed the mutation hook, in order (to find mutations). */
+  trace?: Seen[];
+}
+
+/** What the mutation proof records of one case. */
+export interface CaseMutation {
+  readonly spec: MutationSpec;
+  applied: number;
 }
 
 declare module 'vitest' {

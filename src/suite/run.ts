@@ -8,6 +8,7 @@ import type { Results } from '../report/results.js';
 import { ruleList } from '../spec/index.js';
 import { type Handover, PROFILE_ENV, secretEnv } from './context.js';
 import { globToPattern, matchesGlob, surfacesOf } from './glob.js';
+import type { MutationSpec } from './mutations/spec.js';
 import { pinNativeAddons } from './native-addons.js';
 import { CollectingReporter } from './reporter.js';
 
@@ -28,6 +29,8 @@ export interface RunOptions {
   readonly slow?: boolean;
   /** Receives a line per finished file and per real-time wait (src/suite/reporter.ts); unset: silent. */
   readonly progress?: ((line: string) => void) | undefined;
+  /** The mutation proof: a mutation per rule id armed in that rule's case, or `trace` to record what passed. */
+  readonly mutations?: Record<string, MutationSpec> | 'trace';
 }
 
 /** Real-time cases of one file wait side by side (`it.concurrent`): all of a file's at once, not vitest's default 5. */
@@ -77,7 +80,12 @@ export class SuiteRunner {
     this.#env = envKey;
     const path = join(this.#dir, 'profile.json');
     // Only references go to disk; the values travel in the environment the workers inherit.
-    const handover: Handover = { source: loaded.path ?? null, profile: { ...loaded.profile, env_file: undefined }, slow: o.slow === true };
+    const handover: Handover = {
+      source: loaded.path ?? null,
+      profile: { ...loaded.profile, env_file: undefined },
+      slow: o.slow === true,
+      ...(o.mutations ? { mutations: o.mutations } : {}),
+    };
     writeFileSync(path, JSON.stringify(handover), { mode: 0o600 });
     process.env[PROFILE_ENV] = path;
     Object.assign(process.env, env);

@@ -6,7 +6,7 @@ import { PlatformNames } from '../spec/names.js';
 import { WebhooksPaths } from '../spec/webhooks.js';
 import { AdjustableClock } from './clock.js';
 import type { TargetContext } from './context.js';
-import { registerControl } from './control.js';
+import { registerControl } from './control-surface.js';
 import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';

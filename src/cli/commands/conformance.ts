@@ -1,5 +1,5 @@
-import { join, relative } from 'node:path';
-import type { Results } from '../../report/results.js';
+import { join, relative, resolve } from 'node:path';
+import type { Results, RuleProofRow } from '../../report/results.js';
 import { ruleList } from '../../spec/index.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { type DefectId, Defects } from '../../target/defects.js';
@@ -54,7 +54,12 @@ export async function conformance(argv: string[]): Promise<number> {
     console.error(`dialtone: conformance: no case ran, so nothing was checked${why ? ` (every selected case was skipped: ${why})` : ''}`);
     return 2;
   }
-  return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) ? 0 : 1;
+  return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(out.results) ? 0 : 1;
+}
+
+/** Every registered mutation that ran proved its rule (a rule whose case was skipped proves nothing either way). */
+export function proofHolds(results: Results): boolean {
+  return (results.proof?.rules ?? []).every((r) => !r.mutation || r.proven || r.skipped);
 }
 
 export async function runConformance(o: {
@@ -68,7 +73,8 @@ export async function runConformance(o: {
 }): Promise<ConformanceOutcome> {
   const reportDir = usableReportDir(o.reportDir);
   // vitest and the report writers load once the arguments are known to be good.
-  const [{ runSuite }, { runSelftest }, { conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
+  const [proof, { runSuite }, { runSelftest }, { conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
+    import('../../suite/proof.js'),
     import('../../suite/run.js'),
     import('../../suite/selftest.js'),
     import('../../report/conformance-page.js'),
@@ -80,17 +86,18 @@ export async function runConformance(o: {
   if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; each wait is announced with its end.');
   let results: Results;
   let targetDied: string | undefined;
+  let proofRun: { rows: RuleProofRow[]; durationMs: number } = { rows: [], durationMs: 0 };
   try {
     results = await runSuite({
       root: ROOT,
       loaded: session.loaded,
       ...(o.only ? { only: o.only } : {}),
       slow: o.slow ?? false,
-      progress: (line) =>
-        process.stderr.write(`${line}
-`),
+      progress: (line) => process.stderr.write(`${line}\n`),
     });
     targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
+    // The mutation proof runs against the target under test itself, a real environment included.
+    if (o.selftest && !targetDied) proofRun = await proof.runMutationProof(ROOT, session.loaded, o.only);
   } finally {
     await session.close();
   }
@@ -102,6 +109,7 @@ export async function runConformance(o: {
     });
     const caught = verdicts.filter((v) => v.exact).length;
     results = { ...results, selftest: { defects: verdicts, caught, total: verdicts.length, mutation_score: verdicts.length ? caught / verdicts.length : 0 } };
+    results = { ...results, proof: proof.summarizeProof(proof.withDefects(proofRun.rows, verdicts), proofRun.durationMs) };
   }
   const secrets = Object.values(session.loaded.secrets).filter((s): s is string => typeof s === 'string');
   const dir = join(reportDir, 'conformance');
@@ -125,6 +133,7 @@ export async function runConformance(o: {
     console.log(`defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)`);
   }
   if (targetDied) console.log(targetDied);
+  if (results.proof) for (const line of proof.proofLines(results.proof)) console.log(line);
   console.log(`gate: ${results.gate}; report: ${relative(process.cwd(), join(dir, 'index.html')) || join(dir, 'index.html')}`);
   return { results, reportDir, targetDied };
 }

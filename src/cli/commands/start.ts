@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
-import { runConformance } from './conformance.js';
+import { proofHolds, runConformance } from './conformance.js';
 import { runLoadCommand } from './load.js';
 
 export const usage = `dialtone start [--report-dir DIR]
@@ -14,7 +14,8 @@ export async function start(argv: string[]): Promise<number> {
   const reportDir = usableReportDir(values['report-dir']);
   const { results } = await runConformance({ reportDir, selftest: true });
   const loadCode = await runLoadCommand({ scenario: 'chat-turns', profile: 'smoke', reportDir });
-  const selftestOk = results.selftest?.defects.every((d) => d.exact) ?? true;
+  const selftestOk =
+    (results.selftest?.defects.every((d) => d.exact) ?? true) && (results.proof?.rules ?? []).every((r) => !r.mutation || r.proven || r.skipped);
   console.log(`\nall reports: ${relative(process.cwd(), resolve(reportDir, 'index.html'))}`);
   return results.gate === 'pass' && selftestOk && loadCode === 0 ? 0 : 1;
 }

@@ -16,11 +16,11 @@ import {
 import type { ErrorEntry } from '../../spec/rule.js';
 import type { TargetContext } from '../context.js';
 import type { SurfaceModule } from '../surfaces.js';
-import { registerAgentsControl } from './control.js';
+import { registerAgentsControl } from './control-routes.js';
 import { issuesToErrors, sendApiError, useApiErrorBodies } from './errors.js';
-import { familyOf, ownerOf, requireKey } from './family.js';
 import { validateJsonSchema } from './json-schema.js';
 import type { KeyOwner } from './keys.js';
+import { familyOf, ownerOf, requireKey } from './shared-state.js';
 import { type Agent, AgentStore, type Branch, diverged, ID_FORMATS } from './store.js';
 
 type Params = { agentId?: string; branchId?: string; deploymentId?: string; config?: string };

@@ -12,7 +12,7 @@ import {
   WindowDuration,
 } from '../../spec/alerts.js';
 import { issuesToErrors, sendApiError } from '../agents/errors.js';
-import { ownerOf } from '../agents/family.js';
+import { ownerOf } from '../agents/shared-state.js';
 import type { TargetContext } from '../context.js';
 import type { Monitor } from './monitor.js';
 import { alertView } from './payloads.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { useApiErrorBodies } from '../agents/errors.js';
-import { familyOf, requireKey } from '../agents/family.js';
+import { familyOf, requireKey } from '../agents/shared-state.js';
 import type { TargetContext } from '../context.js';
 import type { SurfaceModule } from '../surfaces.js';
 import { registerAlertRoutes } from './alert-routes.js';
-import { registerAlertsControl } from './control.js';
+import { registerAlertsControl } from './control-routes.js';
 import { Monitor } from './monitor.js';
 import { registerWebhookRoutes } from './webhook-routes.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AgentsErrors } from '../../spec/agents.js';
 import { WebhookEventType, WebhooksPaths } from '../../spec/webhooks.js';
 import { issuesToErrors, sendApiError } from '../agents/errors.js';
-import { ownerOf } from '../agents/family.js';
+import { ownerOf } from '../agents/shared-state.js';
 import type { TargetContext } from '../context.js';
 import { endpointView, MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, type StoredEndpoint } from './endpoint-store.js';
 import type { Monitor } from './monitor.js';

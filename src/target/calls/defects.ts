@@ -19,7 +19,7 @@ export const CallsDefects = defineDefects({
   },
   'outbound-non-e164-accepted': {
     surface: 'outbound',
-    breaks: ['outbound.trigger.e164-destination'],
+    breaks: ['outbound.trigger.e164-destination', 'outbound.errors.rejections-not-success'],
     description: 'A destination that is not E.164 (a national number) starts a call.',
   },
   'outbound-success-regresses': {

@@ -1,7 +1,7 @@
 import { recordsOf } from '../records/store.js';
 import type { SurfaceModule } from '../surfaces.js';
 import { registerBridge } from './bridge.js';
-import { type CallsState, registerCallsControl } from './control.js';
+import { type CallsState, registerCallsControl } from './control-routes.js';
 import { registerExternalEvents } from './external-events.js';
 import { registerOutbound } from './outbound-routes.js';
 

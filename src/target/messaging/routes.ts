@@ -1,6 +1,6 @@
 import type { WebSocketServer } from 'ws';
 import type { SurfaceModule } from '../surfaces.js';
-import { registerMessagingControl } from './control.js';
+import { registerMessagingControl } from './control-routes.js';
 import { registerEndpoints } from './endpoints.js';
 import { attachWebSocket } from './sockets.js';
 import { MessagingState } from './state.js';

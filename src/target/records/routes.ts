@@ -1,7 +1,7 @@
 import type { SurfaceModule } from '../surfaces.js';
 import { registerAudio } from './audio.js';
 import { registerConcurrency } from './concurrency.js';
-import { registerRecordsControl } from './control.js';
+import { registerRecordsControl } from './control-routes.js';
 import { registerList } from './list.js';
 import { recordsOf } from './store.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { AlertMetric } from '../../spec/alerts.js';
-import type { Family } from '../agents/family.js';
+import type { Family } from '../agents/shared-state.js';
 import type { TargetContext } from '../context.js';
 import { isRecord } from '../http.js';
 import type { SampleKind } from './metrics.js';

@@ -16,6 +16,7 @@ export class ControlClient {
       headers: { 'x-dialtone-control': token, 'Content-Type': 'application/json' },
       body,
       trust: trustFor(this.loaded),
+      control: true,
     });
     if (res.status >= 400) throw new Error(`control ${method} ${path} answered ${res.status}: ${res.text}`);
     return res.json as T;

@@ -3,7 +3,7 @@ import { AdjustableClock } from '../clock.js';
 import { ConversationStore } from '../conversations.js';
 import { SeededRandom } from '../ids.js';
 import { REFERENCE_TENANT } from '../tenancy.js';
-import { conversationSamples } from './family.js';
+import { conversationSamples } from './shared-state.js';
 
 describe('conversationSamples', () => {
   it('turns each stored chat turn into a latency sample of the reference account and project', () => {

@@ -1,0 +1,21 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { contractFiles } from '../../spec/contract.js';
+import { parse } from '../args.js';
+
+export const usage = `dialtone contract [--out DIR]
+  Writes the contract generated from src/spec: DIR/openapi.json (OpenAPI 3.1, every HTTP surface, alert deliveries as
+  webhooks) and DIR/asyncapi-messaging.json, DIR/asyncapi-voice.json (AsyncAPI 3, the two sockets). DIR defaults to
+  docs/contract. Exit 0, or 2 for a usage error.`;
+
+/** Writes the OpenAPI and AsyncAPI files. */
+export async function contract(argv: string[]): Promise<number> {
+  const { values } = parse('contract', argv, { out: { type: 'string' } });
+  const dir = resolve(values.out ?? 'docs/contract');
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(contractFiles())) {
+    writeFileSync(join(dir, name), text);
+    console.log(`wrote ${relative(process.cwd(), join(dir, name)) || join(dir, name)}`);
+  }
+  return 0;
+}
