@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -1,4 +1,4 @@
-import { EnvironmentError, EXIT_INTERNAL, UsageError } from './errors.js';
+import { EnvironmentError, EXIT_INTERNAL, UsageError } from '../errors.js';
 
 type CommandModule = { usage: string; run: (argv: string[]) => Promise<number> };
 

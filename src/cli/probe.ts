@@ -1,6 +1,6 @@
 import { request, TargetUnreachable } from '../clients/exchange.js';
+import { EnvironmentError } from '../errors.js';
 import { SYSTEM_TRUST, type Trust } from '../profile/tls.js';
-import { EnvironmentError } from './errors.js';
 
 /**
  * Makes one bounded request to a host so an unreachable target is reported at once, in one line,

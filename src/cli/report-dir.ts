@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * The report directory, made and proven writable before anything runs: a run must not spend minutes testing and then

@@ -1,9 +1,9 @@
+import { UsageError } from '../errors.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { loadProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
 import { type DefectId, Defects, isDefectId } from '../target/defects.js';
 import type { RunningTarget } from '../target/server.js';
-import { UsageError } from './errors.js';
 import { probe } from './probe.js';
 
 /** Checks defect ids; an unknown one is a usage error that lists the known ones. */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { EnvironmentError } from '../cli/errors.js';
+import { EnvironmentError } from '../errors.js';
 
 /** Names tried on PATH, in order, when DIALTONE_CHROMIUM is not set. */
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome'] as const;

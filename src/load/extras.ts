@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 
 /** What `dialtone load` adds to a k6 run besides the scenario: outputs, an execution segment, the history file. */
 export interface LoadExtras {

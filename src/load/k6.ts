@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EnvironmentError } from '../cli/errors.js';
+import { EnvironmentError } from '../errors.js';
 
 /** The pinned k6 release; tools/k6/go.mod pins the same version with its checksums in go.sum. */
 export const K6_VERSION = 'v2.2.0';

@@ -2,7 +2,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import type { LoadResult } from './page.js';
 import type { K6Metric, K6Summary } from './summary.js';
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { bundleScenario } from './bundle.js';
 import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
 import { writeRunReport } from '../nightly/write-run.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { secretEnv } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
 import { trustOf } from '../profile/tls.js';
-import { secretEnv } from '../suite/context.js';
 import { voiceClientPage } from '../voice-client/page.js';
 import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 
 /** The scenarios: every scenarios/*.ts file, by name without the extension. */
 export function scenarioNames(root: string): string[] {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
-import { secretEnv } from '../suite/context.js';
+import { secretEnv } from '../profile/load.js';
 import { readSegment } from './merge.js';
 import { mergeAndReport } from './merge-report.js';
 import type { LoadResult } from './page.js';

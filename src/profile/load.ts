@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { z } from 'zod';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import { type CredentialName, Profile } from './schema.js';
 import { trustOf } from './tls.js';
 
@@ -82,4 +82,15 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env):
   const profile = parseProfile(json, path);
   trustOf(profile, path); // a CA file that cannot be read is a usage error now, not a failed handshake later
   return { profile, path, secrets: resolveSecrets(profile, path, env) };
+}
+
+/** Secret values by environment variable name, for reproduce lines and the environment of k6. */
+export function secretEnv(loaded: LoadedProfile): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, ref] of Object.entries(loaded.profile.credentials)) {
+    const v = loaded.secrets[name as keyof LoadedProfile['secrets']];
+    if (ref && v) out[ref.env] = v;
+  }
+  if (loaded.profile.control && loaded.secrets.control_token) out[loaded.profile.control.token.env] = loaded.secrets.control_token;
+  return out;
 }

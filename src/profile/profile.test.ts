@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import { parseProfile, resolveSecrets } from './load.js';
 import { redact } from './redact.js';
 

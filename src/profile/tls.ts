@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import type { Profile } from './schema.js';
 
 /**

@@ -54,16 +54,7 @@ export function runSettings(): RunSettings {
   return cached.settings;
 }
 
-/** Secret values by environment variable name, for reproduce lines. */
-export function secretEnv(loaded: LoadedProfile): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, ref] of Object.entries(loaded.profile.credentials)) {
-    const v = loaded.secrets[name as keyof LoadedProfile['secrets']];
-    if (ref && v) out[ref.env] = v;
-  }
-  if (loaded.profile.control && loaded.secrets.control_token) out[loaded.profile.control.token.env] = loaded.secrets.control_token;
-  return out;
-}
+export { secretEnv } from '../profile/load.js';
 
 /** The clients and facts a case works with; one per case, so wire logs do not mix. */
 export class CaseContext {

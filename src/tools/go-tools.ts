@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EnvironmentError } from '../cli/errors.js';
+import { EnvironmentError } from '../errors.js';
 
 /** A Go tool the project builds at a pinned version, from tools/NAME/go.mod + go.sum (checksum-verified). */
 export interface GoTool {

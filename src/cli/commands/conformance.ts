@@ -1,10 +1,10 @@
 import { join, relative, resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
 import type { Results, RuleProofRow } from '../../report/results.js';
 import { ruleList } from '../../spec/index.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { type DefectId, Defects } from '../../target/defects.js';
 import { parse } from '../args.js';
-import { UsageError } from '../errors.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
 import { parse } from '../args.js';
-import { UsageError } from '../errors.js';
 import { ROOT } from '../root.js';
 import { loadProfileName } from './load.js';
 

@@ -1,6 +1,6 @@
+import { UsageError } from '../../errors.js';
 import { type LoadExtras, parseOut, parseSegment } from '../../load/extras.js';
 import type { Verdict } from '../../nightly/verdict.js';
-import { UsageError } from '../errors.js';
 
 /** Exit code of a run whose thresholds held but a metric regressed, under --fail-on-regression. */
 export const REGRESSION_EXIT = 6;

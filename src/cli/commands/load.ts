@@ -1,10 +1,10 @@
 import { relative, resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
 import { LOAD_PROFILES, type LoadConfig, type LoadProfileName } from '../../load/config.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
-import { UsageError } from '../errors.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';

@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
 import { parse } from '../args.js';
-import { UsageError } from '../errors.js';
 import { exitWithVerdict } from './load-extras.js';
 
 export const usage = `dialtone merge DIR... [--report-dir DIR] [--history FILE] [--fail-on-regression]

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { UsageError } from '../../errors.js';
 import { Rules } from '../../spec/index.js';
 import { parse } from '../args.js';
-import { UsageError } from '../errors.js';
 import { ROOT } from '../root.js';
 import { explain, lastOutcomes, ruleIndex, rulesMarkdown } from '../rule-index.js';
 

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
+import { UsageError } from '../../errors.js';
 import { startTarget } from '../../target/server.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../target/tls.js';
 import { parse } from '../args.js';
-import { UsageError } from '../errors.js';
 import { defectIds } from '../target-session.js';
 
 export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page]

@@ -1,6 +1,6 @@
+import type { CaseResult, RuleOutcome, RuleResult, Totals } from '../report/results.js';
 import type { Rule } from '../spec/rule.js';
-import type { CollectedCase } from '../suite/reporter.js';
-import type { CaseResult, RuleOutcome, RuleResult, Totals } from './results.js';
+import type { CollectedCase } from './reporter.js';
 
 /** Turns collected vitest cases into report cases with a one-line detail each. */
 export function toCaseResults(collected: readonly CollectedCase[]): CaseResult[] {
