@@ -14,13 +14,13 @@ import {
   RealTimeConfigVariablesUpdate,
 } from '../../spec/agents.js';
 import type { ErrorEntry } from '../../spec/rule.js';
+import { issuesToErrors, sendApiError, useApiErrorBodies } from '../agent-interface/errors.js';
+import type { KeyOwner } from '../agent-interface/keys.js';
+import { familyOf, ownerOf, requireKey } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
-import type { SurfaceModule } from '../surfaces.js';
+import type { SurfaceModule } from '../surface.js';
 import { registerAgentsControl } from './control-routes.js';
-import { issuesToErrors, sendApiError, useApiErrorBodies } from './errors.js';
 import { validateJsonSchema } from './json-schema.js';
-import type { KeyOwner } from './keys.js';
-import { familyOf, ownerOf, requireKey } from './shared-state.js';
 import { type Agent, AgentStore, type Branch, diverged, ID_FORMATS } from './store.js';
 
 type Params = { agentId?: string; branchId?: string; deploymentId?: string; config?: string };

@@ -11,8 +11,8 @@ import {
   ThresholdValue,
   WindowDuration,
 } from '../../spec/alerts.js';
-import { issuesToErrors, sendApiError } from '../agents/errors.js';
-import { ownerOf } from '../agents/shared-state.js';
+import { issuesToErrors, sendApiError } from '../agent-interface/errors.js';
+import { ownerOf } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
 import type { Monitor } from './monitor.js';
 import { alertView } from './payloads.js';

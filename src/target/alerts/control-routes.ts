@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { AlertMetric } from '../../spec/alerts.js';
-import type { Family } from '../agents/shared-state.js';
+import type { SampleKind } from '../agent-interface/metrics.js';
+import type { Family } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
 import { isRecord } from '../http.js';
-import type { SampleKind } from './metrics.js';
 import type { Monitor } from './monitor.js';
 
 type AccountParams = { accountId: string };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MetricsRecorder } from '../agent-interface/metrics.js';
 import { SeededRandom } from '../ids.js';
 import { evaluateRule, eventFor, isDue, nextState } from './evaluation.js';
-import { MetricsRecorder } from './metrics.js';
 import { payloadFor } from './payloads.js';
 import { RuleStore } from './rule-store.js';
 

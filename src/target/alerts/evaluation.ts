@@ -1,6 +1,6 @@
 import { type AlertState, breaches, WINDOW_DURATION_MS } from '../../spec/alerts.js';
 import type { WebhookEventType } from '../../spec/webhooks.js';
-import type { MetricsRecorder } from './metrics.js';
+import type { MetricsRecorder } from '../agent-interface/metrics.js';
 import type { StoredRule } from './rule-store.js';
 
 /** How an evaluation reads: `>=` (or, with a defect, `>`), and what no data does to the state. */

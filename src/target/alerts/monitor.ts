@@ -1,5 +1,5 @@
 import { createSigningSecret } from '../../spec/webhooks.js';
-import type { Family } from '../agents/shared-state.js';
+import type { Family } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
 import { Deliverer } from './delivery.js';
 import { EndpointStore } from './endpoint-store.js';

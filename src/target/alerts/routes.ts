@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { useApiErrorBodies } from '../agents/errors.js';
-import { familyOf, requireKey } from '../agents/shared-state.js';
+import { useApiErrorBodies } from '../agent-interface/errors.js';
+import { familyOf, requireKey } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
-import type { SurfaceModule } from '../surfaces.js';
+import type { SurfaceModule } from '../surface.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { registerAlertsControl } from './control-routes.js';
 import { Monitor } from './monitor.js';

@@ -1,5 +1,5 @@
 import { recordsOf } from '../records/store.js';
-import type { SurfaceModule } from '../surfaces.js';
+import type { SurfaceModule } from '../surface.js';
 import { registerBridge } from './bridge.js';
 import { type CallsState, registerCallsControl } from './control-routes.js';
 import { registerExternalEvents } from './external-events.js';

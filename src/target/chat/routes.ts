@@ -10,7 +10,7 @@ import {
 } from '../../spec/chat.js';
 import type { TargetContext } from '../context.js';
 import { isRecord, sendError } from '../http.js';
-import type { SurfaceModule } from '../surfaces.js';
+import type { SurfaceModule } from '../surface.js';
 import { matchTenant } from '../tenancy.js';
 import { agentTurn, GREETING } from './agent.js';
 

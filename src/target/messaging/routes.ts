@@ -1,5 +1,5 @@
 import type { WebSocketServer } from 'ws';
-import type { SurfaceModule } from '../surfaces.js';
+import type { SurfaceModule } from '../surface.js';
 import { registerMessagingControl } from './control-routes.js';
 import { registerEndpoints } from './endpoints.js';
 import { attachWebSocket } from './sockets.js';

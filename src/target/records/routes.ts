@@ -1,4 +1,4 @@
-import type { SurfaceModule } from '../surfaces.js';
+import type { SurfaceModule } from '../surface.js';
 import { registerAudio } from './audio.js';
 import { registerConcurrency } from './concurrency.js';
 import { registerRecordsControl } from './control-routes.js';

@@ -3,7 +3,7 @@ import { IceServersErrors, VoicePaths } from '../../spec/voice.js';
 import { VOICE_CLIENT_PATH, voiceClientPage } from '../../voice-client/page.js';
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
-import type { SurfaceModule } from '../surfaces.js';
+import type { SurfaceModule } from '../surface.js';
 import { ForceFailureRequest } from './faults.js';
 import { VoiceGateway } from './gateway.js';
 

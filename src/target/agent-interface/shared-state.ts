@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AgentsErrors, API_KEY_HEADER } from '../../spec/agents.js';
-import { MetricsRecorder, type Sample } from '../alerts/metrics.js';
 import type { TargetContext } from '../context.js';
 import { sendApiError } from './errors.js';
 import { type KeyOwner, KeyRegistry } from './keys.js';
+import { MetricsRecorder, type Sample } from './metrics.js';
 
 /** State the agents and alerts surfaces share on one target: who keys belong to, and the traffic they made. */
 export interface Family {

@@ -1,0 +1,71 @@
+// The import rules of ARCHITECTURE.md, enforced in `npm test` (`npm run layers`). One rule per layer: the layer's
+// files may import only what its row of the table allows (npm packages and node: built-ins are always allowed, except
+// where a row says otherwise). A change to a row here is a change to ARCHITECTURE.md, and the other way round.
+
+/** Imports of a layer: its own folder, plus the listed `src/` folders (regular expressions on the path). */
+const only = (name, from, allowed, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: '^(src|conformance|scenarios)/', pathNot: [from, ...allowed] },
+});
+
+const ERRORS = '^src/errors\\.ts$';
+
+module.exports = {
+  forbidden: [
+    only('spec-stands-alone', '^src/spec/', [], 'src/spec is the single source of truth: it imports nothing of the project'),
+    only('profile', '^src/profile/', ['^src/spec/', ERRORS], 'src/profile may import spec'),
+    only('voice-client', '^src/voice-client/', ['^src/spec/'], 'the voice client page may import spec'),
+    only('target', '^src/target/', ['^src/spec/', '^src/profile/', '^src/voice-client/', ERRORS], 'the reference target may import spec, profile, voice-client'),
+    only('clients', '^src/clients/', ['^src/spec/', '^src/profile/', ERRORS], 'the typed clients may import spec and profile'),
+    only(
+      'suite',
+      '^src/suite/',
+      ['^src/spec/', '^src/profile/', '^src/clients/', '^src/report/', '^src/target/', ERRORS],
+      'the case API and runner may import spec, profile, clients, report, target (self-test)',
+    ),
+    only('report', '^src/report/', ['^src/spec/', '^src/profile/', ERRORS], 'the report writers may import spec and profile'),
+    only(
+      'load',
+      '^src/load/(?!vu/)',
+      ['^src/spec/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', ERRORS],
+      'the Node side of load may import spec, profile, report, nightly, voice-client',
+    ),
+    only('load-vu', '^src/load/vu/', ['^src/spec/', '^src/load/config\\.ts$'], 'code that runs inside k6 may import spec and the load config types only'),
+    only('nightly', '^src/nightly/', ['^src/spec/', '^src/profile/', '^src/report/', '^src/load/', ERRORS], 'the nightly verdict may import spec, profile, report, load'),
+    only(
+      'capacity',
+      '^src/capacity/',
+      ['^src/spec/', '^src/profile/', '^src/report/', '^src/load/', '^src/nightly/', '^src/suite/', ERRORS],
+      'the capacity search may import spec, profile, report, load, nightly, suite',
+    ),
+    only('fuzz', '^src/fuzz/', ['^src/spec/', '^src/profile/', '^src/clients/', '^src/target/', ERRORS], 'the fuzz may import spec, profile, clients, target'),
+    only('soak', '^src/soak/', [], 'the soak windows need nothing of the project'),
+    only('tools', '^src/tools/', [ERRORS], 'the Go tool installer may import the errors only'),
+    only('conformance', '^conformance/', ['^src/'], 'cases import src, never scenarios'),
+    only('scenarios', '^scenarios/', ['^src/spec/', '^src/load/vu/', '^src/load/config\\.ts$'], 'k6 scenarios import spec, load/vu and the load config'),
+    {
+      name: 'scenarios-no-node',
+      comment: 'k6 runs the scenarios: no Node built-ins there',
+      severity: 'error',
+      from: { path: '^(scenarios|src/load/vu)/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'no-cycles-between-folders',
+      comment: 'no import cycles (target/agents and target/alerts share target/agent-interface instead of importing each other)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
+  },
+};

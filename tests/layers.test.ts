@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './run-cli.js';
+
+const run = promisify(execFile);
+const depcruise = join(ROOT, 'node_modules', '.bin', 'depcruise');
+
+describe("ARCHITECTURE.md's import rules", () => {
+  it('hold for the whole project', async () => {
+    const r = await run(depcruise, ['src', 'conformance', 'scenarios', '--config', '.dependency-cruiser.cjs'], { cwd: ROOT });
+    expect(r.stdout).toContain('no dependency violations found');
+  }, 60_000);
+
+  it('catch a profile module that imports the CLI, and a cycle between two folders', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-layers-'));
+    for (const d of ['src/profile', 'src/cli', 'src/target/a', 'src/target/b']) mkdirSync(join(dir, d), { recursive: true });
+    copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+    copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+    writeFileSync(join(dir, 'src/cli/usage.ts'), 'export const usage = 1;\n');
+    writeFileSync(join(dir, 'src/profile/load.ts'), "import { usage } from '../cli/usage.js';\nexport const x = usage;\n");
+    writeFileSync(join(dir, 'src/target/a/one.ts'), "import { two } from '../b/two.js';\nexport const one = () => two;\n");
+    writeFileSync(join(dir, 'src/target/b/two.ts'), "import { one } from '../a/one.js';\nexport const two = () => one;\n");
+    const r = await run(depcruise, ['src', '--config', '.dependency-cruiser.cjs'], { cwd: dir }).then(
+      () => ({ code: 0, stdout: '' }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toContain('error profile: src/profile/load.ts → src/cli/usage.ts');
+    expect(r.stdout).toContain('no-cycles-between-folders');
+  }, 60_000);
+});
