@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { UsageError } from '../cli/errors.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
+import { latestCapacityLink } from '../report/capacity-index.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { secretEnv } from '../suite/context.js';
@@ -133,7 +134,10 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     .map((l) => JSON.parse(l) as LoadResult);
   writeReportFiles(
     dir,
-    { 'index.html': loadPage(result, summary, history, existsSync(join(dir, 'dashboard.html'))), 'result.json': `${JSON.stringify(result, null, 2)}\n` },
+    {
+      'index.html': loadPage(result, summary, history, existsSync(join(dir, 'dashboard.html')), latestCapacityLink(o.reportDir, o.scenario, '../..')),
+      'result.json': `${JSON.stringify(result, null, 2)}\n`,
+    },
     secrets,
   );
   rmSync(work, { recursive: true, force: true });

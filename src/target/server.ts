@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type LoadedProfile, resolveSecrets } from '../profile/load.js';
 import type { Credentials, Profile } from '../profile/schema.js';
+import { type CapacitySettings, registerAtCapacity } from './capacity.js';
 import { AdjustableClock } from './clock.js';
 import type { TargetContext } from './context.js';
 import { registerControl } from './control.js';
@@ -19,6 +20,8 @@ export interface TargetOptions {
   readonly host?: string;
   /** Credentials to issue instead of fresh random ones: the self-test gives all its targets one set. */
   readonly credentials?: IssuedCredentials;
+  /** Surfaces that serve like a fixed-service-time queue of N requests per second (src/target/capacity.ts). */
+  readonly capacity?: CapacitySettings;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -78,11 +81,11 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const apps = new Map<HostKey, FastifyInstance>();
   const control = newApp();
   registerControl(control, context);
-  const instances = Object.values(SURFACES).map((surface) => {
+  const instances = Object.entries(SURFACES).map(([name, surface]) => {
     const instance = surface.create(context);
     const app = apps.get(surface.host) ?? newApp();
     apps.set(surface.host, app);
-    instance.register(app);
+    registerAtCapacity(app, (scope) => instance.register(scope), options.capacity?.[name]);
     instance.control?.(control);
     return instance;
   });

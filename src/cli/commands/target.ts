@@ -1,14 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { parseCapacity } from '../../target/capacity.js';
 import { startTarget } from '../../target/server.js';
+import { SURFACES } from '../../target/surfaces.js';
 import { parse } from '../args.js';
 import { UsageError } from '../errors.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N]
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--capacity SURFACE=N]...
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
-  names in env_file; they are never printed. Runs until interrupted.`;
+  names in env_file; they are never printed. Runs until interrupted.
+  --capacity SURFACE=N makes a surface serve N requests per second and no more (a queue with a fixed
+  service time), so 'dialtone capacity' can be checked against a known capacity.`;
 
 /** Starts the reference target in the foreground. */
 export async function target(argv: string[]): Promise<number> {
@@ -16,10 +20,13 @@ export async function target(argv: string[]): Promise<number> {
     defect: { type: 'string', multiple: true },
     'profile-out': { type: 'string' },
     seed: { type: 'string' },
+    capacity: { type: 'string', multiple: true },
   });
+  const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
+  if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
-  const running = await startTarget({ defects: defectIds(values.defect ?? []), ...(seed !== undefined ? { seed } : {}) });
+  const running = await startTarget({ defects: defectIds(values.defect ?? []), ...(seed !== undefined ? { seed } : {}), capacity: capacity.settings });
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
   const envFile = `${out.replace(/\.json$/, '')}.env`;
   mkdirSync(dirname(out), { recursive: true });
