@@ -36,7 +36,14 @@ function tree(pid: number): number[] {
   return out;
 }
 
-const treeTicks = (pid: number) => tree(pid).reduce((sum, p) => sum + ticksOf(p), 0);
+/**
+ * The tree's ticks, monotonic: a process that ended keeps the last ticks seen (its parent may not
+ * have reaped it into cutime yet), so the total never falls when a child exits.
+ */
+function treeTicks(pid: number, seen: Map<number, number>): number {
+  for (const p of tree(pid)) seen.set(p, Math.max(seen.get(p) ?? 0, ticksOf(p)));
+  return [...seen.values()].reduce((a, b) => a + b, 0);
+}
 
 /**
  * Samples a process tree's CPU from `fromMs` after now until stopped; `cores` is then the mean
@@ -48,9 +55,10 @@ const treeTicks = (pid: number) => tree(pid).reduce((sum, p) => sum + ticksOf(p)
  */
 export function sampleCpu(pid: number, fromMs: number): { cores: number | undefined; stop: () => void } {
   const samples: { t: number; ticks: number }[] = [];
+  const seen = new Map<number, number>();
   const begin = Date.now() + fromMs;
   const take = () => {
-    const ticks = treeTicks(pid);
+    const ticks = treeTicks(pid, seen);
     if (ticks > 0) samples.push({ t: Date.now(), ticks });
   };
   let timer: NodeJS.Timeout | undefined;

@@ -1,11 +1,13 @@
 // The conformance gate under load: the suite idle, then again while a load scenario holds the target
 // at a constant arrival rate; the report lists the rules that passed idle but failed under load.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, UsageError } from '../cli/errors.js';
 import { type K6Summary, stat } from '../load/summary.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { redact } from '../profile/redact.js';
 import { esc, page } from '../report/html.js';
 import type { Results } from '../report/results.js';
 import { writeReportFiles } from '../report/write.js';
@@ -16,6 +18,8 @@ import { STEP_ENV, type StepShape } from './wrapper.js';
 
 /** Seconds the load runs before the gate starts, so the target is at its rate when the cases run. */
 const RAMP_S = 5;
+/** Upper bound on k6's start (VU initialisation) before the gate gives up. */
+const START_TIMEOUT_S = 120;
 /** Upper bound on the hold: the gate under load must end well before. */
 const HOLD_MAX_S = 1200;
 
@@ -26,17 +30,56 @@ export function parseUnderLoad(v: string): { scenario: string; rate: number } {
   return { scenario: m[1] as string, rate: Number(m[2]) };
 }
 
+/** A free loopback port for k6's REST API. */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** Iterations k6 has completed so far, from its REST API; undefined while it does not answer. */
+async function iterationsSoFar(port: number): Promise<number | undefined> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/metrics/iterations`, { signal: AbortSignal.timeout(2000) });
+    if (!res.ok) return undefined;
+    const body = (await res.json()) as { data?: { attributes?: { sample?: { count?: number } } } };
+    return body.data?.attributes?.sample?.count;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A load held at a constant rate until stopped; `stop` resolves with what k6 achieved. */
-function holdLoad(ctx: StepContext, rate: number): { stop: () => Promise<{ iterations: number; seconds: number }> } {
-  const shape: StepShape = { perMinute: Math.max(1, Math.round(rate * 60)), durationS: HOLD_MAX_S, warmupS: 0, gracefulStopS: 2, ...vuBudget(rate, 2000) };
+function holdLoad(
+  ctx: StepContext,
+  rate: number,
+  port: number,
+): { running: () => Promise<number | undefined>; stop: () => Promise<{ iterations: number; seconds: number }> } {
+  // Few VUs up front (k6 starts faster), more on demand up to the step budget.
+  const budget = vuBudget(rate, 2000);
+  const shape: StepShape = {
+    perMinute: Math.max(1, Math.round(rate * 60)),
+    durationS: HOLD_MAX_S,
+    warmupS: 0,
+    gracefulStopS: 2,
+    preAllocatedVUs: Math.min(budget.maxVUs, Math.max(5, Math.ceil(rate))),
+    maxVUs: budget.maxVUs,
+  };
   const summaryPath = join(ctx.workDir, 'hold.summary.json');
   const started = Date.now();
-  const child = spawn(ctx.k6, ['run', '--no-color', '--quiet', '--summary-export', summaryPath, ctx.script], {
+  const child = spawn(ctx.k6, ['run', '--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, ctx.script], {
     env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const log = createWriteStream(join(ctx.workDir, 'hold.k6.log'));
+  const relay = (c: Buffer) => log.write(redact(c.toString('utf8'), ctx.secrets));
+  child.stdout.on('data', relay);
+  child.stderr.on('data', relay);
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
   return {
+    running: () => iterationsSoFar(port),
     async stop() {
       const seconds = (Date.now() - started) / 1000;
       child.kill('SIGINT');
@@ -53,7 +96,7 @@ function holdLoad(ctx: StepContext, rate: number): { stop: () => Promise<{ itera
 export interface UnderLoadResult {
   readonly scenario: string;
   readonly rate: number;
-  /** Iterations per second k6 achieved while the gate ran (from its start to the gate's end). */
+  /** Iterations per second k6 completed while the gate under load ran. */
   readonly achieved_rate: number;
   readonly idle_gate: string;
   readonly under_load_gate: string;
@@ -83,18 +126,27 @@ export async function gateUnderLoad(o: {
 }): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results }> {
   const idle = await o.runSuite();
   const ctx = await prepareSteps(o.root, o.scenario, o.loaded, join(o.reportDir, 'conformance', '.under-load'), false);
-  const hold = holdLoad(ctx, o.rate);
-  await new Promise((r) => setTimeout(r, RAMP_S * 1000));
+  const hold = holdLoad(ctx, o.rate, await freePort());
   let underLoad: Results;
-  let held: { iterations: number; seconds: number };
+  let gate: { iterations: number; seconds: number };
   try {
+    // k6 initialises its VUs first: the gate starts once iterations complete, and RAMP_S later.
+    const deadline = Date.now() + START_TIMEOUT_S * 1000;
+    while (((await hold.running()) ?? 0) === 0) {
+      if (Date.now() > deadline) throw new EnvironmentError(`conformance: the ${o.scenario} load did not start within ${START_TIMEOUT_S} s`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await new Promise((r) => setTimeout(r, RAMP_S * 1000));
+    const before = { n: (await hold.running()) ?? 0, t: Date.now() };
     underLoad = await o.runSuite();
+    const after = { n: (await hold.running()) ?? 0, t: Date.now() };
+    gate = { iterations: after.n - before.n, seconds: (after.t - before.t) / 1000 };
   } finally {
-    held = await hold.stop();
+    await hold.stop();
   }
   // A gate "under load" with no load behind it would be a verdict on something that did not happen.
-  const achieved = held.iterations / Math.max(1, held.seconds);
-  if (held.iterations === 0) throw new EnvironmentError(`conformance: the ${o.scenario} load did not run (k6 completed no iteration)`);
+  const achieved = gate.iterations / Math.max(0.001, gate.seconds);
+  if (gate.iterations <= 0) throw new EnvironmentError(`conformance: the ${o.scenario} load completed no iteration while the gate ran`);
   const idleFailing = failing(idle);
   const loadFailing = failing(underLoad);
   const result: UnderLoadResult = {
