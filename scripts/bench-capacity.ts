@@ -26,8 +26,10 @@ const PLAN: Record<string, { perSecond: number; search: Partial<SearchOptions> }
   'chat-turns': { perSecond: 18, search: { startRate: 1, stepSeconds: 10, warmupSeconds: 3 } },
   'messaging-sockets': { perSecond: 20, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
   'outbound-polling': { perSecond: 20, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
-  'conversations-paging': { perSecond: 20, search: { startRate: 0.5, stepSeconds: 15, warmupSeconds: 5 } },
-  'voice-browser': { perSecond: 4, search: { startRate: 0.1, stepSeconds: 30, warmupSeconds: 10, maxSteps: 6 } },
+  // A walk reads ~17 pages and takes ~6 s here: the warm-up must outlast an iteration to reach steady state.
+  'conversations-paging': { perSecond: 20, search: { startRate: 0.25, stepSeconds: 40, warmupSeconds: 15 } },
+  // A browser iteration takes ~25 s (8 calls): steps of minutes.
+  'voice-browser': { perSecond: 4, search: { startRate: 0.02, stepSeconds: 120, warmupSeconds: 50, maxSteps: 5, maxSeconds: 900 } },
 };
 
 /** Requests per iteration on the lightest step that held. */
@@ -42,7 +44,13 @@ async function one(scenario: string, setting: boolean) {
   const unit = SCENARIO_UNITS[scenario];
   if (!plan || !unit) throw new Error(`no plan for ${scenario}`);
   const target = await startTarget(setting ? { capacity: { [unit.surface]: plan.perSecond } } : {});
-  const search: SearchOptions = { ...DEFAULT_SEARCH, maxSteps: 9, maxSeconds: 360, ...plan.search, ...(setting ? {} : { maxRate: 400, startRate: 2 }) };
+  const search: SearchOptions = {
+    ...DEFAULT_SEARCH,
+    maxSteps: 9,
+    maxSeconds: 360,
+    ...plan.search,
+    ...(setting ? {} : { maxRate: 400, startRate: 2, maxSeconds: 240 }),
+  };
   try {
     const { result, dir } = await runCapacity({
       root: ROOT,
@@ -89,6 +97,6 @@ for (const scenario of only) {
   rows.push(row);
 }
 mkdirSync(join(ROOT, 'reports', 'bench'), { recursive: true });
-const out = join(ROOT, 'reports', 'bench', setting ? 'capacity-known.json' : 'capacity-own.json');
+const out = join(ROOT, 'reports', 'bench', `${setting ? 'capacity-known' : 'capacity-own'}${arg('--only') ? `-${only.join('+')}` : ''}.json`);
 writeFileSync(out, `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
 console.log(`wrote ${out}`);

@@ -18,7 +18,7 @@ async function search(extra: string[]): Promise<{ code: number | null; stdout: s
 }
 
 describe('dialtone capacity', () => {
-  it('finds a known capacity within 15 % at two settings, and names the load generator when it is the limit', async () => {
+  it.concurrent('finds a known capacity within 15 % at two settings, and names the load generator when it is the limit', async () => {
     const [low, high, generator] = await Promise.all([
       search(['--capacity', `chat=${KNOWN[0]?.perSecond}`]),
       search(['--capacity', `chat=${KNOWN[1]?.perSecond}`]),

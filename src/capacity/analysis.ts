@@ -26,13 +26,21 @@ export interface CapacityAnalysis {
 
 const THROUGHPUT_FOLLOWS = 0.9;
 
-/** The first latency threshold (`p(95)<500`) among a step's SLOs. */
+/**
+ * The latency SLO the plots draw: of the trend thresholds of the form p(NN)<X, the one closest to its
+ * limit on the heaviest step (the one that binds first).
+ */
 export function latencySlo(steps: readonly StepResult[]): LatencySlo | null {
-  for (const t of steps[0]?.thresholds ?? []) {
+  const heaviest = [...steps].sort((a, b) => b.offered_rate - a.offered_rate)[0];
+  let best: { slo: LatencySlo; ratio: number } | undefined;
+  for (const t of heaviest?.thresholds ?? []) {
     const m = /^p\((\d+(?:\.\d+)?)\)\s*<\s*(\d+(?:\.\d+)?)$/.exec(t.expression);
-    if (m) return { metric: t.metric, percentile: `p${m[1]}`, limit_ms: Number(m[2]) };
+    if (!m) continue;
+    const slo = { metric: t.metric, percentile: `p${m[1]}`, limit_ms: Number(m[2]) };
+    const ratio = (t.value ?? 0) / slo.limit_ms;
+    if (!best || ratio > best.ratio) best = { slo, ratio };
   }
-  return null;
+  return best?.slo ?? null;
 }
 
 const p95Of = (s: StepResult, slo: LatencySlo | null) => (slo ? s.latency[slo.metric]?.p95 : undefined);

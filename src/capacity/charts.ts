@@ -133,7 +133,7 @@ export function errorChart(r: CapacityResult): TopLevelSpec {
     mark: { type: 'line', point: true },
     encoding: {
       x: q('rate', `offered rate (${r.unit}/s)`),
-      y: q('share', 'share', { axis: { format: '%' } }),
+      y: q('share', 'share', { axis: { format: '.1%' } }),
       color: { field: 'series', type: 'nominal', title: null },
     },
   } as TopLevelSpec;

@@ -1,6 +1,7 @@
 // The capacity report: capacity.json, steps.csv and a self-contained page with inline SVG plots.
 
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { esc, page } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
@@ -79,10 +80,10 @@ function stepRows(r: CapacityResult): string {
 }
 
 /** The page: verdict, figures, plots, the step table. */
-export async function capacityPage(r: CapacityResult): Promise<string> {
+export async function capacityPage(r: CapacityResult, hasLoadPage = false): Promise<string> {
   const a = r.analysis;
   const plots = [await svg(latencyChart(r)), await svg(throughputChart(r)), await svg(uslChart(r)), await svg(errorChart(r))].join('');
-  const body = `<nav><a href="../../index.html">← all reports</a><a href="../../load/${esc(r.scenario)}/index.html">nightly load page</a><a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
+  const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
 <p><b>${esc(verdict(r))}</b></p>
@@ -102,6 +103,14 @@ export async function capacityPage(r: CapacityResult): Promise<string> {
  * await writeCapacityReport('reports/capacity/chat-turns', result, secrets);
  */
 export async function writeCapacityReport(dir: string, r: CapacityResult, secrets: readonly string[]): Promise<void> {
-  writeReportFiles(dir, { 'capacity.json': `${JSON.stringify(r, null, 2)}\n`, 'steps.csv': stepsCsv(r), 'index.html': await capacityPage(r) }, secrets);
+  writeReportFiles(
+    dir,
+    {
+      'capacity.json': `${JSON.stringify(r, null, 2)}\n`,
+      'steps.csv': stepsCsv(r),
+      'index.html': await capacityPage(r, existsSync(join(dirname(dirname(dir)), 'load', r.scenario, 'index.html'))),
+    },
+    secrets,
+  );
   writeIndexPage(dirname(dirname(dir)));
 }
