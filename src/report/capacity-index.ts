@@ -22,7 +22,9 @@ function read(path: string): CapacitySummary | undefined {
 const finding = (c: CapacitySummary) =>
   c.analysis.limited_by === 'load-generator'
     ? 'load generator was the limit (no target capacity)'
-    : `${c.analysis.max_sustainable_rate === null ? 'none' : c.analysis.max_sustainable_rate.toFixed(2)} ${c.unit}/s sustained${c.analysis.limited_by === 'none' ? ' (nothing broke)' : ''}`;
+    : c.analysis.max_sustainable_rate === null
+      ? 'no step held'
+      : `${c.analysis.max_sustainable_rate.toFixed(2)} ${c.unit}/s sustained${c.analysis.limited_by === 'none' ? ' (nothing broke)' : ''}`;
 
 /**
  * The latest capacity report of one scenario under a reports dir, as a link relative to `from`
