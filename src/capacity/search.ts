@@ -94,7 +94,17 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
   const steps: StepResult[] = [];
   const budgetLeft = () => steps.length < o.maxSteps && (Date.now() - started) / 1000 + o.stepSeconds < o.maxSeconds;
   const run = async (rate: number, stage: StepResult['stage']) => {
-    const s = await runStep(ctx, { index: steps.length, stage, rate, durationS: o.stepSeconds, warmupS: o.warmupSeconds, maxVUs: o.maxVUs, gracefulStopS: 2 });
+    const iterationS = Math.max(0, ...steps.map((x) => x.mean_iteration_s ?? 0)) || undefined;
+    const s = await runStep(ctx, {
+      index: steps.length,
+      stage,
+      rate,
+      durationS: o.stepSeconds,
+      warmupS: o.warmupSeconds,
+      maxVUs: o.maxVUs,
+      gracefulStopS: 2,
+      iterationS,
+    });
     if (s.k6_exit_code !== 0 && s.k6_exit_code !== 99) {
       throw new StepFailed(`k6 could not run step ${s.index} at ${rate.toFixed(2)}/s (exit ${s.k6_exit_code}); see its log in the report's .work folder`);
     }

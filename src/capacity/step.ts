@@ -78,12 +78,17 @@ function latencies(summary: K6Summary): Record<string, Percentiles> {
   return out;
 }
 
-/** The VU budget for a rate: enough for iterations of several seconds, within a hard cap. */
-export function vuBudget(rate: number, maxVUs: number): { preAllocatedVUs: number; maxVUs: number } {
+/**
+ * The VU budget for a rate: pre-allocated for the iteration time seen so far (k6 drops arrivals while
+ * it initialises VUs on demand, which would look like saturation), at most `maxVUs`.
+ */
+export function vuBudget(rate: number, maxVUs: number, iterationS = 1): { preAllocatedVUs: number; maxVUs: number } {
   const cap = Math.min(maxVUs, Math.max(20, Math.ceil(rate * 30)));
-  // Pre-allocate generously: k6 drops arrivals while it initialises VUs on demand, which would look like saturation.
-  return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * 5))), maxVUs: cap };
+  return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * Math.max(0.2, iterationS) * 3))), maxVUs: cap };
 }
+
+/** Seconds k6 may take to start and stop around a step: initialising many VUs on a busy machine takes a while. */
+const startStopAllowanceS = (vus: number) => 60 + Math.ceil(vus * 0.25);
 
 /**
  * Runs one step and reads its steady-state figures from k6's summary.
@@ -94,9 +99,19 @@ export function vuBudget(rate: number, maxVUs: number): { preAllocatedVUs: numbe
  */
 export async function runStep(
   ctx: StepContext,
-  o: { index: number; stage: StepResult['stage']; rate: number; durationS: number; warmupS: number; maxVUs: number; gracefulStopS?: number },
+  o: {
+    index: number;
+    stage: StepResult['stage'];
+    rate: number;
+    durationS: number;
+    warmupS: number;
+    maxVUs: number;
+    gracefulStopS?: number;
+    /** Mean iteration time seen on earlier steps, to pre-allocate VUs. */
+    iterationS?: number | undefined;
+  },
 ): Promise<StepResult> {
-  const budget = vuBudget(o.rate, o.maxVUs);
+  const budget = vuBudget(o.rate, o.maxVUs, o.iterationS);
   const shape: StepShape = {
     perMinute: Math.max(1, Math.round(o.rate * 60)),
     durationS: o.durationS,
@@ -118,8 +133,8 @@ export async function runStep(
     const relay = (c: Buffer) => log.write(redact(c.toString('utf8'), ctx.secrets));
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);
-    // Bounded: the step's own length, its graceful stop and a minute for k6 to start and stop.
-    const limit = setTimeout(() => child.kill('SIGKILL'), (o.durationS + shape.gracefulStopS + 60) * 1000);
+    // Bounded: the step's own length, its graceful stop and time for k6 to start (VUs) and stop.
+    const limit = setTimeout(() => child.kill('SIGKILL'), (o.durationS + shape.gracefulStopS + startStopAllowanceS(budget.preAllocatedVUs)) * 1000);
     child.on('error', () => done(127));
     child.on('exit', (code, signal) => {
       clearTimeout(limit);
