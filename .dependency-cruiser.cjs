@@ -18,7 +18,12 @@ module.exports = {
     only('spec-stands-alone', '^src/spec/', [], 'src/spec is the single source of truth: it imports nothing of the project'),
     only('profile', '^src/profile/', ['^src/spec/', ERRORS], 'src/profile may import spec'),
     only('voice-client', '^src/voice-client/', ['^src/spec/'], 'the voice client page may import spec'),
-    only('target', '^src/target/', ['^src/spec/', '^src/profile/', '^src/voice-client/', ERRORS], 'the reference target may import spec, profile, voice-client'),
+    only(
+      'target',
+      '^src/target/',
+      ['^src/spec/', '^src/profile/', '^src/voice-client/', ERRORS],
+      'the reference target may import spec, profile, voice-client',
+    ),
     only('clients', '^src/clients/', ['^src/spec/', '^src/profile/', ERRORS], 'the typed clients may import spec and profile'),
     only(
       'suite',
@@ -34,7 +39,12 @@ module.exports = {
       'the Node side of load may import spec, profile, report, nightly, voice-client',
     ),
     only('load-vu', '^src/load/vu/', ['^src/spec/', '^src/load/config\\.ts$'], 'code that runs inside k6 may import spec and the load config types only'),
-    only('nightly', '^src/nightly/', ['^src/spec/', '^src/profile/', '^src/report/', '^src/load/', ERRORS], 'the nightly verdict may import spec, profile, report, load'),
+    only(
+      'nightly',
+      '^src/nightly/',
+      ['^src/spec/', '^src/profile/', '^src/report/', '^src/load/', ERRORS],
+      'the nightly verdict may import spec, profile, report, load',
+    ),
     only(
       'capacity',
       '^src/capacity/',

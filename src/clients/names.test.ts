@@ -74,7 +74,7 @@ describe('a profile that names the undocumented names its own way', () => {
     const { socket } = conn;
     await socket.waitFor((e) => e.type === 'EVENT_TYPE_EVENT_BATCH', { what: 'the batch' });
     expect(socket.events[0]?.type).toBe('EVENT_TYPE_DELIVERY_RECEIPT');
-    expect((socket.events[1]?.payload as { events: { type: string }[] }).events[0]?.type).toBe('EVENT_TYPE_TYPING_INDICATOR');
+    expect((socket.events[1]?.payload as { events: { type: string }[] } | undefined)?.events[0]?.type).toBe('EVENT_TYPE_TYPING_INDICATOR');
     const got = new Promise<string>((resolve) => sockets.at(-1)?.once('message', (d) => resolve(d.toString())));
     socket.sendEvent('EVENT_TYPE_REQUEST_LIVE_AGENT', {});
     expect(JSON.parse(await got).type).toBe('HUMAN_PLEASE');

@@ -25,7 +25,14 @@ export interface LoadResult {
 const fmt = (v: number | undefined, unit = '') => (v === undefined ? '—' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit}`);
 
 /** The load report page of one run, with the trend of earlier runs of the same scenario. */
-export function loadPage(r: LoadResult, summary: K6Summary, history: readonly LoadResult[], hasDashboard: boolean, nightly = ''): string {
+export function loadPage(
+  r: LoadResult,
+  summary: K6Summary,
+  history: readonly LoadResult[],
+  hasDashboard: boolean,
+  nightly = '',
+  capacity?: { href: string; text: string },
+): string {
   const trends = Object.entries(summary.metrics)
     .filter(([, m]) => typeof m['p(95)'] === 'number')
     .sort(([a], [b]) => a.localeCompare(b))
@@ -56,7 +63,7 @@ export function loadPage(r: LoadResult, summary: K6Summary, history: readonly Lo
         `<tr><td class="muted">${esc(h.started_at)}</td><td>${esc(h.profile)}</td><td>${badge(h.passed ? 'pass' : 'fail')}</td>${keys.map((k) => `<td>${fmt(h.figures[k])}</td>`).join('')}</tr>`,
     )
     .join('');
-  const body = `<nav><a href="../../index.html">← all reports</a><a href="result.json">result.json</a><a href="summary.json">summary.json</a>${hasDashboard ? '<a href="dashboard.html">k6 dashboard (time series)</a>' : ''}<a href="k6.log">k6.log</a><a href="junit.xml">junit.xml</a></nav>
+  const body = `<nav><a href="../../index.html">← all reports</a><a href="result.json">result.json</a><a href="summary.json">summary.json</a>${hasDashboard ? '<a href="dashboard.html">k6 dashboard (time series)</a>' : ''}<a href="k6.log">k6.log</a><a href="junit.xml">junit.xml</a>${capacity ? `<a href="${esc(capacity.href)}">latest capacity report (${esc(capacity.text)})</a>` : ''}</nav>
 <h1>Load: ${esc(r.scenario)} ${badge(r.passed ? 'pass' : 'fail')}</h1>
 <p class="muted">${esc(r.started_at)} · profile ${esc(r.profile)} · target ${esc(r.target)} · ${(r.duration_ms / 1000).toFixed(1)} s · k6 exit ${r.k6_exit_code}</p>
 ${r.tls_insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}

@@ -4,6 +4,7 @@ import { FIGURES } from '../load/figures.js';
 import { type LoadResult, loadPage } from '../load/page.js';
 import { type K6Summary, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
+import { latestCapacityLink } from '../report/capacity-index.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { appendHistory, baselineOf, readHistory } from './history.js';
@@ -74,7 +75,14 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
   writeReportFiles(
     o.dir,
     {
-      'index.html': loadPage(result, o.summary, [...earlier, ...(o.record ? [result] : [])], existsSync(join(o.dir, 'dashboard.html')), section),
+      'index.html': loadPage(
+        result,
+        o.summary,
+        [...earlier, ...(o.record ? [result] : [])],
+        existsSync(join(o.dir, 'dashboard.html')),
+        section,
+        latestCapacityLink(o.reportDir, o.scenario, '../..'),
+      ),
       'result.json': `${JSON.stringify(result, null, 2)}\n`,
       'junit.xml': loadJunit(result, o.record ? verdict : undefined),
     },

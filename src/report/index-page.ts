@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { capacitySection } from './capacity-index.js';
 import { badge, esc, page } from './html.js';
 
 interface LoadIndexEntry {
@@ -56,6 +57,7 @@ export function writeIndexPage(dir: string): string {
       ? `<table><tr><th>Scenario</th><th>Thresholds</th><th>Profile</th><th>Headline</th><th>Run</th></tr>${rows.join('')}</table>`
       : '<p class="muted">No load run yet.</p>',
   );
+  parts.push(capacitySection(dir));
   const path = join(dir, 'index.html');
   writeFileSync(path, page('dialtone reports', parts.join('\n')));
   return path;

@@ -7,6 +7,8 @@ export interface Defect {
   /** The rules whose cases must fail with this defect on, and no others. */
   readonly breaks: readonly RuleId[];
   readonly description: string;
+  /** Shows only while the target is under load: the idle self-test leaves it out; `conformance --under-load` proves it. */
+  readonly onlyUnderLoad?: boolean;
 }
 
 /** Declares a surface's defects; ids are kebab-case and start with the surface's short name. */

@@ -4,6 +4,7 @@ import type { Credentials, Profile } from '../profile/schema.js';
 import { AlertsPaths } from '../spec/alerts.js';
 import { PlatformNames } from '../spec/names.js';
 import { WebhooksPaths } from '../spec/webhooks.js';
+import { type CapacitySettings, registerAtCapacity } from './capacity.js';
 import { AdjustableClock } from './clock.js';
 import type { TargetContext } from './context.js';
 import { registerControl } from './control-surface.js';
@@ -32,6 +33,8 @@ export interface TargetOptions {
   readonly tls?: { readonly material: TlsMaterial; readonly caFile: string };
   /** Serve the browser voice client page on the gateway host (default true); off, the gateway serves only the documented paths. */
   readonly voiceClientPage?: boolean;
+  /** Surfaces that serve like a fixed-service-time queue of N requests per second (src/target/capacity.ts). */
+  readonly capacity?: CapacitySettings;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -98,11 +101,11 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const apps = new Map<HostKey, FastifyInstance>();
   const control = newApp(tls);
   registerControl(control, context);
-  const instances = Object.values(SURFACES).map((surface) => {
+  const instances = Object.entries(SURFACES).map(([name, surface]) => {
     const instance = surface.create(context);
     const app = apps.get(surface.host) ?? newApp(tls);
     apps.set(surface.host, app);
-    instance.register(app);
+    registerAtCapacity(app, (scope) => instance.register(scope), options.capacity?.[name]);
     instance.control?.(control);
     return instance;
   });

@@ -1,20 +1,23 @@
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { Results, RuleProofRow } from '../../report/results.js';
 import { ruleList } from '../../spec/index.js';
 import { matchesGlob } from '../../suite/glob.js';
+import type { Defect } from '../../target/defect.js';
 import { type DefectId, Defects } from '../../target/defects.js';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';
 
-export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--report-dir DIR] [--defect ID]... [--selftest] [--slow]
+export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--report-dir DIR] [--defect ID]... [--selftest] [--slow] [--under-load SCENARIO@RATE]
   Runs the conformance suite and writes DIR/conformance/{index.html,results.json,junit.xml}.
   Exit 0 when no documented rule failed, 1 when one did, 2 for a usage or profile error, 3 when the target is unreachable.
   --selftest  also starts the reference target once per defect and checks the suite fails exactly the broken rules.
   --slow      also runs the real-time variants of the time-based rules (session expiry, access-token lifetime, outbound
-              status retention), which wait as long as the documents say: the run takes about 2 h 15 min.`;
+              status retention), which wait as long as the documents say: the run takes about 2 h 15 min.
+  --under-load SCENARIO@RATE  runs the gate idle, then again while the load scenario holds the target at RATE
+              iterations per second, and lists the rules that passed idle but failed under load (DIR/conformance/under-load.html).`;
 
 export interface ConformanceOutcome {
   readonly results: Results;
@@ -32,10 +35,21 @@ export async function conformance(argv: string[]): Promise<number> {
     defect: { type: 'string', multiple: true },
     selftest: { type: 'boolean' },
     slow: { type: 'boolean' },
+    'under-load': { type: 'string' },
   });
   // Checked before anything starts: a filter that selects no rule, or a report directory that cannot be written.
   if (values.only !== undefined && !ruleList.some((r) => matchesGlob(r.id, values.only))) {
     throw new UsageError(`conformance: --only '${values.only}' selects no rule; rule ids look like chat.close.success-true`);
+  }
+  if (values['under-load'] !== undefined) {
+    const { conformanceUnderLoad } = await import('./conformance-under-load.js');
+    return conformanceUnderLoad({
+      underLoad: values['under-load'],
+      target: values.target,
+      only: values.only,
+      reportDir: values['report-dir'],
+      defects: defectIds(values.defect ?? []),
+    });
   }
   const reportDir = usableReportDir(values['report-dir']);
   const out = await runConformance({
@@ -102,7 +116,9 @@ export async function runConformance(o: {
     await session.close();
   }
   if (o.selftest) {
-    const ids = (Object.keys(Defects) as DefectId[]).filter((id) => !o.only || results.rules.some((r) => r.surface === Defects[id].surface));
+    const ids = (Object.keys(Defects) as DefectId[]).filter(
+      (id) => !(Defects[id] as Defect).onlyUnderLoad && (!o.only || results.rules.some((r) => r.surface === Defects[id].surface)),
+    );
     const verdicts = await runSelftest(ROOT, ids, (v) => {
       if (!v.exact)
         console.log(`  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`);

@@ -14,8 +14,7 @@ export async function start(argv: string[]): Promise<number> {
   const reportDir = usableReportDir(values['report-dir']);
   const { results } = await runConformance({ reportDir, selftest: true });
   const loadCode = await runLoadCommand({ scenario: 'chat-turns', profile: 'smoke', reportDir });
-  const selftestOk =
-    (results.selftest?.defects.every((d) => d.exact) ?? true) && (results.proof?.rules ?? []).every((r) => !r.mutation || r.proven || r.skipped);
+  const selftestOk = (results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(results);
   console.log(`\nall reports: ${relative(process.cwd(), resolve(reportDir, 'index.html'))}`);
   return results.gate === 'pass' && selftestOk && loadCode === 0 ? 0 : 1;
 }

@@ -2,18 +2,22 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { UsageError } from '../../errors.js';
+import { parseCapacity } from '../../target/capacity.js';
 import { startTarget } from '../../target/server.js';
+import { SURFACES } from '../../target/surfaces.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../target/tls.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page]
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]...
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
   --tls       serves every host over https and wss, with a CA made at start (or the given certificate chain and key);
               the CA goes to a sibling -ca.pem file that the profile names in tls.ca_file.
-  --no-voice-client-page  the gateway serves only the documented paths, as a real gateway does.`;
+  --no-voice-client-page  the gateway serves only the documented paths, as a real gateway does.
+  --capacity SURFACE=N makes a surface serve N requests per second and no more (a queue with a fixed
+              service time), so 'dialtone capacity' can be checked against a known capacity.`;
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -55,7 +59,10 @@ export async function target(argv: string[]): Promise<number> {
     'tls-key': { type: 'string' },
     'tls-ca': { type: 'string' },
     'no-voice-client-page': { type: 'boolean' },
+    capacity: { type: 'string', multiple: true },
   });
+  const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
+  if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
@@ -69,6 +76,7 @@ export async function target(argv: string[]): Promise<number> {
     ...(seed !== undefined ? { seed } : {}),
     ...(material ? { tls: { material, caFile: basename(caFile) } } : {}),
     voiceClientPage: !values['no-voice-client-page'],
+    capacity: capacity.settings,
   });
   writeFileSync(
     envFile,

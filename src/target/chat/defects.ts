@@ -42,6 +42,12 @@ export const ChatDefects = defineDefects({
     breaks: ['chat.close.success-true'],
     description: 'close answers success: false although it closed the conversation.',
   },
+  'chat-close-fails-under-load': {
+    surface: 'chat',
+    breaks: ['chat.close.success-true'],
+    description: 'Once more than 25 conversations were started in the last second, close answers success: false. Idle, every rule holds.',
+    onlyUnderLoad: true,
+  },
   'chat-prefixed-ids-refused': {
     surface: 'chat',
     breaks: ['chat.path.slug-and-prefixed-ids'],

@@ -10,6 +10,7 @@ import {
 } from '../../spec/chat.js';
 import type { TargetContext } from '../context.js';
 import { isRecord, sendError } from '../http.js';
+import { CHAT_LOAD_DEFECT_PER_SECOND, loadMeter } from '../load-meter.js';
 import type { SurfaceModule } from '../surface.js';
 import { matchTenant } from '../tenancy.js';
 import { agentTurn, GREETING } from './agent.js';
@@ -30,6 +31,7 @@ function badField(body: Record<string, unknown>): string | undefined {
 }
 
 function create(ctx: TargetContext, body: Record<string, unknown> | undefined, reply: FastifyReply) {
+  loadMeter(ctx, 'chat.create').hit();
   if (body === undefined && ctx.defects.has('chat-create-requires-body')) {
     return sendError(reply, ChatErrors.INVALID_FIELD, 'body');
   }
@@ -104,7 +106,8 @@ function close(ctx: TargetContext, body: Record<string, unknown> | undefined, re
   const conversation = ctx.conversations.get(body.conversation_id);
   if (!conversation) return sendError(reply, ChatErrors.CONVERSATION_NOT_FOUND);
   conversation.status = 'closed';
-  const out: ChatCloseResponse = { success: !ctx.defects.has('chat-close-success-false') };
+  const underLoad = ctx.defects.has('chat-close-fails-under-load') && loadMeter(ctx, 'chat.create').perSecond() > CHAT_LOAD_DEFECT_PER_SECOND;
+  const out: ChatCloseResponse = { success: !ctx.defects.has('chat-close-success-false') && !underLoad };
   return reply.send(out);
 }
 

@@ -1,0 +1,102 @@
+// npm run bench:capacity: the capacity search's error against a known capacity, per scenario.
+//
+// For each scenario the reference target serves the scenario's surface at N requests per second
+// (dialtone target --capacity SURFACE=N); the known capacity in the scenario's unit is N divided by
+// the requests one iteration makes to that surface. chat-turns makes a fixed 7; for the others the
+// count is measured on the search's lightest step (http_reqs / iterations), so the known value is an
+// estimate where polling or paging varies per iteration. Then, with --no-setting, the same search
+// against the target's own limits on this machine, and who limited it.
+//
+//   node --import tsx scripts/bench-capacity.ts [--only chat-turns,outbound-polling] [--no-setting]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CapacityResult, runCapacity } from '../src/capacity/run.js';
+import { DEFAULT_SEARCH, type SearchOptions } from '../src/capacity/search.js';
+import { SCENARIO_UNITS } from '../src/capacity/units.js';
+import { startTarget } from '../src/target/server.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+/** Per scenario: the surface's known capacity (requests/s) and a search sized for its iterations. */
+const PLAN: Record<string, { perSecond: number; search: Partial<SearchOptions> }> = {
+  'chat-turns': { perSecond: 18, search: { startRate: 1, stepSeconds: 10, warmupSeconds: 3 } },
+  'messaging-sockets': { perSecond: 20, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
+  'outbound-polling': { perSecond: 20, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
+  // A walk reads ~17 pages and takes ~6 s here: the warm-up must outlast an iteration to reach steady state.
+  'conversations-paging': { perSecond: 20, search: { startRate: 0.25, stepSeconds: 40, warmupSeconds: 15 } },
+  // A browser iteration takes ~25 s (8 calls): steps of minutes.
+  'voice-browser': { perSecond: 4, search: { startRate: 0.02, stepSeconds: 120, warmupSeconds: 50, maxSteps: 5, maxSeconds: 900 } },
+};
+
+/** Requests per iteration on the lightest step that held. */
+function requestsPerIteration(r: CapacityResult, fixed: number | undefined): number | undefined {
+  if (fixed) return fixed;
+  const light = [...r.steps].sort((a, b) => a.offered_rate - b.offered_rate).find((s) => s.throughput > 0 && s.requests_per_s > 0);
+  return light ? light.requests_per_s / light.throughput : undefined;
+}
+
+async function one(scenario: string, setting: boolean) {
+  const plan = PLAN[scenario];
+  const unit = SCENARIO_UNITS[scenario];
+  if (!plan || !unit) throw new Error(`no plan for ${scenario}`);
+  const target = await startTarget(setting ? { capacity: { [unit.surface]: plan.perSecond } } : {});
+  const search: SearchOptions = {
+    ...DEFAULT_SEARCH,
+    maxSteps: 9,
+    maxSeconds: 360,
+    ...plan.search,
+    ...(setting ? {} : { maxRate: 400, startRate: 2, maxSeconds: 240 }),
+  };
+  try {
+    const { result, dir } = await runCapacity({
+      root: ROOT,
+      scenario,
+      loaded: target.loaded,
+      reportDir: join(ROOT, 'reports', 'bench', setting ? 'capacity-known' : 'capacity-own'),
+      search,
+      onStep: (s) =>
+        console.log(
+          `  ${scenario} step ${s.index}: ${s.offered_rate.toFixed(2)}/s → ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, k6 ${s.generator_cpu_cores?.toFixed(2)} cores`,
+        ),
+    });
+    const rpi = requestsPerIteration(result, unit.requestsPerIteration);
+    const known = setting && rpi ? plan.perSecond / rpi : undefined;
+    const found = result.analysis.max_sustainable_rate;
+    return {
+      scenario,
+      unit: unit.unit,
+      setting: setting ? `${unit.surface}=${plan.perSecond}` : 'none',
+      requests_per_iteration: rpi,
+      known_capacity: known,
+      max_sustainable_rate: found,
+      error: known && found !== null ? (found - known) / known : undefined,
+      limited_by: result.analysis.limited_by,
+      limit_reason: result.analysis.limit_reason,
+      steps: result.steps.length,
+      wall_s: result.wall_s,
+      report: join(dir, 'index.html'),
+    };
+  } catch (e) {
+    return { scenario, setting: setting ? `${unit.surface}=${plan.perSecond}` : 'none', failed: (e as Error).message.split('\n')[0] };
+  } finally {
+    await target.close();
+  }
+}
+
+const only = arg('--only')?.split(',') ?? Object.keys(PLAN);
+const setting = !process.argv.includes('--no-setting');
+const rows = [];
+for (const scenario of only) {
+  console.log(`${scenario} (${setting ? 'known capacity' : 'no setting'})`);
+  const row = await one(scenario, setting);
+  console.log(JSON.stringify(row));
+  rows.push(row);
+}
+mkdirSync(join(ROOT, 'reports', 'bench'), { recursive: true });
+const out = join(ROOT, 'reports', 'bench', `${setting ? 'capacity-known' : 'capacity-own'}${arg('--only') ? `-${only.join('+')}` : ''}.json`);
+writeFileSync(out, `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
+console.log(`wrote ${out}`);

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { analyse } from './analysis.js';
+import { DEFAULT_SEARCH } from './search.js';
+import type { StepResult } from './step.js';
+import { fitUsl, uslThroughput } from './usl.js';
+import { exportsOf, steadyKey } from './wrapper.js';
+
+/** A step as the runner reports it; tests set only what they judge. */
+function step(offered: number, o: Partial<StepResult> = {}): StepResult {
+  return {
+    index: 0,
+    stage: 'coarse',
+    offered_rate: offered,
+    duration_s: 20,
+    warmup_s: 5,
+    throughput: offered,
+    requests_per_s: offered * 7,
+    error_rate: 0,
+    dropped_iterations: 0,
+    dropped_share: 0,
+    vus_in_use: 2,
+    vus_cap: 100,
+    generator_cpu_cores: 0.1,
+    mean_iteration_s: 0.4,
+    concurrency: offered * 0.4,
+    latency: { 'http_req_duration{op:chat.respond}': { p50: 50, p95: 60, p99: 70 } },
+    thresholds: [{ metric: 'http_req_duration{op:chat.respond}', expression: 'p(95)<500', passed: true, value: 60 }],
+    slo_held: true,
+    k6_exit_code: 0,
+    wall_s: 22,
+    ...o,
+  };
+}
+const broken = { slo_held: false, thresholds: [{ metric: 'http_req_duration{op:chat.respond}', expression: 'p(95)<500', passed: false, value: 900 }] };
+
+describe('capacity analysis', () => {
+  it('recovers the USL parameters a curve was made with, and its peak', () => {
+    const made = { lambda: 10, sigma: 0.05, kappa: 0.002 };
+    const fit = fitUsl([1, 2, 4, 8, 16, 32].map((n) => ({ n, x: uslThroughput(made, n) })));
+    expect(fit?.sigma).toBeCloseTo(0.05, 6);
+    expect(fit?.kappa).toBeCloseTo(0.002, 6);
+    expect(fit?.r2).toBeCloseTo(1, 6);
+    expect(fit?.peak_concurrency).toBeCloseTo(Math.sqrt(0.95 / 0.002), 4);
+  });
+
+  it('gives no fit for fewer than three distinct concurrencies', () => {
+    expect(
+      fitUsl([
+        { n: 1, x: 1 },
+        { n: 2, x: 2 },
+      ]),
+    ).toBeUndefined();
+  });
+
+  it('reports the highest rate that held below the first SLO breach, with the target as the limit', () => {
+    const a = analyse([step(1), step(2), step(4, broken), step(3)], DEFAULT_SEARCH);
+    expect(a.limited_by).toBe('target');
+    expect(a.max_sustainable_rate).toBe(3);
+    expect(a.first_broken_rate).toBe(4);
+    expect(a.limit_reason).toBe('at 4.00/s the target broke http_req_duration{op:chat.respond} p(95)<500 (900.00)');
+  });
+
+  it('counts a step whose completions fell behind the offered rate as broken, though its SLOs held', () => {
+    const a = analyse([step(1), step(2), step(3, { throughput: 2.2 })], DEFAULT_SEARCH);
+    expect(a.max_sustainable_rate).toBe(2);
+    expect(a.limit_reason).toContain('completed only 2.20/s of the offered 3.00/s');
+  });
+
+  it('names the load generator and gives no capacity when k6 dropped iterations while the SLOs held', () => {
+    const a = analyse([step(1), step(2, { dropped_iterations: 40, dropped_share: 0.13 }), step(4, broken)], DEFAULT_SEARCH);
+    expect(a.limited_by).toBe('load-generator');
+    expect(a.max_sustainable_rate).toBeNull();
+    expect(a.limit_reason).toBe('at 2.00/s k6 dropped 13.0% of the offered iterations before the target broke an SLO; no target capacity is reported');
+  });
+
+  it('names the load generator when its CPU ran out, even on a step where an SLO broke', () => {
+    const a = analyse([step(1), step(2, { ...broken, generator_cpu_cores: 1.4 })], DEFAULT_SEARCH);
+    expect(a.limited_by).toBe('load-generator');
+    expect(a.max_sustainable_rate).toBeNull();
+  });
+
+  it('blames the target when VUs ran out only because its SLO had already broken', () => {
+    const a = analyse([step(1), step(2, { ...broken, vus_in_use: 100, dropped_iterations: 30, dropped_share: 0.1 })], DEFAULT_SEARCH);
+    expect(a.limited_by).toBe('target');
+    expect(a.max_sustainable_rate).toBe(1);
+  });
+
+  it('finds the knee where latency grows faster than the offered rate', () => {
+    const slow = { latency: { 'http_req_duration{op:chat.respond}': { p50: 200, p95: 300, p99: 400 } } };
+    const a = analyse([step(1), step(2), step(3, slow), step(4, broken)], DEFAULT_SEARCH);
+    expect(a.knee?.rate).toBe(3);
+    expect(a.knee?.reason).toBe('p95 grew 5.0× while the offered rate grew 3.0×');
+  });
+});
+
+describe('the step wrapper', () => {
+  it('adds the steady tag to threshold keys with and without tags', () => {
+    expect(steadyKey('checks')).toBe('checks{dialtone_phase:steady}');
+    expect(steadyKey('http_req_duration{op:chat.create}')).toBe('http_req_duration{op:chat.create,dialtone_phase:steady}');
+  });
+
+  it('reads the names an esbuild bundle exports', () => {
+    expect(exportsOf('var a=1;\nexport {\n  walk as default,\n  options,\n  setup\n};\n//# sourceMappingURL=data:xyz\n')).toEqual([
+      'default',
+      'options',
+      'setup',
+    ]);
+  });
+});

@@ -1,0 +1,136 @@
+// What a capacity search found: the highest rate that held every SLO, the knee, a USL fit, and who
+// limited the run. When the load generator saturated first, no target capacity is given.
+import { generatorSaturation, held, type SearchOptions } from './search.js';
+import type { StepResult } from './step.js';
+import { fitUsl, type UslFit } from './usl.js';
+
+/** The latency SLO the plots draw: the first trend threshold of the form p(NN)<X. */
+export interface LatencySlo {
+  readonly metric: string;
+  readonly percentile: string;
+  readonly limit_ms: number;
+}
+
+export interface CapacityAnalysis {
+  /** 'target': an SLO broke first; 'load-generator': k6 saturated first; 'none': nothing broke within the search. */
+  readonly limited_by: 'target' | 'load-generator' | 'none';
+  readonly limit_reason: string;
+  /** The highest offered rate at which every threshold held; null when the generator was the limit. */
+  readonly max_sustainable_rate: number | null;
+  /** The lowest offered rate that broke (an SLO or the generator), if any. */
+  readonly first_broken_rate: number | null;
+  readonly knee: { readonly rate: number; readonly reason: string } | null;
+  readonly usl: UslFit | null;
+  readonly latency_slo: LatencySlo | null;
+}
+
+const THROUGHPUT_FOLLOWS = 0.9;
+
+/**
+ * The latency SLO the plots draw: of the trend thresholds of the form p(NN)<X, the one closest to its
+ * limit on the heaviest step (the one that binds first).
+ */
+export function latencySlo(steps: readonly StepResult[]): LatencySlo | null {
+  const heaviest = [...steps].sort((a, b) => b.offered_rate - a.offered_rate)[0];
+  let best: { slo: LatencySlo; ratio: number } | undefined;
+  for (const t of heaviest?.thresholds ?? []) {
+    const m = /^p\((\d+(?:\.\d+)?)\)\s*<\s*(\d+(?:\.\d+)?)$/.exec(t.expression);
+    if (!m) continue;
+    const slo = { metric: t.metric, percentile: `p${m[1]}`, limit_ms: Number(m[2]) };
+    const ratio = (t.value ?? 0) / slo.limit_ms;
+    if (!best || ratio > best.ratio) best = { slo, ratio };
+  }
+  return best?.slo ?? null;
+}
+
+const p95Of = (s: StepResult, slo: LatencySlo | null) => (slo ? s.latency[slo.metric]?.p95 : undefined);
+
+/**
+ * The knee: the first step (by offered rate) where throughput falls below 90 % of the offered rate,
+ * or where the SLO metric's p95 has grown faster than the offered rate since the lightest step
+ * (superlinear). Null when every step followed linearly.
+ */
+export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): CapacityAnalysis['knee'] {
+  const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
+  const base = sorted[0];
+  const baseP95 = base ? p95Of(base, slo) : undefined;
+  for (const s of sorted.slice(1)) {
+    if (s.throughput < THROUGHPUT_FOLLOWS * s.offered_rate) {
+      return {
+        rate: s.offered_rate,
+        reason: `throughput ${s.throughput.toFixed(2)}/s fell below ${THROUGHPUT_FOLLOWS * 100}% of the offered ${s.offered_rate.toFixed(2)}/s`,
+      };
+    }
+    const p95 = p95Of(s, slo);
+    if (base && baseP95 && p95 && p95 / baseP95 > s.offered_rate / base.offered_rate) {
+      return {
+        rate: s.offered_rate,
+        reason: `p95 grew ${(p95 / baseP95).toFixed(1)}× while the offered rate grew ${(s.offered_rate / base.offered_rate).toFixed(1)}×`,
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * Analyses a search's steps.
+ *
+ * @example
+ * const a = analyse(outcome.steps, DEFAULT_SEARCH);
+ * a.limited_by === 'target' ? a.max_sustainable_rate : null;
+ */
+export function analyse(steps: readonly StepResult[], o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare'>): CapacityAnalysis {
+  const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
+  const saturation = (s: StepResult) => generatorSaturation(s, o);
+  const firstBroken = sorted.find((s) => !held(s, o) || saturation(s) !== undefined);
+  const slo = latencySlo(steps);
+  const usl =
+    fitUsl(steps.filter((s) => s.concurrency !== undefined && saturation(s) === undefined).map((s) => ({ n: s.concurrency as number, x: s.throughput }))) ??
+    null;
+  const knee = findKnee(
+    steps.filter((s) => saturation(s) === undefined),
+    slo,
+  );
+  const heldBelow = (limit: number) => sorted.filter((s) => s.offered_rate < limit && held(s, o) && saturation(s) === undefined).at(-1)?.offered_rate ?? null;
+  if (!firstBroken) {
+    return {
+      limited_by: 'none',
+      limit_reason: 'every step held its SLOs; the search stopped before anything broke, so the capacity is at least the highest rate offered',
+      max_sustainable_rate: sorted.at(-1)?.offered_rate ?? null,
+      first_broken_rate: null,
+      knee,
+      usl,
+      latency_slo: slo,
+    };
+  }
+  const why = saturation(firstBroken);
+  const cpuBound = why?.startsWith('k6 used') ?? false;
+  // The generator is the limit when it saturated on a step whose SLOs still held, or its CPU ran out
+  // (then its latency figures are its own). VUs exhausted while an SLO broke are the target's doing.
+  if (why && (firstBroken.slo_held || cpuBound)) {
+    return {
+      limited_by: 'load-generator',
+      limit_reason: `at ${firstBroken.offered_rate.toFixed(2)}/s ${why} before the target broke an SLO; no target capacity is reported`,
+      max_sustainable_rate: null,
+      first_broken_rate: firstBroken.offered_rate,
+      knee,
+      usl,
+      latency_slo: slo,
+    };
+  }
+  const failed = firstBroken.thresholds.filter((t) => !t.passed).map((t) => `${t.metric} ${t.expression} (${t.value?.toFixed(2) ?? 'n/a'})`);
+  if (firstBroken.slo_held) {
+    failed.push(
+      `no SLO but completed only ${firstBroken.throughput.toFixed(2)}/s of the offered ${firstBroken.offered_rate.toFixed(2)}/s (a queue was growing)`,
+    );
+  }
+  return {
+    limited_by: 'target',
+    limit_reason: `at ${firstBroken.offered_rate.toFixed(2)}/s the target broke ${failed.join('; ') || 'its SLOs'}`,
+    max_sustainable_rate: heldBelow(firstBroken.offered_rate),
+    first_broken_rate: firstBroken.offered_rate,
+    knee,
+    usl,
+    latency_slo: slo,
+  };
+}

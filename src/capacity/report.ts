@@ -1,0 +1,116 @@
+// The capacity report: capacity.json, steps.csv and a self-contained page with inline SVG plots.
+
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { esc, page } from '../report/html.js';
+import { writeIndexPage } from '../report/index-page.js';
+import { writeReportFiles } from '../report/write.js';
+import { errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
+import type { CapacityResult } from './result.js';
+import type { StepResult } from './step.js';
+
+const n = (v: number | undefined | null, digits = 2) => (v === undefined || v === null || !Number.isFinite(v) ? '' : v.toFixed(digits));
+
+/** The CSV columns, in order, and how each is read from a step. */
+const COLUMNS: readonly [string, (s: StepResult, slo: string | undefined) => string][] = [
+  ['step', (s) => String(s.index)],
+  ['stage', (s) => s.stage],
+  ['offered_rate', (s) => n(s.offered_rate, 4)],
+  ['throughput', (s) => n(s.throughput, 4)],
+  ['requests_per_s', (s) => n(s.requests_per_s, 2)],
+  ['slo_metric_p50_ms', (s, m) => n(m ? s.latency[m]?.p50 : undefined)],
+  ['slo_metric_p95_ms', (s, m) => n(m ? s.latency[m]?.p95 : undefined)],
+  ['slo_metric_p99_ms', (s, m) => n(m ? s.latency[m]?.p99 : undefined)],
+  ['error_rate', (s) => n(s.error_rate, 4)],
+  ['dropped_iterations', (s) => String(s.dropped_iterations)],
+  ['vus_in_use', (s) => String(s.vus_in_use)],
+  ['vus_cap', (s) => String(s.vus_cap)],
+  ['generator_cpu_cores', (s) => n(s.generator_cpu_cores, 3)],
+  ['mean_iteration_s', (s) => n(s.mean_iteration_s, 4)],
+  ['concurrency', (s) => n(s.concurrency, 3)],
+  ['slo_held', (s) => String(s.slo_held)],
+  [
+    'failed_thresholds',
+    (s) =>
+      `"${s.thresholds
+        .filter((t) => !t.passed)
+        .map((t) => `${t.metric} ${t.expression}`)
+        .join('; ')
+        .replace(/"/g, '""')}"`,
+  ],
+];
+
+/** The steps as CSV, one row per step in the order they ran. */
+export function stepsCsv(r: CapacityResult): string {
+  const m = r.analysis.latency_slo?.metric;
+  return `${COLUMNS.map(([c]) => c).join(',')}\n${r.steps.map((s) => COLUMNS.map(([, f]) => f(s, m)).join(',')).join('\n')}\n`;
+}
+
+/** The verdict sentence at the top of the page and of the command's output. */
+export function verdict(r: CapacityResult): string {
+  const a = r.analysis;
+  if (a.limited_by === 'load-generator') return `The load generator was the limit: ${a.limit_reason}.`;
+  if (a.limited_by === 'none') return `Nothing broke up to ${n(a.max_sustainable_rate)} ${r.unit}/s: ${a.limit_reason}.`;
+  return `Sustains ${n(a.max_sustainable_rate)} ${r.unit}/s with every SLO held; ${a.limit_reason}.`;
+}
+
+async function svg(spec: Parameters<typeof import('../report/chart.js')['renderSvg']>[0] | undefined): Promise<string> {
+  if (!spec) return '';
+  const { renderSvg } = await import('../report/chart.js');
+  return `<figure>${await renderSvg(spec)}</figure>`;
+}
+
+function stepRows(r: CapacityResult): string {
+  const m = r.analysis.latency_slo?.metric;
+  return r.steps
+    .map(
+      (s) =>
+        `<tr><td>${s.index}</td><td>${esc(s.stage)}</td><td>${n(s.offered_rate)}</td><td>${n(s.throughput)}</td><td>${m ? `${n(s.latency[m]?.p50, 0)} / ${n(s.latency[m]?.p95, 0)} / ${n(s.latency[m]?.p99, 0)}` : ''}</td><td>${n(s.error_rate * 100)}%</td><td>${s.dropped_iterations}</td><td>${s.vus_in_use} / ${s.vus_cap}</td><td>${n(s.generator_cpu_cores)}</td><td>${
+          s.slo_held
+            ? 'held'
+            : `<b>broke</b>: ${esc(
+                s.thresholds
+                  .filter((t) => !t.passed)
+                  .map((t) => `${t.metric} ${t.expression}`)
+                  .join('; '),
+              )}`
+        }</td></tr>`,
+    )
+    .join('');
+}
+
+/** The page: verdict, figures, plots, the step table. */
+export async function capacityPage(r: CapacityResult, hasLoadPage = false): Promise<string> {
+  const a = r.analysis;
+  const plots = [await svg(latencyChart(r)), await svg(throughputChart(r)), await svg(uslChart(r)), await svg(errorChart(r))].join('');
+  const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
+<h1>Capacity: ${esc(r.scenario)}</h1>
+<p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
+<p><b>${esc(verdict(r))}</b></p>
+<table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${n(a.max_sustainable_rate)} ${esc(r.unit)}/s`}</td></tr>
+<tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
+<tr><th>knee</th><td>${a.knee ? `${n(a.knee.rate)} ${esc(r.unit)}/s: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
+<tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; predicted peak ${a.usl.peak_throughput === undefined ? 'none (κ = 0)' : `${n(a.usl.peak_throughput)} ${esc(r.unit)}/s at concurrency ${n(a.usl.peak_concurrency, 1)}`}` : 'too few steps'}</td></tr></table>
+<h2>Plots</h2>${plots}
+<h2>Steps</h2><table><tr><th>#</th><th>stage</th><th>offered/s</th><th>throughput/s</th><th>${esc(a.latency_slo?.metric ?? 'latency')} p50 / p95 / p99 (ms)</th><th>errors</th><th>dropped</th><th>VUs</th><th>k6 CPU (cores)</th><th>SLOs</th></tr>${stepRows(r)}</table>`;
+  return page(`dialtone capacity: ${r.scenario}`, body);
+}
+
+/**
+ * Writes capacity.json, steps.csv and index.html to `dir` (DIR/capacity/SCENARIO), then the reports index.
+ *
+ * @example
+ * await writeCapacityReport('reports/capacity/chat-turns', result, secrets);
+ */
+export async function writeCapacityReport(dir: string, r: CapacityResult, secrets: readonly string[]): Promise<void> {
+  writeReportFiles(
+    dir,
+    {
+      'capacity.json': `${JSON.stringify(r, null, 2)}\n`,
+      'steps.csv': stepsCsv(r),
+      'index.html': await capacityPage(r, existsSync(join(dirname(dirname(dir)), 'load', r.scenario, 'index.html'))),
+    },
+    secrets,
+  );
+  writeIndexPage(dirname(dirname(dir)));
+}

@@ -1,0 +1,148 @@
+// The stepped arrival-rate search: coarse steps that multiply the rate until one breaks, then
+// bisection between the last step that held and the first that broke. Bounded in steps and time.
+import type { StepContext, StepResult } from './step.js';
+import { runStep } from './step.js';
+
+/** How the search walks; every field has a default (DEFAULT_SEARCH). */
+export interface SearchOptions {
+  /** First offered rate, iterations per second. */
+  readonly startRate: number;
+  /** Coarse steps multiply the rate by this. */
+  readonly factor: number;
+  /** Never offer more than this. */
+  readonly maxRate: number;
+  /** Refinement stops once (broken − held) / held is at most this. */
+  readonly precision: number;
+  readonly maxSteps: number;
+  /** Wall-time budget: no step starts after it is spent. */
+  readonly maxSeconds: number;
+  readonly stepSeconds: number;
+  /** Seconds at the start of each step whose samples are left out. */
+  readonly warmupSeconds: number;
+  readonly maxVUs: number;
+  /** Generator CPU, in cores, above which the generator counts as saturated. */
+  readonly cpuLimitCores: number;
+  /** Share of offered iterations dropped above which the generator counts as saturated. */
+  readonly droppedLimit: number;
+  /**
+   * A step is sustained only when completions keep up with arrivals: throughput at least this share
+   * of the offered rate. Below it a queue is growing, so the step's SLOs held only for lack of time.
+   */
+  readonly keepUpShare: number;
+}
+
+export const DEFAULT_SEARCH: SearchOptions = {
+  startRate: 1,
+  factor: 2,
+  maxRate: 1000,
+  precision: 0.1,
+  maxSteps: 14,
+  maxSeconds: 900,
+  stepSeconds: 20,
+  warmupSeconds: 5,
+  maxVUs: 2000,
+  cpuLimitCores: 0.9,
+  droppedLimit: 0.01,
+  keepUpShare: 0.95,
+};
+
+/** k6 could not run a step (its exit code is neither 0 nor 99, threshold failed): the search cannot go on. */
+export class StepFailed extends Error {
+  override readonly name = 'StepFailed';
+}
+
+/** Why the generator could not be trusted at a step, or undefined when it could. */
+export function generatorSaturation(s: StepResult, o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit'>): string | undefined {
+  if (s.generator_cpu_cores !== undefined && s.generator_cpu_cores >= o.cpuLimitCores) {
+    return `k6 used ${s.generator_cpu_cores.toFixed(2)} cores (limit ${o.cpuLimitCores})`;
+  }
+  if (s.vus_in_use >= s.vus_cap && s.dropped_iterations > 0) return `k6 ran out of VUs (all ${s.vus_cap} busy, ${s.dropped_iterations} iterations dropped)`;
+  if (s.dropped_share > o.droppedLimit) return `k6 dropped ${(s.dropped_share * 100).toFixed(1)}% of the offered iterations`;
+  return undefined;
+}
+
+/**
+ * Whether completions kept up with the offered rate (see SearchOptions.keepUpShare), counted in
+ * iterations over the steady window with one iteration of slack: counts are whole numbers.
+ */
+export function keptUp(s: StepResult, o: Pick<SearchOptions, 'keepUpShare'>): boolean {
+  const window = s.duration_s - s.warmup_s;
+  return s.throughput * window >= o.keepUpShare * s.offered_rate * window - 1;
+}
+
+/** A step held when every SLO held and the target kept up with the offered rate. */
+export const held = (s: StepResult, o: Pick<SearchOptions, 'keepUpShare'>) => s.slo_held && keptUp(s, o);
+
+/** A step breaks the search when it did not hold or the generator could not hold the rate. */
+export const broke = (s: StepResult, o: SearchOptions) => !held(s, o) || generatorSaturation(s, o) !== undefined;
+
+export interface SearchOutcome {
+  readonly steps: StepResult[];
+  /** Why the search stopped: refined, max rate reached, step or time budget spent, or nothing held. */
+  readonly stopped: 'refined' | 'max-rate' | 'step-budget' | 'time-budget' | 'nothing-held';
+  readonly wall_s: number;
+}
+
+/**
+ * Runs the search. `onStep` sees each step as it ends (the command prints a line per step).
+ *
+ * @example
+ * const { steps } = await searchCapacity(ctx, { ...DEFAULT_SEARCH, startRate: 2 });
+ */
+export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult) => void = () => {}): Promise<SearchOutcome> {
+  const started = Date.now();
+  const steps: StepResult[] = [];
+  const budgetLeft = () => steps.length < o.maxSteps && (Date.now() - started) / 1000 + o.stepSeconds < o.maxSeconds;
+  const run = async (rate: number, stage: StepResult['stage']) => {
+    const iterationS = Math.max(0, ...steps.map((x) => x.mean_iteration_s ?? 0)) || undefined;
+    const s = await runStep(ctx, {
+      index: steps.length,
+      stage,
+      rate,
+      durationS: o.stepSeconds,
+      warmupS: o.warmupSeconds,
+      maxVUs: o.maxVUs,
+      gracefulStopS: 2,
+      iterationS,
+    });
+    if (s.k6_exit_code !== 0 && s.k6_exit_code !== 99) {
+      throw new StepFailed(`k6 could not run step ${s.index} at ${rate.toFixed(2)}/s (exit ${s.k6_exit_code}); see its log in the report's .work folder`);
+    }
+    steps.push(s);
+    onStep(s);
+    return s;
+  };
+  const finish = (stopped: SearchOutcome['stopped']): SearchOutcome => ({ steps, stopped, wall_s: (Date.now() - started) / 1000 });
+  const budgetStop = (): SearchOutcome['stopped'] => (steps.length >= o.maxSteps ? 'step-budget' : 'time-budget');
+
+  // Coarse: multiply until a step breaks; if the first one breaks, divide until one holds.
+  let held: number | undefined;
+  let broken: number | undefined;
+  let rate = Math.min(o.startRate, o.maxRate);
+  while (budgetLeft()) {
+    const s = await run(rate, 'coarse');
+    if (broke(s, o)) {
+      broken = s.offered_rate;
+      if (held !== undefined) break;
+      rate = s.offered_rate / o.factor;
+      if (rate * 60 < 1) return finish('nothing-held');
+    } else {
+      held = s.offered_rate;
+      if (broken !== undefined) break;
+      if (rate >= o.maxRate) return finish('max-rate');
+      rate = Math.min(rate * o.factor, o.maxRate);
+    }
+  }
+  if (held === undefined || broken === undefined) return finish(budgetStop());
+
+  // Refine: bisect between the highest rate that held and the lowest that broke.
+  while ((broken - held) / held > o.precision) {
+    if (!budgetLeft()) return finish(budgetStop());
+    const mid = (held + broken) / 2;
+    if (Math.round(mid * 60) === Math.round(held * 60) || Math.round(mid * 60) === Math.round(broken * 60)) break;
+    const s = await run(mid, 'refine');
+    if (broke(s, o)) broken = s.offered_rate;
+    else held = s.offered_rate;
+  }
+  return finish('refined');
+}

@@ -1,0 +1,177 @@
+// One step of the capacity search: the scenario at a constant arrival rate, run by the real k6, with
+// the generator's own CPU sampled from /proc while it runs.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type K6Summary, stat, type ThresholdResult, thresholdsOf } from '../load/summary.js';
+import { redact } from '../profile/redact.js';
+import { sampleCpu } from './cpu.js';
+import { OBSERVED, PHASE_TAG, STEP_ENV, type StepShape, steadyKey } from './wrapper.js';
+
+/** What the step runner needs from the search: the prepared k6 run, minus the rate. */
+export interface StepContext {
+  readonly k6: string;
+  /** The wrapper script (src/capacity/wrapper.ts) next to the bundled scenario. */
+  readonly script: string;
+  /** Environment for k6: the LoadConfig, the credentials' variables, the browser's. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly secrets: readonly string[];
+  readonly workDir: string;
+}
+
+/** Latency percentiles of one operation or timing metric in the steady part of a step, in ms. */
+export interface Percentiles {
+  readonly p50: number | undefined;
+  readonly p95: number | undefined;
+  readonly p99: number | undefined;
+}
+
+/** One step's measurements (steady part only, unless said otherwise). */
+export interface StepResult {
+  readonly index: number;
+  readonly stage: 'coarse' | 'refine';
+  /** Iterations per second the executor was asked to start. */
+  readonly offered_rate: number;
+  readonly duration_s: number;
+  readonly warmup_s: number;
+  /** Iterations per second completed in the steady part. */
+  readonly throughput: number;
+  readonly requests_per_s: number;
+  readonly error_rate: number;
+  /** Iterations the executor could not start on time (whole step). */
+  readonly dropped_iterations: number;
+  readonly dropped_share: number;
+  readonly vus_in_use: number;
+  readonly vus_cap: number;
+  /** The k6 process tree's CPU over the steady part, in cores (1 = one core busy). */
+  readonly generator_cpu_cores: number | undefined;
+  readonly mean_iteration_s: number | undefined;
+  /** Little's law: throughput × mean iteration time. */
+  readonly concurrency: number | undefined;
+  readonly latency: Readonly<Record<string, Percentiles>>;
+  /** The scenario's own thresholds (its SLOs), judged on the steady part. */
+  readonly thresholds: readonly ThresholdResult[];
+  readonly slo_held: boolean;
+  readonly k6_exit_code: number;
+  readonly wall_s: number;
+}
+
+/** A metric key without the phase tag: `m{op:x,dialtone_phase:steady}` → `m{op:x}`, `m{dialtone_phase:steady}` → `m`. */
+const bareName = (key: string) => key.replace(`,${PHASE_TAG}:steady}`, '}').replace(`{${PHASE_TAG}:steady}`, '');
+
+/** The scenario's thresholds, without the observation-only ones the wrapper adds. */
+function sloThresholds(summary: K6Summary): ThresholdResult[] {
+  const observed = new Set(Object.entries(OBSERVED).map(([m, e]) => `${steadyKey(m)} ${e}`));
+  return thresholdsOf(summary)
+    .filter((t) => !observed.has(`${t.metric} ${t.expression}`))
+    .map((t) => ({ ...t, metric: bareName(t.metric) }));
+}
+
+/** p50/p95/p99 of every steady trend in the summary, by metric name without the phase tag. */
+function latencies(summary: K6Summary): Record<string, Percentiles> {
+  const out: Record<string, Percentiles> = {};
+  for (const [key, m] of Object.entries(summary.metrics)) {
+    if (!key.includes(`${PHASE_TAG}:steady`) || typeof m['p(95)'] !== 'number' || key.startsWith('iteration_duration')) continue;
+    const n = (k: string) => (typeof m[k] === 'number' ? (m[k] as number) : undefined);
+    out[bareName(key)] = { p50: n('med'), p95: n('p(95)'), p99: n('p(99)') };
+  }
+  return out;
+}
+
+/**
+ * The VU budget for a rate: pre-allocated for the iteration time seen so far (k6 drops arrivals while
+ * it initialises VUs on demand, which would look like saturation), at most `maxVUs`.
+ */
+export function vuBudget(rate: number, maxVUs: number, iterationS = 1): { preAllocatedVUs: number; maxVUs: number } {
+  const cap = Math.min(maxVUs, Math.max(20, Math.ceil(rate * 30)));
+  return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * Math.max(0.2, iterationS) * 3))), maxVUs: cap };
+}
+
+/** Seconds k6 may take to start and stop around a step: initialising many VUs on a busy machine takes a while. */
+const startStopAllowanceS = (vus: number) => 60 + Math.ceil(vus * 0.25);
+
+/**
+ * Runs one step and reads its steady-state figures from k6's summary.
+ *
+ * @example
+ * const s = await runStep(ctx, { index: 0, stage: 'coarse', rate: 2, durationS: 8, warmupS: 2, maxVUs: 500 });
+ * s.slo_held; // every scenario threshold held on the steady part
+ */
+export async function runStep(
+  ctx: StepContext,
+  o: {
+    index: number;
+    stage: StepResult['stage'];
+    rate: number;
+    durationS: number;
+    warmupS: number;
+    maxVUs: number;
+    gracefulStopS?: number;
+    /** Mean iteration time seen on earlier steps, to pre-allocate VUs. */
+    iterationS?: number | undefined;
+  },
+): Promise<StepResult> {
+  const budget = vuBudget(o.rate, o.maxVUs, o.iterationS);
+  const shape: StepShape = {
+    perMinute: Math.max(1, Math.round(o.rate * 60)),
+    durationS: o.durationS,
+    warmupS: o.warmupS,
+    gracefulStopS: o.gracefulStopS ?? 3,
+    ...budget,
+  };
+  const summaryPath = join(ctx.workDir, `step-${o.index}.summary.json`);
+  rmSync(summaryPath, { force: true });
+  const log = createWriteStream(join(ctx.workDir, `step-${o.index}.k6.log`));
+  const started = Date.now();
+  let cpu: { cores: number | undefined; stop: () => void } | undefined;
+  const exitCode = await new Promise<number>((done) => {
+    const child = spawn(ctx.k6, ['run', '--no-color', '--quiet', '--summary-export', summaryPath, ctx.script], {
+      env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (child.pid) cpu = sampleCpu(child.pid, o.warmupS * 1000);
+    const relay = (c: Buffer) => log.write(redact(c.toString('utf8'), ctx.secrets));
+    child.stdout.on('data', relay);
+    child.stderr.on('data', relay);
+    // Bounded: the step's own length, its graceful stop and time for k6 to start (VUs) and stop.
+    const limit = setTimeout(() => child.kill('SIGKILL'), (o.durationS + shape.gracefulStopS + startStopAllowanceS(budget.preAllocatedVUs)) * 1000);
+    child.on('error', () => done(127));
+    child.on('exit', (code, signal) => {
+      clearTimeout(limit);
+      done(code ?? (signal ? 130 : 1));
+    });
+  });
+  cpu?.stop();
+  await new Promise((r) => log.end(r));
+  const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
+  const steadyS = Math.max(1, o.durationS - o.warmupS);
+  const s = (metric: string, key: string) => stat(summary, steadyKey(metric), key);
+  const throughput = (s('iterations', 'count') ?? 0) / steadyS;
+  const meanIterationMs = s('iteration_duration', 'avg');
+  const dropped = stat(summary, 'dropped_iterations', 'count') ?? 0;
+  const thresholds = sloThresholds(summary);
+  const offeredTotal = shape.perMinute * (o.durationS / 60);
+  return {
+    index: o.index,
+    stage: o.stage,
+    offered_rate: shape.perMinute / 60,
+    duration_s: o.durationS,
+    warmup_s: o.warmupS,
+    throughput,
+    requests_per_s: (s('http_reqs', 'count') ?? 0) / steadyS,
+    error_rate: s('http_req_failed', 'value') ?? s('http_req_failed', 'rate') ?? 0,
+    dropped_iterations: dropped,
+    dropped_share: offeredTotal > 0 ? dropped / offeredTotal : 0,
+    vus_in_use: stat(summary, 'vus', 'max') ?? 0,
+    vus_cap: budget.maxVUs,
+    generator_cpu_cores: cpu?.cores,
+    mean_iteration_s: meanIterationMs === undefined ? undefined : meanIterationMs / 1000,
+    concurrency: meanIterationMs === undefined ? undefined : throughput * (meanIterationMs / 1000),
+    latency: latencies(summary),
+    thresholds,
+    // A step with no summary or no threshold judged did not show the SLOs held.
+    slo_held: thresholds.length > 0 && thresholds.every((t) => t.passed) && (exitCode === 0 || exitCode === 99),
+    k6_exit_code: exitCode,
+    wall_s: (Date.now() - started) / 1000,
+  };
+}

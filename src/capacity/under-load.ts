@@ -1,0 +1,178 @@
+// The conformance gate under load: the suite idle, then again while a load scenario holds the target
+// at a constant arrival rate; the report lists the rules that passed idle but failed under load.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
+import { EnvironmentError, UsageError } from '../errors.js';
+import { type K6Summary, stat } from '../load/summary.js';
+import type { LoadedProfile } from '../profile/load.js';
+import { redact } from '../profile/redact.js';
+import { esc, page } from '../report/html.js';
+import type { Results } from '../report/results.js';
+import { writeReportFiles } from '../report/write.js';
+import { prepareSteps } from './prepare.js';
+import type { StepContext } from './step.js';
+import { vuBudget } from './step.js';
+import { STEP_ENV, type StepShape } from './wrapper.js';
+
+/** Seconds the load runs before the gate starts, so the target is at its rate when the cases run. */
+const RAMP_S = 5;
+/** Upper bound on k6's start (VU initialisation) before the gate gives up. */
+const START_TIMEOUT_S = 120;
+/** Upper bound on the hold: the gate under load must end well before. */
+const HOLD_MAX_S = 1200;
+
+/** Parses `SCENARIO@RATE` (iterations per second). */
+export function parseUnderLoad(v: string): { scenario: string; rate: number } {
+  const m = /^([a-z0-9-]+)@(\d+(?:\.\d+)?)$/.exec(v);
+  if (!m || !(Number(m[2]) > 0)) throw new UsageError(`conformance: --under-load must look like SCENARIO@RATE, e.g. chat-turns@30, got '${v}'`);
+  return { scenario: m[1] as string, rate: Number(m[2]) };
+}
+
+/** A free loopback port for k6's REST API. */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** Iterations k6 has completed so far, from its REST API; undefined while it does not answer. */
+async function iterationsSoFar(port: number): Promise<number | undefined> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/metrics/iterations`, { signal: AbortSignal.timeout(2000) });
+    if (!res.ok) return undefined;
+    const body = (await res.json()) as { data?: { attributes?: { sample?: { count?: number } } } };
+    return body.data?.attributes?.sample?.count;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A load held at a constant rate until stopped; `stop` resolves with what k6 achieved. */
+function holdLoad(
+  ctx: StepContext,
+  rate: number,
+  port: number,
+): { running: () => Promise<number | undefined>; stop: () => Promise<{ iterations: number; seconds: number }> } {
+  // Few VUs up front (k6 starts faster), more on demand up to the step budget.
+  const budget = vuBudget(rate, 2000);
+  const shape: StepShape = {
+    perMinute: Math.max(1, Math.round(rate * 60)),
+    durationS: HOLD_MAX_S,
+    warmupS: 0,
+    gracefulStopS: 2,
+    preAllocatedVUs: Math.min(budget.maxVUs, Math.max(5, Math.ceil(rate))),
+    maxVUs: budget.maxVUs,
+  };
+  const summaryPath = join(ctx.workDir, 'hold.summary.json');
+  const started = Date.now();
+  const child = spawn(ctx.k6, ['run', '--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, ctx.script], {
+    env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(join(ctx.workDir, 'hold.k6.log'));
+  const relay = (c: Buffer) => log.write(redact(c.toString('utf8'), ctx.secrets));
+  child.stdout.on('data', relay);
+  child.stderr.on('data', relay);
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  return {
+    running: () => iterationsSoFar(port),
+    async stop() {
+      const seconds = (Date.now() - started) / 1000;
+      child.kill('SIGINT');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(killer);
+      const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
+      return { iterations: stat(summary, 'iterations', 'count') ?? 0, seconds };
+    },
+  };
+}
+
+/** What under-load.json holds. */
+export interface UnderLoadResult {
+  readonly scenario: string;
+  readonly rate: number;
+  /** Iterations per second k6 completed while the gate under load ran. */
+  readonly achieved_rate: number;
+  readonly idle_gate: string;
+  readonly under_load_gate: string;
+  /** Rules that passed idle and failed under load. */
+  readonly failed_only_under_load: readonly string[];
+  /** Rules that failed in both runs. */
+  readonly failed_in_both: readonly string[];
+}
+
+const failing = (r: Results) => new Set(r.rules.filter((x) => x.outcome === 'fail').map((x) => x.id));
+
+/**
+ * Runs the gate idle, then under load, and writes DIR/conformance/under-load.{json,html}.
+ * `runSuite` is the conformance runner (one SuiteRunner serves both runs).
+ *
+ * @example
+ * const r = await gateUnderLoad({ root, loaded, scenario: 'chat-turns', rate: 30, reportDir, runSuite });
+ * r.failed_only_under_load; // ['chat.close.success-true']
+ */
+export async function gateUnderLoad(o: {
+  root: string;
+  loaded: LoadedProfile;
+  scenario: string;
+  rate: number;
+  reportDir: string;
+  runSuite: () => Promise<Results>;
+}): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results }> {
+  const idle = await o.runSuite();
+  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, join(o.reportDir, 'conformance', '.under-load'), false);
+  const hold = holdLoad(ctx, o.rate, await freePort());
+  let underLoad: Results;
+  let gate: { iterations: number; seconds: number };
+  try {
+    // k6 initialises its VUs first: the gate starts once iterations complete, and RAMP_S later.
+    const deadline = Date.now() + START_TIMEOUT_S * 1000;
+    while (((await hold.running()) ?? 0) === 0) {
+      if (Date.now() > deadline) throw new EnvironmentError(`conformance: the ${o.scenario} load did not start within ${START_TIMEOUT_S} s`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await new Promise((r) => setTimeout(r, RAMP_S * 1000));
+    const before = { n: (await hold.running()) ?? 0, t: Date.now() };
+    underLoad = await o.runSuite();
+    const after = { n: (await hold.running()) ?? 0, t: Date.now() };
+    gate = { iterations: after.n - before.n, seconds: (after.t - before.t) / 1000 };
+  } finally {
+    await hold.stop();
+  }
+  // A gate "under load" with no load behind it would be a verdict on something that did not happen.
+  const achieved = gate.iterations / Math.max(0.001, gate.seconds);
+  if (gate.iterations <= 0) throw new EnvironmentError(`conformance: the ${o.scenario} load completed no iteration while the gate ran`);
+  const idleFailing = failing(idle);
+  const loadFailing = failing(underLoad);
+  const result: UnderLoadResult = {
+    scenario: o.scenario,
+    rate: o.rate,
+    achieved_rate: achieved,
+    idle_gate: idle.gate,
+    under_load_gate: underLoad.gate,
+    failed_only_under_load: [...loadFailing].filter((id) => !idleFailing.has(id)),
+    failed_in_both: [...loadFailing].filter((id) => idleFailing.has(id)),
+  };
+  const list = (ids: readonly string[]) =>
+    ids.length ? `<ul>${ids.map((id) => `<li><code>${esc(id)}</code></li>`).join('')}</ul>` : '<p class="muted">none</p>';
+  writeReportFiles(
+    join(o.reportDir, 'conformance'),
+    {
+      'under-load.json': `${JSON.stringify(result, null, 2)}\n`,
+      'under-load.html': page(
+        'dialtone conformance under load',
+        `<nav><a href="../index.html">← all reports</a><a href="index.html">the gate under load</a><a href="under-load.json">under-load.json</a></nav>
+<h1>Conformance under load: ${esc(o.scenario)} at ${o.rate}/s</h1>
+<p>k6 held ${achieved.toFixed(1)} iterations/s while the gate ran. Idle gate: ${esc(idle.gate)}; gate under load: ${esc(underLoad.gate)}.</p>
+<h2>Passed idle, failed under load</h2>${list(result.failed_only_under_load)}<h2>Failed in both</h2>${list(result.failed_in_both)}`,
+      ),
+    },
+    ctx.secrets,
+  );
+  return { result, idle, underLoad };
+}

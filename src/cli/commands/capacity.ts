@@ -1,0 +1,123 @@
+import { relative, resolve } from 'node:path';
+import type { SearchOptions } from '../../capacity/search.js';
+import { EnvironmentError, UsageError } from '../../errors.js';
+import { checkScenario } from '../../load/scenarios.js';
+import { loadProfile } from '../../profile/load.js';
+import { parse } from '../args.js';
+import { ROOT } from '../root.js';
+
+export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
+    [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--max-steps N] [--max-time 15m] [--max-vus N]
+  Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
+  constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
+  long and its first --warmup is discarded. Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
+  --capacity (only without --target) starts the reference target with that surface at a known capacity.
+  Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
+  2 usage or profile error; 3 k6, Chromium or the target missing; 4 the search could not complete (a step k6 could not run, an internal error).`;
+
+/** Parses a duration flag (30s, 5m) into seconds. */
+function seconds(flag: string, v: string | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  const m = /^(\d+)(s|m)$/.exec(v);
+  if (!m) throw new UsageError(`capacity: --${flag} must look like 20s or 2m, got '${v}'`);
+  return Number(m[1]) * (m[2] === 'm' ? 60 : 1);
+}
+
+/** Parses a positive number flag; `integer` also requires a whole number. */
+function positive(flag: string, v: string | undefined, fallback: number, integer = false): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!(n > 0) || (integer && !Number.isInteger(n)))
+    throw new UsageError(`capacity: --${flag} must be a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
+  return n;
+}
+
+/** Reads the search options from the flags, checking each and their relations. */
+function searchOptions(values: Record<string, string | undefined>, defaults: SearchOptions): SearchOptions {
+  const o: SearchOptions = {
+    ...defaults,
+    startRate: positive('start-rate', values['start-rate'], defaults.startRate),
+    maxRate: positive('max-rate', values['max-rate'], defaults.maxRate),
+    factor: positive('factor', values.factor, defaults.factor),
+    precision: positive('precision', values.precision, defaults.precision),
+    stepSeconds: seconds('step', values.step, defaults.stepSeconds),
+    warmupSeconds: seconds('warmup', values.warmup, defaults.warmupSeconds),
+    maxSteps: positive('max-steps', values['max-steps'], defaults.maxSteps, true),
+    maxSeconds: seconds('max-time', values['max-time'], defaults.maxSeconds),
+    maxVUs: positive('max-vus', values['max-vus'], defaults.maxVUs, true),
+  };
+  if (o.factor <= 1) throw new UsageError(`capacity: --factor must be above 1, got '${values.factor}'`);
+  if (o.warmupSeconds >= o.stepSeconds) throw new UsageError(`capacity: --warmup (${o.warmupSeconds}s) must be shorter than --step (${o.stepSeconds}s)`);
+  if (o.startRate > o.maxRate) throw new UsageError(`capacity: --start-rate (${o.startRate}) is above --max-rate (${o.maxRate})`);
+  return o;
+}
+
+/** Runs the capacity search for one scenario and prints one line per step and the verdict. */
+export async function capacity(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    'capacity',
+    argv,
+    {
+      target: { type: 'string' },
+      'report-dir': { type: 'string' },
+      'allow-live': { type: 'boolean' },
+      capacity: { type: 'string', multiple: true },
+      'start-rate': { type: 'string' },
+      'max-rate': { type: 'string' },
+      factor: { type: 'string' },
+      precision: { type: 'string' },
+      step: { type: 'string' },
+      warmup: { type: 'string' },
+      'max-steps': { type: 'string' },
+      'max-time': { type: 'string' },
+      'max-vus': { type: 'string' },
+    },
+    true,
+  );
+  const [scenario, ...extra] = positionals;
+  if (!scenario) throw new UsageError('capacity: name a scenario, e.g. dialtone capacity chat-turns');
+  if (extra.length) throw new UsageError(`capacity: unexpected argument '${extra[0]}'`);
+  checkScenario(ROOT, scenario);
+  const { DEFAULT_SEARCH } = await import('../../capacity/search.js');
+  const search = searchOptions(values as Record<string, string | undefined>, DEFAULT_SEARCH);
+  if (values.capacity?.length && values.target) throw new UsageError('capacity: --capacity sets up the reference target; it cannot be used with --target');
+  if (values.target && loadProfile(values.target).profile.environment === 'live' && !values['allow-live']) {
+    throw new UsageError(`refusing a capacity search against the live environment of '${values.target}'; pass --allow-live to do it on purpose`);
+  }
+  const [{ parseCapacity }, { SURFACES }] = await Promise.all([import('../../target/capacity.js'), import('../../target/surfaces.js')]);
+  const known = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
+  if ('error' in known) throw new UsageError(`capacity: ${known.error}`);
+
+  const [{ runCapacity }, { verdict }, { openTarget }, { startTarget }] = await Promise.all([
+    import('../../capacity/run.js'),
+    import('../../capacity/report.js'),
+    import('../target-session.js'),
+    import('../../target/server.js'),
+  ]);
+  const session = values.target
+    ? await openTarget(values.target)
+    : await startTarget({ capacity: known.settings }).then((t) => ({ loaded: t.loaded, close: () => t.close() }));
+  try {
+    const { result, dir } = await runCapacity({
+      root: ROOT,
+      scenario,
+      loaded: session.loaded,
+      reportDir: resolve(values['report-dir'] ?? 'reports'),
+      search,
+      allowLive: values['allow-live'] ?? false,
+      onStep: (s) =>
+        console.log(
+          `step ${s.index} (${s.stage}) offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, k6 CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
+        ),
+    });
+    console.log(`capacity ${scenario} against ${result.target}: ${verdict(result)}`);
+    console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof EnvironmentError) throw e;
+    console.error(`dialtone: capacity: the search could not complete: ${(e as Error).message?.split('\n')[0] ?? e}`);
+    return 4;
+  } finally {
+    await session.close();
+  }
+}

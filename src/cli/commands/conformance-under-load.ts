@@ -1,0 +1,47 @@
+import { relative, resolve } from 'node:path';
+import type { DefectId } from '../../target/defects.js';
+import { ROOT } from '../root.js';
+import { openTarget } from '../target-session.js';
+
+/**
+ * `dialtone conformance --under-load SCENARIO@RATE`: the gate idle, then while the scenario holds
+ * the target at RATE. Exit 0 when both gates pass, 1 when a rule failed in either.
+ */
+export async function conformanceUnderLoad(o: {
+  underLoad: string;
+  target?: string | undefined;
+  only?: string | undefined;
+  reportDir?: string | undefined;
+  defects: DefectId[];
+}): Promise<number> {
+  const [{ parseUnderLoad, gateUnderLoad }, { checkScenario }, { SuiteRunner }] = await Promise.all([
+    import('../../capacity/under-load.js'),
+    import('../../load/scenarios.js'),
+    import('../../suite/run.js'),
+  ]);
+  const { scenario, rate } = parseUnderLoad(o.underLoad);
+  checkScenario(ROOT, scenario);
+  const reportDir = resolve(o.reportDir ?? 'reports');
+  const session = await openTarget(o.target, o.defects);
+  const runner = await SuiteRunner.create(ROOT);
+  try {
+    const { result } = await gateUnderLoad({
+      root: ROOT,
+      loaded: session.loaded,
+      scenario,
+      rate,
+      reportDir,
+      runSuite: () => runner.run(session.loaded, o.only),
+    });
+    console.log(
+      `conformance under load (${scenario} at ${rate}/s, k6 held ${result.achieved_rate.toFixed(1)}/s) against ${session.loaded.profile.name}: idle gate ${result.idle_gate}, gate under load ${result.under_load_gate}`,
+    );
+    for (const id of result.failed_only_under_load) console.log(`  FAIL UNDER LOAD ${id} (passed idle)`);
+    for (const id of result.failed_in_both) console.log(`  FAIL ${id} (idle too)`);
+    console.log(`report: ${relative(process.cwd(), resolve(reportDir, 'conformance', 'under-load.html'))}`);
+    return result.idle_gate === 'pass' && result.under_load_gate === 'pass' ? 0 : 1;
+  } finally {
+    await runner.close();
+    await session.close();
+  }
+}

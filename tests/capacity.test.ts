@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CapacityResult } from '../src/capacity/run.js';
+import { dialtone } from './run-cli.js';
+
+// The search against the reference target at a known capacity: chat served like a one-worker queue
+// of N requests per second, so one 7-request conversation a second costs 7 of them.
+const SEARCH = ['--start-rate', '1', '--step', '7s', '--warmup', '2s', '--max-steps', '8'];
+const KNOWN = [10, 18].map((perSecond) => ({ perSecond, conversations: perSecond / 7 }));
+
+async function search(extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; result: CapacityResult; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'dialtone-capacity-'));
+  const r = await dialtone(['capacity', 'chat-turns', '--report-dir', dir, ...SEARCH, ...extra], { timeoutMs: 230_000 });
+  const result = JSON.parse(readFileSync(join(dir, 'capacity', 'chat-turns', 'capacity.json'), 'utf8')) as CapacityResult;
+  return { ...r, result, dir };
+}
+
+describe('dialtone capacity', () => {
+  it.concurrent('finds a known capacity within 15 % at two settings, and names the load generator when it is the limit', async () => {
+    const [low, high, generator] = await Promise.all([
+      search(['--capacity', `chat=${KNOWN[0]?.perSecond}`]),
+      search(['--capacity', `chat=${KNOWN[1]?.perSecond}`]),
+      // One VU cannot start conversations faster than it finishes them: k6 drops iterations while a 70 requests/s target holds.
+      search(['--capacity', 'chat=70', '--max-vus', '1', '--max-steps', '3']),
+    ]);
+    for (const [run, known] of [
+      [low, KNOWN[0]],
+      [high, KNOWN[1]],
+    ] as const) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.result.analysis.limited_by).toBe('target');
+      const found = run.result.analysis.max_sustainable_rate as number;
+      expect(Math.abs(found - (known?.conversations ?? 0)) / (known?.conversations ?? 1)).toBeLessThanOrEqual(0.15);
+      expect(run.stdout).toContain(`Sustains ${found.toFixed(2)} conversations/s with every SLO held`);
+    }
+    expect(generator.code, generator.stderr).toBe(0);
+    expect(generator.result.analysis.limited_by).toBe('load-generator');
+    expect(generator.result.analysis.max_sustainable_rate).toBeNull();
+    expect(generator.stdout).toContain('The load generator was the limit: ');
+
+    // The report: one CSV row per step, plots inlined as SVG, the index links to it.
+    const csv = readFileSync(join(high.dir, 'capacity', 'chat-turns', 'steps.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toMatch(/^step,stage,offered_rate,throughput,/);
+    expect(csv).toHaveLength(high.result.steps.length + 1);
+    const page = readFileSync(join(high.dir, 'capacity', 'chat-turns', 'index.html'), 'utf8');
+    expect(page.match(/<svg/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(page).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+    expect(readFileSync(join(high.dir, 'index.html'), 'utf8')).toContain('href="capacity/chat-turns/index.html"');
+  }, 240_000);
+
+  it.concurrent.each([
+    [['capacity', 'chat-turns', '--capacity', 'chat=0'], "dialtone: capacity: --capacity: chat needs a rate above 0, got '0'"],
+    [['capacity', 'chat-turns', '--capacity', 'nope=5'], "dialtone: capacity: --capacity: unknown surface 'nope'; known surfaces: "],
+    [['capacity', 'chat-turns', '--step', '5s', '--warmup', '5s'], 'dialtone: capacity: --warmup (5s) must be shorter than --step (5s)'],
+    [['capacity', 'chat-turns', '--factor', '1'], "dialtone: capacity: --factor must be above 1, got '1'"],
+    [['capacity'], 'dialtone: capacity: name a scenario, e.g. dialtone capacity chat-turns'],
+  ])('refuses %j with one line and exit code 2', async (args, text) => {
+    const r = await dialtone(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(text);
+  });
+});
