@@ -27,8 +27,8 @@ export interface LoadConfig {
   readonly secretEnv: Readonly<Record<string, string>>;
   /** Absolute path of the data file made in Node before the run (faker texts). */
   readonly dataFile: string;
-  /** From --rate and --duration: replace the profile's arrival rate (per second) and length. */
-  readonly overrides?: { readonly rate?: number | undefined; readonly duration?: string | undefined } | undefined;
+  /** From --rate, --duration and --max-vus: replace the profile's arrival rate (per second), length and VU cap. */
+  readonly overrides?: { readonly rate?: number | undefined; readonly duration?: string | undefined; readonly maxVUs?: number | undefined } | undefined;
 }
 
 /** The environment variable that carries the LoadConfig JSON into k6. */

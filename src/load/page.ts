@@ -1,4 +1,5 @@
 import { badge, esc, page } from '../report/html.js';
+import type { Delivery } from './delivery.js';
 import type { K6Summary, ThresholdResult } from './summary.js';
 
 /** What one load run leaves behind in result.json, and one line of history.jsonl. */
@@ -14,6 +15,8 @@ export interface LoadResult {
   readonly figures: Record<string, number>;
   readonly headline: string[];
   readonly thresholds: ThresholdResult[];
+  /** Whether the load asked for was delivered (src/load/delivery.ts); absent in runs from before it was judged. */
+  readonly delivery?: Delivery;
 }
 
 const fmt = (v: number | undefined, unit = '') => (v === undefined ? '—' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit}`);

@@ -11,7 +11,9 @@ import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
 import { writeChatData } from './data.js';
+import { deliveryHeadline, exitWithDelivery, judgeDelivery } from './delivery.js';
 import { FIGURES } from './figures.js';
+import { GeneratorWatch } from './generator-watch.js';
 import { ensureK6 } from './k6.js';
 import { type LoadResult, loadPage } from './page.js';
 import { recordsWindow } from './records-window.js';
@@ -79,7 +81,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const started = Date.now();
   const log = createWriteStream(join(dir, 'k6.log'));
   const secrets = Object.values(env);
-  const exitCode = await new Promise<number>((resolveExit) => {
+  const watch = new GeneratorWatch();
+  const k6Exit = await new Promise<number>((resolveExit) => {
     const child = spawn(k6, ['run', '--no-color', '--summary-export', join(dir, 'summary.json'), script], {
       env: {
         ...process.env,
@@ -94,6 +97,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    watch.attach(child);
     const relay = (chunk: Buffer, to: NodeJS.WriteStream) => {
       const text = redact(chunk.toString('utf8'), secrets);
       log.write(text);
@@ -113,17 +117,21 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   const figures = (FIGURES[o.scenario] ?? (() => ({ figures: {}, headline: [] })))(summary);
   const thresholds = thresholdsOf(summary);
+  // Load that was not delivered fails the gate too (exit 5), and the headline says so first.
+  const delivery = judgeDelivery(summary, watch.stop());
+  const exitCode = exitWithDelivery(k6Exit, delivery);
   const result: LoadResult = {
     scenario: o.scenario,
     profile: o.profile,
     target: p.name,
     started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
-    k6_exit_code: exitCode,
+    k6_exit_code: k6Exit,
     passed: exitCode === 0,
     figures: figures.figures,
-    headline: figures.headline,
+    headline: [...deliveryHeadline(delivery), ...figures.headline],
     thresholds,
+    delivery,
   };
   const historyPath = join(dir, 'history.jsonl');
   appendFileSync(historyPath, `${redact(JSON.stringify(result), secrets)}\n`);

@@ -1,16 +1,19 @@
 import { relative, resolve } from 'node:path';
 import { LOAD_PROFILES, type LoadConfig, type LoadProfileName } from '../../load/config.js';
+import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
 import { UsageError } from '../errors.js';
 import { ROOT } from '../root.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s]
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N]
   Bundles scenarios/SCENARIO.ts, runs it with the pinned k6 and writes DIR/load/SCENARIO/.
-  Exit 0 when every threshold held, 99 (k6's code) when one failed, 2 for usage, 3 when k6 or the target is missing.
+  Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
+  load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated), 2 for usage, 3 when k6 or the target is missing.
   A profile whose environment is live is refused unless --allow-live is given.
-  --rate/--duration replace the profile's arrival rate (iterations per second) and length.`;
+  --rate/--duration replace the profile's arrival rate (iterations per second) and length; --max-vus caps the VUs
+  an arrival-rate scenario may start (default: 5 per iteration per second asked, at most 1000).`;
 
 /** Parses a load profile name; an unknown one is a usage error listing the known ones. */
 export function loadProfileName(v: string | undefined): LoadProfileName {
@@ -31,6 +34,7 @@ export async function load(argv: string[]): Promise<number> {
       'allow-live': { type: 'boolean' },
       rate: { type: 'string' },
       duration: { type: 'string' },
+      'max-vus': { type: 'string' },
     },
     true,
   );
@@ -39,6 +43,9 @@ export async function load(argv: string[]): Promise<number> {
   if (extra.length) throw new UsageError(`load: unexpected argument '${extra[0]}'`);
   const rate = values.rate === undefined ? undefined : Number(values.rate);
   if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new UsageError(`load: --rate must be a positive integer, got '${values.rate}'`);
+  const maxVUs = values['max-vus'] === undefined ? undefined : Number(values['max-vus']);
+  if (maxVUs !== undefined && !(Number.isInteger(maxVUs) && maxVUs > 0))
+    throw new UsageError(`load: --max-vus must be a positive integer, got '${values['max-vus']}'`);
   if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration)) {
     throw new UsageError(`load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
   }
@@ -48,7 +55,7 @@ export async function load(argv: string[]): Promise<number> {
     profile: loadProfileName(values.profile),
     reportDir: values['report-dir'],
     allowLive: values['allow-live'] ?? false,
-    overrides: rate || values.duration ? { rate, duration: values.duration } : undefined,
+    overrides: rate || values.duration || maxVUs ? { rate, duration: values.duration, maxVUs } : undefined,
   });
 }
 
@@ -79,7 +86,7 @@ export async function runLoadCommand(o: {
       allowLive: o.allowLive ?? false,
       overrides: o.overrides,
     });
-    console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${result.passed ? 'thresholds held' : `threshold failed (k6 exit ${exitCode})`}`);
+    console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     for (const t of result.thresholds.filter((x) => !x.passed)) console.log(`  FAIL ${t.metric} ${t.expression} (value ${t.value ?? 'n/a'})`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
