@@ -21,7 +21,8 @@ const MAX_PAGES = 400;
 
 /** Executor per load profile: cursor walks started per second, each reading the whole window. */
 const SHAPES: Record<LoadProfileName, Scenario> = {
-  smoke: { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration: '10s', preAllocatedVUs: 3, maxVUs: 10, gracefulStop: '10s' },
+  // Every VU the run may need is started up front: k6 drops an iteration that finds no idle VU while it starts one more.
+  smoke: { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration: '10s', preAllocatedVUs: 10, maxVUs: 20, gracefulStop: '10s' },
   nightly: { executor: 'constant-arrival-rate', rate: 2, timeUnit: '1s', duration: '5m', preAllocatedVUs: 10, maxVUs: 60, gracefulStop: '30s' },
   capacity: {
     executor: 'ramping-arrival-rate',

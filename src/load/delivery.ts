@@ -33,6 +33,8 @@ export interface Delivery {
   readonly vus_exhausted: boolean;
   readonly generator_cpu_avg_cores: number;
   readonly generator_cpu_peak_cores: number;
+  /** CPU seconds the generator used while it was sampled. */
+  readonly generator_cpu_seconds: number;
   readonly generator_saturated_seconds: number;
   readonly cores: number;
   /** Share of the machine's CPU that was busy (every process, the target included), on average over the run. */
@@ -81,6 +83,7 @@ export function judgeDelivery(s: K6Summary, g: GeneratorReport): Delivery {
     vus_exhausted: exhausted,
     generator_cpu_avg_cores: avg(g.cpuCores),
     generator_cpu_peak_cores: Math.max(0, ...g.cpuCores),
+    generator_cpu_seconds: g.cpuCores.reduce((a, b) => a + b, 0),
     generator_saturated_seconds: saturated,
     cores: g.cores,
     machine_busy: avg(g.machineBusy),

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 /** Linux reports process CPU time in clock ticks of USER_HZ, which is 100 on every architecture Node runs on. */
@@ -76,14 +76,26 @@ function ticksOf(pid: number): number {
   }
 }
 
-/** A process and all its descendants (Chromium's renderers, for a browser scenario), from /proc/PID/task/TID/children. */
+/**
+ * A process and all its descendants (Chromium and its renderers, for a browser scenario). /proc/PID/task/TID/children
+ * lists the children that thread started; k6 (Go) and Chromium start processes from any of their threads, so every
+ * thread's list is read.
+ */
 function treeOf(pid: number, out: number[] = []): number[] {
   out.push(pid);
+  let tasks: string[] = [];
   try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-    for (const c of children ? children.split(' ') : []) treeOf(Number(c), out);
+    tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    // gone, or not Linux
+    return out; // gone, or not Linux
+  }
+  for (const tid of tasks) {
+    try {
+      const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      for (const c of children ? children.split(' ') : []) treeOf(Number(c), out);
+    } catch {
+      // the thread ended while we looked
+    }
   }
   return out;
 }

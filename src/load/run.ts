@@ -10,6 +10,7 @@ import { secretEnv } from '../suite/context.js';
 import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
+import { dashboardEnv } from './dashboard.js';
 import { writeChatData } from './data.js';
 import { deliveryHeadline, exitWithDelivery, judgeDelivery } from './delivery.js';
 import { FIGURES } from './figures.js';
@@ -28,14 +29,14 @@ export interface LoadRun {
   readonly reportDir: string;
   readonly allowLive?: boolean;
   readonly overrides?: LoadConfig['overrides'];
+  /** --dashboard: export k6's web dashboard even on a run that pushes the limit (src/load/dashboard.ts). */
+  readonly dashboard?: boolean;
   /** Extra seconds past the scenario's own length before the run is stopped. */
   readonly graceSeconds?: number;
 }
 
 /** Upper bound on a run's wall time per load profile: every loop is bounded in time. */
 const MAX_SECONDS: Record<LoadProfileName, number> = { smoke: 120, nightly: 900, capacity: 1200 };
-/** The dashboard aggregates per period; a period longer than a short run leaves no report. */
-const DASHBOARD_PERIOD: Record<LoadProfileName, string> = { smoke: '1s', nightly: '10s', capacity: '10s' };
 
 /**
  * Runs one scenario with the real k6 against a loaded profile and writes DIR/load/SCENARIO/.
@@ -90,10 +91,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
         ...browser,
         [LOAD_ENV]: JSON.stringify(config),
         K6_NO_USAGE_REPORT: 'true',
-        K6_WEB_DASHBOARD: 'true',
-        K6_WEB_DASHBOARD_PORT: '-1',
-        K6_WEB_DASHBOARD_PERIOD: DASHBOARD_PERIOD[o.profile],
-        K6_WEB_DASHBOARD_EXPORT: join(dir, 'dashboard.html'),
+        ...dashboardEnv(o, join(dir, 'dashboard.html')),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -7,13 +7,14 @@ import { parse } from '../args.js';
 import { UsageError } from '../errors.js';
 import { ROOT } from '../root.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N]
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard]
   Bundles scenarios/SCENARIO.ts, runs it with the pinned k6 and writes DIR/load/SCENARIO/.
   Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
   load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated), 2 for usage, 3 when k6 or the target is missing.
   A profile whose environment is live is refused unless --allow-live is given.
   --rate/--duration replace the profile's arrival rate (iterations per second) and length; --max-vus caps the VUs
-  an arrival-rate scenario may start (default: 5 per iteration per second asked, at most 1000).`;
+  an arrival-rate scenario may start (default: 5 per iteration per second asked, at most 1000).
+  --dashboard exports k6's web dashboard on a capacity or --rate run too (smoke and nightly runs always get it).`;
 
 /** Parses a load profile name; an unknown one is a usage error listing the known ones. */
 export function loadProfileName(v: string | undefined): LoadProfileName {
@@ -35,6 +36,7 @@ export async function load(argv: string[]): Promise<number> {
       rate: { type: 'string' },
       duration: { type: 'string' },
       'max-vus': { type: 'string' },
+      dashboard: { type: 'boolean' },
     },
     true,
   );
@@ -56,6 +58,7 @@ export async function load(argv: string[]): Promise<number> {
     reportDir: values['report-dir'],
     allowLive: values['allow-live'] ?? false,
     overrides: rate || values.duration || maxVUs ? { rate, duration: values.duration, maxVUs } : undefined,
+    dashboard: values.dashboard,
   });
 }
 
@@ -66,6 +69,7 @@ export async function runLoadCommand(o: {
   reportDir?: string | undefined;
   allowLive?: boolean;
   overrides?: LoadConfig['overrides'];
+  dashboard?: boolean | undefined;
 }): Promise<number> {
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
   const reportDir = resolve(o.reportDir ?? 'reports');
@@ -85,6 +89,7 @@ export async function runLoadCommand(o: {
       reportDir,
       allowLive: o.allowLive ?? false,
       overrides: o.overrides,
+      dashboard: o.dashboard,
     });
     console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
