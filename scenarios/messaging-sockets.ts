@@ -22,7 +22,7 @@ import { clearTimeout, setTimeout } from 'k6/timers';
 import type { LoadProfileName } from '../src/load/config.js';
 import { loadConfig, shapeFor } from '../src/load/vu/config.js';
 import { answers, compareHistory, EventSocket, MessagingVu, sleep, until, type WireEvent } from '../src/load/vu/messaging.js';
-import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging.js';
+import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging-wire.js';
 
 const cfg = loadConfig();
 const texts = new SharedArray('messages', () => (JSON.parse(open(cfg.dataFile)) as { messages: string[] }).messages);

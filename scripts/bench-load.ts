@@ -126,12 +126,14 @@ export async function benchLoad(o: { only?: string[]; rounds?: number; seconds?:
               BENCH_DURATION: `${seconds}s`,
               BENCH_WINDOW: JSON.stringify(recordsWindow(profile, Date.now())),
             };
-            await run(
-              k6,
-              ['run', '--quiet', '--summary-export', summaryPath, join(ROOT, 'scripts', 'bench', 'minimal', `${scenario}.js`)],
-              benchEnv,
-              (seconds + 90) * 1000,
-            );
+            cpu = (
+              await run(
+                k6,
+                ['run', '--quiet', '--summary-export', summaryPath, join(ROOT, 'scripts', 'bench', 'minimal', `${scenario}.js`)],
+                benchEnv,
+                (seconds + 90) * 1000,
+              )
+            ).cpuSeconds;
           } else {
             const args = ['load', scenario, '--target', profilePath, '--rate', String(c.rate), '--duration', `${seconds}s`, '--report-dir', dir];
             if (scenario !== 'voice-browser') args.push('--max-vus', String(c.vus));
@@ -186,8 +188,9 @@ export function ratioTable(r: Awaited<ReturnType<typeof benchLoad>>): string {
   for (const [scenario, v] of Object.entries(r)) {
     for (const k of Object.keys(v.minimal)) {
       const cost = 1 - (v.ratio_dashboard[k] ?? 0) / Math.max(1e-9, v.ratio[k] ?? 0);
+      const d = k.includes('CPU') ? 3 : 1;
       rows.push(
-        `| ${scenario} | ${k} | ${v.minimal[k]?.toFixed(1)} | ${v.dialtone[k]?.toFixed(1)} | ${v.ratio[k]?.toFixed(2)} | ${v['dialtone --dashboard'][k]?.toFixed(1)} | ${v.ratio_dashboard[k]?.toFixed(2)} | ${(cost * 100).toFixed(1)} % |`,
+        `| ${scenario} | ${k} | ${v.minimal[k]?.toFixed(d)} | ${v.dialtone[k]?.toFixed(d)} | ${v.ratio[k]?.toFixed(2)} | ${v['dialtone --dashboard'][k]?.toFixed(d)} | ${v.ratio_dashboard[k]?.toFixed(2)} | ${(cost * 100).toFixed(1)} % |`,
       );
     }
   }

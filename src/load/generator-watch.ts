@@ -64,13 +64,16 @@ export function askedLoad(line: string): AskedLoad | undefined {
 
 const INSUFFICIENT = /Insufficient VUs, reached (\d+) active VUs/;
 
-/** utime + stime of one process, in ticks; 0 once it is gone. */
+/**
+ * CPU ticks of one process: its own (utime, stime) and those of its children it has reaped (cutime, cstime), so a
+ * process that ended between two samples still counts: its time moves to its parent. 0 once it is gone.
+ */
 function ticksOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    // Fields after the command name, which is in parentheses and may hold spaces: utime, stime, cutime, cstime are 12th to 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   } catch {
     return 0;
   }
@@ -138,19 +141,16 @@ export class GeneratorWatch {
     child.stderr?.on('data', (c: Buffer) => this.see(c.toString('utf8')));
     const pid = child.pid;
     if (pid === undefined) return;
-    const tree = new Map<number, number>();
+    // The tree's total only grows: a child's time stays in it after the child ends (in its parent's reaped time).
+    let total = 0;
     let machine = machineTicks();
     let at = performance.now();
     this.#timer = setInterval(() => {
       const now = performance.now();
       const seconds = (now - at) / 1000;
-      let used = 0;
-      for (const p of treeOf(pid)) {
-        const ticks = ticksOf(p);
-        // A process first seen now (a browser k6 started) ran only since it was born, all of it within the run.
-        used += Math.max(0, ticks - (tree.get(p) ?? 0));
-        tree.set(p, ticks);
-      }
+      const ticks = treeOf(pid).reduce((sum, p) => sum + ticksOf(p), 0);
+      const used = Math.max(0, ticks - total);
+      total = Math.max(total, ticks);
       const m = machineTicks();
       if (seconds > 0) {
         this.#cpu.push(used / TICKS_PER_SECOND / seconds);

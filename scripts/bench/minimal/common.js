@@ -3,13 +3,16 @@
 export const profile = JSON.parse(open(__ENV.BENCH_PROFILE));
 export const secret = (name) => __ENV[profile.credentials[name].env];
 
-/** The same executor the dialtone run gets from --rate, --max-vus and --duration, with the scenario's graceful stop. */
+const rate = Number(__ENV.BENCH_RATE);
+const vus = Number(__ENV.BENCH_VUS);
+
+/** The same executor the dialtone run gets from --rate, --max-vus and --duration (src/load/vu/config.ts), with the scenario's graceful stop. */
 export const shape = (gracefulStop) => ({
   executor: 'constant-arrival-rate',
-  rate: Number(__ENV.BENCH_RATE),
+  rate,
   timeUnit: '1s',
   duration: __ENV.BENCH_DURATION,
-  preAllocatedVUs: Number(__ENV.BENCH_VUS),
-  maxVUs: Number(__ENV.BENCH_VUS),
+  preAllocatedVUs: Math.min(Math.max(5, Math.ceil(rate / 2)), 100, vus),
+  maxVUs: vus,
   gracefulStop,
 });
