@@ -95,18 +95,21 @@ export async function benchLoad(o: { only?: string[]; rounds?: number; seconds?:
   const k6 = ensureK6(ROOT);
   const work = mkdtempSync(join(tmpdir(), 'dialtone-bench-load-'));
   const profilePath = join(work, 'reference.json');
-  const target = await startTarget(profilePath);
   const out: Record<string, Record<Variant, Record<string, number>> & { ratio: Record<string, number>; ratio_dashboard: Record<string, number> }> = {};
+  let target: ChildProcess | undefined;
   try {
-    const profile = JSON.parse(readFileSync(profilePath, 'utf8'));
-    const refEnv = Object.fromEntries(
-      readFileSync(join(work, profile.env_file), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-    );
     for (const [scenario, c] of Object.entries(CASES)) {
       if (o.only && !o.only.includes(scenario)) continue;
+      // A fresh target per scenario: what one scenario leaves behind (sessions, calls) does not slow the next.
+      target?.kill('SIGTERM');
+      target = await startTarget(profilePath);
+      const profile = JSON.parse(readFileSync(profilePath, 'utf8'));
+      const refEnv = Object.fromEntries(
+        readFileSync(join(work, profile.env_file), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
       const seconds = c.seconds ?? o.seconds ?? 10;
       const browser = scenario === 'voice-browser' ? browserEnv(ensureChromium()) : {};
       const env = { ...process.env, ...refEnv, ...browser, K6_NO_USAGE_REPORT: 'true' };
@@ -176,7 +179,7 @@ export async function benchLoad(o: { only?: string[]; rounds?: number; seconds?:
       out[scenario] = { minimal, dialtone, 'dialtone --dashboard': dashboard, ratio: ratio(dialtone), ratio_dashboard: ratio(dashboard) };
     }
   } finally {
-    target.kill('SIGTERM');
+    target?.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });
   }
   return out;
