@@ -76,6 +76,7 @@ async function hold(k6: string, env: NodeJS.ProcessEnv, sessions: number, summar
     events_lost: count('events_lost'),
     events_received: count('events_received'),
     user_messages: count('user_messages'),
+    sessions_silent: count('sessions_silent'),
     k6_peak_rss_mib: peak / 2 ** 20,
     k6_cpu_peak_cores: Math.max(0, ...cpu.cpuCores),
     machine_busy: cpu.machineBusy.reduce((a, b) => a + b, 0) / Math.max(1, cpu.machineBusy.length),
@@ -116,9 +117,9 @@ try {
     const slope = prev ? ((r.k6_peak_rss_mib - prev.k6_peak_rss_mib) * 1024) / Math.max(1, r.sockets_held - prev.sockets_held) : Number.NaN;
     rows.push(r);
     console.log(
-      `| ${r.sockets_held} (of ${r.sockets_wanted}) | ${r.sockets_failed} | ${r.events_lost} | ${r.events_received} | ${r.k6_peak_rss_mib.toFixed(0)} MiB | ${Number.isNaN(slope) ? `${((r.k6_peak_rss_mib * 1024) / Math.max(1, r.sockets_held)).toFixed(1)} (all of it)` : slope.toFixed(1)} | ${r.k6_cpu_peak_cores.toFixed(2)} | ${(r.machine_busy * 100).toFixed(0)} % |`,
+      `| ${r.sockets_held} (of ${r.sockets_wanted}) | ${r.sockets_failed} | ${r.events_lost} (${r.sessions_silent}) | ${r.events_received} | ${r.k6_peak_rss_mib.toFixed(0)} MiB | ${Number.isNaN(slope) ? `${((r.k6_peak_rss_mib * 1024) / Math.max(1, r.sockets_held)).toFixed(1)} (all of it)` : slope.toFixed(1)} | ${r.k6_cpu_peak_cores.toFixed(2)} | ${(r.machine_busy * 100).toFixed(0)} % |`,
     );
-    if (r.events_lost > 0 || r.sockets_failed > 0) break;
+    if (r.events_lost > 0 || r.sockets_failed > 0 || r.sessions_silent > 0) break;
   }
   console.log(JSON.stringify(rows));
 } finally {
