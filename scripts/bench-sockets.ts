@@ -108,7 +108,7 @@ try {
   const k6 = ensureK6(ROOT);
   const rows: Awaited<ReturnType<typeof hold>>[] = [];
   console.log(
-    '| sockets held (of asked) | failed | events lost | events received | k6 peak RSS | KiB per socket (vs previous size) | k6 CPU peak | machine busy |',
+    '| sockets held (of asked) | failed | events lost (silent sessions) | events received | k6 peak RSS | KiB per socket (vs previous size) | k6 CPU peak | machine busy |',
   );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const sessions of sizes) {
