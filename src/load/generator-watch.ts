@@ -153,7 +153,9 @@ export class GeneratorWatch {
       total = Math.max(total, ticks);
       const m = machineTicks();
       if (seconds > 0) {
-        this.#cpu.push(used / TICKS_PER_SECOND / seconds);
+        // Never more than the machine has: time that moves between processes as they end and are reaped (Chromium's
+        // helpers, some reparented) can land in one sample.
+        this.#cpu.push(Math.min(this.#cores, used / TICKS_PER_SECOND / seconds));
         if (m.total > machine.total) this.#busy.push((m.busy - machine.busy) / (m.total - machine.total));
       }
       machine = m;
