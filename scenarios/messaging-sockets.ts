@@ -19,10 +19,10 @@ import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
 import { clearTimeout, setTimeout } from 'k6/timers';
-import type { LoadProfileName } from '../src/load/config.js';
+import type { WorkloadName } from '../src/load/config.js';
 import { loadConfig, shapeFor } from '../src/load/vu/config.js';
 import { answers, compareHistory, EventSocket, MessagingVu, sleep, until, type WireEvent } from '../src/load/vu/messaging.js';
-import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging.js';
+import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging-wire.js';
 
 const cfg = loadConfig();
 const texts = new SharedArray('messages', () => (JSON.parse(open(cfg.dataFile)) as { messages: string[] }).messages);
@@ -43,7 +43,7 @@ const REOPEN_ATTEMPTS = 3;
  * received. Nightly is 10/s: on a 2-core machine that runs k6 and the reference target side by side, 20/s already
  * drops iterations (the executor cannot start them on time).
  */
-const SHAPES: Record<LoadProfileName, Scenario> = {
+const SHAPES: Record<WorkloadName, Scenario> = {
   smoke: { executor: 'constant-arrival-rate', rate: 2, timeUnit: '1s', duration: '15s', preAllocatedVUs: 4, maxVUs: 30, gracefulStop: '10s' },
   nightly: { executor: 'constant-arrival-rate', rate: 10, timeUnit: '1s', duration: '5m', preAllocatedVUs: 10, maxVUs: 150, gracefulStop: '15s' },
   capacity: {

@@ -18,7 +18,7 @@ import { browser, type Page } from 'k6/browser';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
-import type { LoadProfileName } from '../src/load/config.js';
+import type { WorkloadName } from '../src/load/config.js';
 import { loadConfig, secret } from '../src/load/vu/config.js';
 import {
   browserShape,
@@ -45,7 +45,7 @@ const clientHtml = open(cfg.voiceClientFile);
  * costs about a CPU-second to start and the machine that runs it also runs k6 and the reference target (werift, in one
  * Node thread), so browsers stay few and each carries several calls; --rate N sets N browsers at once.
  */
-const SHAPES: Record<LoadProfileName, Scenario> = {
+const SHAPES: Record<WorkloadName, Scenario> = {
   smoke: { executor: 'constant-vus', vus: 1, duration: '10s', gracefulStop: '20s' },
   nightly: { executor: 'constant-vus', vus: 2, duration: '5m', gracefulStop: '60s' },
   capacity: {
@@ -60,7 +60,7 @@ const SHAPES: Record<LoadProfileName, Scenario> = {
 };
 
 /** Per load profile, what one browser does: calls placed at once, the pages (captures) they are spread over, the hold. */
-const CALLS: Record<LoadProfileName, { readonly calls: number; readonly pages: number; readonly holdMs: number }> = {
+const CALLS: Record<WorkloadName, { readonly calls: number; readonly pages: number; readonly holdMs: number }> = {
   smoke: { calls: 8, pages: 2, holdMs: 2_000 },
   nightly: { calls: 4, pages: 2, holdMs: 20_000 },
   capacity: { calls: 8, pages: 2, holdMs: 10_000 },

@@ -1,7 +1,8 @@
 // npm run bench: the figures of the foundation, measured side by side in one run.
 //
 //  1. chat-turns with the real k6 against the reference target: turns/s and p95 turn latency.
-//  2. chat/respond throughput of the reference target under autocannon (an independent loopback
+//  2. each scenario against a minimal hand-written k6 script doing the same protocol work (scripts/bench-load.ts).
+//  3. chat/respond throughput of the reference target under autocannon (an independent loopback
 //     load tool), as a ratio to a bare node:http server answering a JSON body of the same size.
 //     Each server runs in its own child process; runs alternate (bare, target, bare, target) and
 //     the medians are compared, so drift on the machine hits both alike.
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from '../src/clients/exchange.js';
+import { benchLoad, ratioTable } from './bench-load.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const full = process.argv.includes('--full');
@@ -145,6 +147,9 @@ results.chat_turns = [100, 300].map((rate) => {
   console.log(r);
   return r;
 });
+console.log('bench: each scenario against a minimal hand-written k6 script, at saturation, side by side…');
+results.load_ratios = await benchLoad();
+console.log(ratioTable(results.load_ratios as Awaited<ReturnType<typeof benchLoad>>));
 if (full) {
   console.log('bench: fresh clone, npm install && npm start (cold Go build cache), then npm test…');
   results.fresh_clone = freshClone();

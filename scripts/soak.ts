@@ -2,8 +2,7 @@
 // together at their nightly rates against one reference target in its own process, on loopback. Prints events lost
 // and repeated (must be 0), the target's RSS after warm-up and at the end, and each scenario's http_req_duration p95
 // over the first and the last 5 minutes (a third of the run when it is shorter than 15 minutes).
-// The load runs use `dialtone load SCENARIO --target PROFILE --profile nightly --duration D` (that flag may become
-// --workload: see src/cli/commands/load.ts).
+// The load runs use `dialtone load SCENARIO --target PROFILE --workload nightly --duration D`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,7 +34,7 @@ const run = (scenario: string) =>
   new Promise<number | null>((done) => {
     const child = spawn(
       process.execPath,
-      [bin, 'load', scenario, '--target', target.profilePath, '--profile', 'nightly', '--duration', values.duration, '--report-dir', join(dir, 'reports')],
+      [bin, 'load', scenario, '--target', target.profilePath, '--workload', 'nightly', '--duration', values.duration, '--report-dir', join(dir, 'reports')],
       { env: { ...process.env, K6_NO_USAGE_REPORT: 'true', K6_OUT: `csv=${join(dir, `${scenario}.csv.gz`)}` }, stdio: ['ignore', 'ignore', 'inherit'] },
     );
     child.on('exit', (code) => done(code));

@@ -83,8 +83,8 @@ describe('dialtone on bad input', () => {
     expectOneLine(r.stderr);
   });
 
-  it('exits 2 and lists the known load profiles for an unknown one', async () => {
-    const r = await dialtone(['load', 'chat-turns', '--profile', 'huge']);
+  it('exits 2 and lists the known workloads for an unknown one', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--workload', 'huge']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('smoke, nightly, capacity');
   });

@@ -42,11 +42,12 @@ describe('load scenarios run with the real k6', () => {
   for (const row of TABLE) {
     it(`exits ${row.expect} for ${row.scenario} at ${row.profile}: ${row.why}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'dialtone-load-'));
-      const r = await dialtone(['load', row.scenario, '--profile', row.profile, '--report-dir', dir], { timeoutMs: 150_000 });
+      const r = await dialtone(['load', row.scenario, '--workload', row.profile, '--report-dir', dir], { timeoutMs: 150_000 });
       expect(r.code, r.stdout + r.stderr).toBe(row.expect);
       const result = JSON.parse(readFileSync(join(dir, 'load', row.scenario, 'result.json'), 'utf8'));
       expect(result.thresholds.length).toBeGreaterThan(0);
       expect(result.figures[row.figure]).toBeGreaterThan(0);
+      expect(result.delivery.delivered, result.headline.join('\n')).toBe(true);
       expect(readFileSync(join(dir, 'load', row.scenario, 'dashboard.html'), 'utf8')).toContain('<html');
       // JUnit: one test case per threshold, none failed when k6 held them all.
       const junit = readFileSync(join(dir, 'load', row.scenario, 'junit.xml'), 'utf8');
@@ -54,4 +55,17 @@ describe('load scenarios run with the real k6', () => {
       expect(junit.includes('<failure')).toBe(row.expect !== 0);
     }, 180_000);
   }
+
+  it('exits 5 and says why when the run asks far more than its VUs can send', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-load-'));
+    const r = await dialtone(['load', 'chat-turns', '--rate', '2000', '--max-vus', '3', '--duration', '3s', '--report-dir', dir], { timeoutMs: 150_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(5);
+    expect(r.stdout).toContain('thresholds held, but the load asked for was not delivered (exit 5)');
+    expect(r.stdout).toMatch(/LOAD NOT DELIVERED: [\d,]+ iterations dropped \([\d.]+ % of [\d,]+; tolerance 0\.1 %\); VUs exhausted \(peak 3 of maxVUs 3;/);
+    const result = JSON.parse(readFileSync(join(dir, 'load', 'chat-turns', 'result.json'), 'utf8'));
+    expect(result.passed).toBe(false);
+    expect(result.k6_exit_code).toBe(0);
+    expect(result.delivery).toMatchObject({ delivered: false, asked_rate: 2000, max_vus: 3, vus_exhausted: true });
+    expect(result.delivery.dropped).toBeGreaterThan(0);
+  }, 180_000);
 });

@@ -1,14 +1,14 @@
 // Shared by the Node side (which writes it) and the k6 side (which reads it): types and data only.
 import type { PlatformNames } from '../spec/names.js';
 
-/** How hard a run pushes: a short check, the nightly SLO run, or a ramp to find the knee. */
-export type LoadProfileName = 'smoke' | 'nightly' | 'capacity';
-export const LOAD_PROFILES: readonly LoadProfileName[] = ['smoke', 'nightly', 'capacity'];
+/** How hard a run pushes (the workload, `--workload`): a short check, the nightly SLO run, or a ramp to find the knee. */
+export type WorkloadName = 'smoke' | 'nightly' | 'capacity';
+export const WORKLOADS: readonly WorkloadName[] = ['smoke', 'nightly', 'capacity'];
 
 /** Everything a scenario needs, handed to k6 as JSON in DIALTONE_LOAD. Holds no secret values. */
 export interface LoadConfig {
   readonly scenario: string;
-  readonly profile: LoadProfileName;
+  readonly profile: WorkloadName;
   readonly target: {
     readonly name: string;
     /** `reference` for the embedded target (it serves the browser voice client page), `real` otherwise. */
@@ -32,8 +32,8 @@ export interface LoadConfig {
   readonly dataFile: string;
   /** Browser scenarios: the voice client page (HTML) the scenario serves to its own pages with page.route. */
   readonly voiceClientFile?: string;
-  /** From --rate and --duration: replace the profile's arrival rate (per second) and length. */
-  readonly overrides?: { readonly rate?: number | undefined; readonly duration?: string | undefined } | undefined;
+  /** From --rate, --duration and --max-vus: replace the profile's arrival rate (per second), length and VU cap. */
+  readonly overrides?: { readonly rate?: number | undefined; readonly duration?: string | undefined; readonly maxVUs?: number | undefined } | undefined;
 }
 
 /** The environment variable that carries the LoadConfig JSON into k6. */

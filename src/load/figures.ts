@@ -44,9 +44,9 @@ export const FIGURES: Record<string, FigureFn> = {
   },
   'chat-turns': (s) => {
     const figures = {
-      turns_per_s: stat(s, 'chat_turns', 'rate') ?? 0,
-      turn_p95_ms: stat(s, 'chat_turn_duration', 'p(95)') ?? 0,
-      turn_p50_ms: stat(s, 'chat_turn_duration', 'med') ?? 0,
+      turns_per_s: stat(s, 'http_reqs{op:chat.respond}', 'rate') ?? 0,
+      turn_p95_ms: stat(s, 'http_req_duration{op:chat.respond}', 'p(95)') ?? 0,
+      turn_p50_ms: stat(s, 'http_req_duration{op:chat.respond}', 'med') ?? 0,
       conversations_per_s: stat(s, 'iterations', 'rate') ?? 0,
       error_rate: stat(s, 'http_req_failed', 'value') ?? 0,
     };

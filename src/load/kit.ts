@@ -1,5 +1,5 @@
 import type { LoadedProfile } from '../profile/load.js';
-import type { LoadConfig, LoadProfileName } from './config.js';
+import type { LoadConfig, WorkloadName } from './config.js';
 import { recordsWindow } from './records-window.js';
 
 /**
@@ -12,7 +12,7 @@ import { recordsWindow } from './records-window.js';
  */
 export function loadConfigOf(o: {
   scenario: string;
-  profile: LoadProfileName;
+  profile: WorkloadName;
   loaded: LoadedProfile;
   dataFile: string;
   /** Browser scenarios: the voice client page the scenario serves to its own pages. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { bundleScenario } from './bundle.js';
-import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
+import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { chatData } from './data.js';
 import { K6_VERSION } from './k6.js';
 import { loadConfigOf } from './kit.js';
@@ -17,7 +17,7 @@ const CONFIGMAP_LIMIT = 1024 * 1024;
 export interface OperatorOptions {
   readonly root: string;
   readonly scenario: string;
-  readonly profile: LoadProfileName;
+  readonly profile: WorkloadName;
   readonly loaded: LoadedProfile;
   readonly parallelism: number;
   /** The Kubernetes Secret whose keys are the credential variables' names. */

@@ -1,5 +1,6 @@
 import type { NightMetric } from '../nightly/metrics.js';
 import { badge, esc, page } from '../report/html.js';
+import type { Delivery } from './delivery.js';
 import type { K6Summary, ThresholdResult } from './summary.js';
 
 /** What one load run leaves behind in result.json, and one line of history.jsonl. */
@@ -20,6 +21,8 @@ export interface LoadResult {
   /** The workload (profile, with --rate/--duration) and the metrics a regression verdict compares: src/nightly. */
   readonly workload?: string;
   readonly metrics?: Record<string, NightMetric>;
+  /** Whether the load asked for was delivered (src/load/delivery.ts); absent in runs from before it was judged. */
+  readonly delivery?: Delivery;
 }
 
 const fmt = (v: number | undefined, unit = '') => (v === undefined ? '—' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit}`);

@@ -12,9 +12,12 @@ import { trustOf } from '../profile/tls.js';
 import { voiceClientPage } from '../voice-client/page.js';
 import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
-import { LOAD_ENV, type LoadConfig, type LoadProfileName } from './config.js';
+import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
+import { dashboardEnv } from './dashboard.js';
 import { writeChatData } from './data.js';
+import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { k6ExtraArgs, type LoadExtras } from './extras.js';
+import { GeneratorWatch } from './generator-watch.js';
 import { ensureK6 } from './k6.js';
 import { loadConfigOf } from './kit.js';
 import type { LoadResult } from './page.js';
@@ -25,11 +28,13 @@ import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
 export interface LoadRun {
   readonly root: string;
   readonly scenario: string;
-  readonly profile: LoadProfileName;
+  readonly profile: WorkloadName;
   readonly loaded: LoadedProfile;
   readonly reportDir: string;
   readonly allowLive?: boolean;
   readonly overrides?: LoadConfig['overrides'];
+  /** --dashboard: export k6's web dashboard even on a run that pushes the limit (src/load/dashboard.ts). */
+  readonly dashboard?: boolean | undefined;
   /** Extra seconds past the scenario's own length before the run is stopped. */
   readonly graceSeconds?: number;
   /** k6 outputs, an execution segment, the history file: src/load/extras.ts. */
@@ -37,9 +42,7 @@ export interface LoadRun {
 }
 
 /** Upper bound on a run's wall time per load profile: every loop is bounded in time. */
-const MAX_SECONDS: Record<LoadProfileName, number> = { smoke: 120, nightly: 900, capacity: 1200 };
-/** The dashboard aggregates per period; a period longer than a short run leaves no report. */
-const DASHBOARD_PERIOD: Record<LoadProfileName, string> = { smoke: '1s', nightly: '10s', capacity: '10s' };
+const MAX_SECONDS: Record<WorkloadName, number> = { smoke: 120, nightly: 900, capacity: 1200 };
 
 /**
  * Runs one scenario with the real k6 against a loaded profile and writes DIR/load/SCENARIO/.
@@ -73,7 +76,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const started = Date.now();
   const log = createWriteStream(join(dir, 'k6.log'));
   const secrets = Object.values(env);
-  const exitCode = await new Promise<number>((resolveExit) => {
+  const watch = new GeneratorWatch();
+  const k6Exit = await new Promise<number>((resolveExit) => {
     const child = spawn(k6, ['run', '--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), script], {
       env: {
         ...process.env,
@@ -82,13 +86,11 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
         ...k6TlsEnv(trust, work),
         [LOAD_ENV]: JSON.stringify(config),
         K6_NO_USAGE_REPORT: 'true',
-        K6_WEB_DASHBOARD: 'true',
-        K6_WEB_DASHBOARD_PORT: '-1',
-        K6_WEB_DASHBOARD_PERIOD: DASHBOARD_PERIOD[o.profile],
-        K6_WEB_DASHBOARD_EXPORT: join(dir, 'dashboard.html'),
+        ...dashboardEnv(o, join(dir, 'dashboard.html')),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    watch.attach(child);
     const relay = (chunk: Buffer, to: NodeJS.WriteStream) => {
       const text = redact(chunk.toString('utf8'), secrets);
       log.write(text);
@@ -106,6 +108,9 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
 
   const summaryPath = join(dir, 'summary.json');
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
+  // Load that was not delivered fails the gate too (exit 5), and the headline says so first.
+  const delivery = judgeDelivery(summary, watch.stop());
+  const exitCode = exitWithDelivery(k6Exit, delivery);
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
   const workload = workloadOf(o.profile, o.overrides);
   const { result, verdict } = await writeRunReport({
@@ -120,6 +125,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     history: o.extras?.history,
     record: !o.extras?.segment,
     tlsInsecure: trust.insecure,
+    k6ExitCode: k6Exit,
+    delivery,
   });
   rmSync(work, { recursive: true, force: true });
   return { exitCode, result, dir, verdict };

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Delivery, deliveryHeadline } from '../load/delivery.js';
 import { FIGURES } from '../load/figures.js';
 import { type LoadResult, loadPage } from '../load/page.js';
 import { type K6Summary, thresholdsOf } from '../load/summary.js';
@@ -34,6 +35,10 @@ export interface FinishedRun {
   readonly durationMs?: number | undefined;
   /** The profile turned certificate verification off: the page says so. */
   readonly tlsInsecure?: boolean;
+  /** k6's own exit code when `exitCode` was replaced (load not delivered: 5); default `exitCode`. */
+  readonly k6ExitCode?: number;
+  /** Whether the load asked for was delivered (src/load/delivery.ts); its headline comes first. */
+  readonly delivery?: Delivery;
 }
 
 /**
@@ -52,11 +57,12 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     target: o.target,
     started_at: new Date(o.started).toISOString(),
     duration_ms: o.durationMs ?? Date.now() - o.started,
-    k6_exit_code: o.exitCode,
+    k6_exit_code: o.k6ExitCode ?? o.exitCode,
     passed: o.exitCode === 0,
     ...(o.tlsInsecure ? { tls_insecure: true } : {}),
     figures: figures.figures,
-    headline: figures.headline,
+    headline: [...(o.delivery ? deliveryHeadline(o.delivery) : []), ...figures.headline],
+    ...(o.delivery ? { delivery: o.delivery } : {}),
     thresholds: thresholdsOf(o.summary),
     workload: o.workload,
     metrics: metricsOf(o.summary),

@@ -62,13 +62,7 @@ export type ChatCloseRequest = z.infer<typeof ChatCloseRequest>;
 export const ChatCloseResponse = z.object({ success: z.boolean() });
 export type ChatCloseResponse = z.infer<typeof ChatCloseResponse>;
 
-/**
- * Chat credential header names, exactly as documented: the document says they are case-sensitive.
- */
-export const ChatHeaders = {
-  apiKey: 'X-API-KEY',
-  token: 'X-TOKEN',
-} as const;
+export { ChatHeaders } from './chat-wire.js';
 
 /**
  * Chat error bodies and statuses are not shown in document 1: these are the reference target's

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ClientEnv, IsoDateTime } from './common.js';
 import { defineErrors } from './rule.js';
 
+export { ConversationsHeaders } from './conversations-wire.js';
+
 /** Releases of the conversations list (document 2, Versioning): v3 current, v2 same schema as v3, v1 legacy. */
 export const ConversationsApiVersion = z.enum(['v1', 'v2', 'v3']);
 export type ConversationsApiVersion = z.infer<typeof ConversationsApiVersion>;
@@ -279,11 +281,6 @@ export const ConversationsListResponseV1Whitelisted = ConversationsListResponseV
   conversations: z.array(ConversationRecordV1Whitelisted),
 });
 export type ConversationsListResponseV1Whitelisted = z.infer<typeof ConversationsListResponseV1Whitelisted>;
-
-/** Conversations (v3) credential header, exactly as the Authentication table writes it. */
-export const ConversationsHeaders = {
-  apiKey: 'x-api-key',
-} as const;
 
 /**
  * Conversations list errors. The 400 for a malformed cursor is documented; the text and the body

@@ -1,52 +1,22 @@
 import { z } from 'zod';
 import { defineErrors } from './rule.js';
 
+export {
+  AccessTokenHeaders,
+  bearer,
+  CURSOR_PREFIX,
+  formatCursor,
+  JSON_CONTENT_TYPE,
+  MAX_SOCKETS_PER_SESSION,
+  MessagingPaths,
+  REFERENCE_MESSAGING_HOST,
+  RETRY_AFTER_HEADER,
+  SessionHeaders,
+} from './messaging-wire.js';
+
 // Messaging API of document 1: access token, session, WebSocket, events, error catalogue, limits.
 // Everything the document leaves "not shown" and this file still pins is marked "Reference-target choice"
 // in its TSDoc: the reference target does it, the conformance suite never fails a real target for differing.
-
-/** Messaging HTTP and WebSocket paths on `{messaging_url}` (document 1, Endpoints). */
-export const MessagingPaths = {
-  accessToken: '/api/v1/access-token',
-  sessions: '/api/v1/sessions',
-  ws: '/ws',
-} as const;
-
-/** The one content type the handshake endpoints require. */
-export const JSON_CONTENT_TYPE = 'application/json';
-
-/** Access-token request header names, spelled exactly as the document writes them. */
-export const AccessTokenHeaders = {
-  token: 'X-Token',
-  host: 'X-Host',
-  contentType: 'Content-Type',
-} as const;
-
-/** Session request header names; `User-Agent` is the only optional one. */
-export const SessionHeaders = {
-  authorization: 'Authorization',
-  contentType: 'Content-Type',
-  userAgent: 'User-Agent',
-} as const;
-
-/**
- * Reference-target choice: the host domain the reference target registers for its messaging connector. A profile
- * without `messaging_host` sends it as `X-Host`; a subdomain of it matches too.
- */
-export const REFERENCE_MESSAGING_HOST = 'app.dialtone.test';
-
-/** The header a 429 carries to say when to retry. */
-export const RETRY_AFTER_HEADER = 'Retry-After';
-
-/**
- * Builds the `Authorization` value for a session request.
- *
- * @example
- * bearer('eyJhbGciOi...') // 'Bearer eyJhbGciOi...'
- */
-export function bearer(accessToken: string): string {
-  return `Bearer ${accessToken}`;
-}
 
 /** Access-token request body: an empty JSON object. */
 export const AccessTokenRequest = z.object({});
@@ -423,9 +393,6 @@ export type TypedServerEvent = z.infer<typeof TypedServerEvent>;
 // WebSocket query and cursor
 // ---------------------------------------------------------------------------------------------
 
-/** The prefix of a history cursor. */
-export const CURSOR_PREFIX = 'seq:';
-
 /**
  * WebSocket query parameters. `access_token` and `session_id` are required (missing: 400
  * `invalid connection parameters`); `cursor` is any string, since an invalid one never rejects the connection.
@@ -455,22 +422,9 @@ export function parseCursor(s: string | null | undefined): number {
   return Number.isSafeInteger(n) ? n : 0;
 }
 
-/**
- * Builds a history cursor for the WebSocket query.
- *
- * @example
- * formatCursor(12) // 'seq:12'
- */
-export function formatCursor(n: number): string {
-  return `${CURSOR_PREFIX}${Math.max(0, Math.trunc(n))}`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Limits
 // ---------------------------------------------------------------------------------------------
-
-/** Simultaneous WebSocket connections per session (default); the next handshake gets 429. */
-export const MAX_SOCKETS_PER_SESSION = 10;
 
 /** Session inactivity expiry: "about 10 minutes". */
 export const SESSION_IDLE_EXPIRY_MS = 10 * 60_000;

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { IsoDateTime } from './common.js';
+import { OUTBOUND_STATUSES } from './outbound-wire.js';
 import { defineErrors } from './rule.js';
+
+export {
+  CALL_SID_PREFIX,
+  isForwardTransition,
+  isTerminalStatus,
+  OUTBOUND_RETENTION_MS,
+  OUTBOUND_STATUSES,
+  OutboundHeaders,
+  TERMINAL_STATUSES,
+} from './outbound-wire.js';
 
 /** An E.164 phone number: `+`, a non-zero digit, at most 15 digits in all. */
 export const E164_REGEX = /^\+[1-9]\d{1,14}$/;
@@ -8,48 +19,12 @@ export const E164_REGEX = /^\+[1-9]\d{1,14}$/;
 /** An E.164 phone number. */
 export const E164 = z.string().regex(E164_REGEX, 'phone number must be E.164, e.g. +447700900123');
 
-/** Prefix of every outbound call identifier. */
-export const CALL_SID_PREFIX = 'OUT-';
-
 /** An outbound call identifier: `OUT-` followed by at least one character. */
 export const CallSid = z.string().regex(/^OUT-.+$/, 'call_sid must start with OUT-');
 
 /** Outbound call statuses, in documented order. */
-export const OutboundStatus = z.enum(['queued', 'calling', 'success', 'failure']);
+export const OutboundStatus = z.enum(OUTBOUND_STATUSES);
 export type OutboundStatus = z.infer<typeof OutboundStatus>;
-
-/** Statuses a call never leaves (until its status is removed after retention). */
-export const TERMINAL_STATUSES = ['success', 'failure'] as const satisfies readonly OutboundStatus[];
-
-/**
- * Whether a status is terminal.
- *
- * @example
- * isTerminalStatus('failure'); // true
- */
-export function isTerminalStatus(status: OutboundStatus): boolean {
-  return (TERMINAL_STATUSES as readonly OutboundStatus[]).includes(status);
-}
-
-/** How long a finished call's status stays retrievable: about 2 hours after the call ends, then 404. */
-export const OUTBOUND_RETENTION_MS = 2 * 60 * 60 * 1000;
-
-const STATUS_RANK: Record<OutboundStatus, number> = { queued: 0, calling: 1, success: 2, failure: 2 };
-
-/**
- * Whether `to` may follow `from` when polling: queued → calling → success | failure, never backwards,
- * never from one terminal status to the other. A poll may skip a status (queued → success).
- * Same status twice is not a transition and answers false.
- *
- * @example
- * isForwardTransition('queued', 'calling'); // true
- * isForwardTransition('calling', 'failure'); // true
- * isForwardTransition('success', 'calling'); // false
- * isForwardTransition('success', 'failure'); // false
- */
-export function isForwardTransition(from: OutboundStatus, to: OutboundStatus): boolean {
-  return STATUS_RANK[to] > STATUS_RANK[from];
-}
 
 /** One row of the outbound status transition table; `documented: false` rows are the reference target's choice. */
 export interface OutboundTransition {
@@ -120,11 +95,6 @@ export type OutboundStatusResponse = z.infer<typeof OutboundStatusResponse>;
 /** Outbound error body. Not shown in the document: the reference target's choice, in line with the other APIs. */
 export const OutboundErrorBody = z.object({ error_message: z.string() });
 export type OutboundErrorBody = z.infer<typeof OutboundErrorBody>;
-
-/** Outbound credential header (a token issued per project), exactly as the Authentication table writes it. */
-export const OutboundHeaders = {
-  serviceAuthToken: 'X-Service-Auth-Token',
-} as const;
 
 /**
  * Outbound error catalogue. The 404 for an unknown or expired call is documented; every text,

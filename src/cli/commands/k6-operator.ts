@@ -3,9 +3,9 @@ import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
-import { loadProfileName } from './load.js';
+import { workloadName } from './load.js';
 
-export const usage = `dialtone k6-operator SCENARIO --target PROFILE --parallelism N [--profile smoke|nightly|capacity] [--out-dir DIR] [--secret NAME] [--namespace NS] [--image IMAGE] [--rate N] [--duration 30s]
+export const usage = `dialtone k6-operator SCENARIO --target PROFILE --parallelism N [--workload smoke|nightly|capacity] [--out-dir DIR] [--secret NAME] [--namespace NS] [--image IMAGE] [--rate N] [--duration 30s]
   Writes the k6-operator manifests for a scenario into DIR (default reports/k6-operator/SCENARIO): configmap.yaml
   (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods). Credentials
   come from the Kubernetes Secret NAME (default dialtone-credentials) by reference; no value is written.
@@ -30,7 +30,7 @@ export async function k6Operator(argv: string[]): Promise<number> {
     {
       target: { type: 'string' },
       parallelism: { type: 'string' },
-      profile: { type: 'string' },
+      workload: { type: 'string' },
       'out-dir': { type: 'string' },
       secret: { type: 'string' },
       namespace: { type: 'string' },
@@ -64,7 +64,7 @@ export async function k6Operator(argv: string[]): Promise<number> {
   const { files, secretKeys } = await operatorManifests({
     root: ROOT,
     scenario,
-    profile: loadProfileName(values.profile),
+    profile: workloadName(values.workload),
     loaded: { profile: parseProfile(readJson(values.target), values.target), path: values.target, secrets: {} },
     parallelism,
     secretName,

@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { LOAD_PROFILES, type LoadConfig, type LoadProfileName } from '../../load/config.js';
+import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
+import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
@@ -9,18 +10,23 @@ import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--profile smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--segments N | --segment i/N]
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--workload smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--segments N | --segment i/N]
   Bundles scenarios/SCENARIO.ts, runs it with the pinned k6 and writes DIR/load/SCENARIO/.
-  Exit 0 when every threshold held, 99 (k6's code) when one failed, 6 for a regression under --fail-on-regression, 2 for usage, 3 when k6 or the target is missing.
+  Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
+  load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated), 6 for a regression under
+  --fail-on-regression, 2 for usage, 3 when k6 or the target is missing.
   A profile whose environment is live is refused unless --allow-live is given.
-  --rate/--duration replace the profile's arrival rate (iterations per second) and length.
+  --workload picks how hard the run pushes (default smoke); --rate/--duration replace its arrival rate (iterations per
+  second) and length; --max-vus caps the VUs an arrival-rate scenario may start (default: 5 per iteration per second
+  asked, at most 1000).
+  --dashboard exports k6's web dashboard on a capacity or --rate run too (smoke and nightly runs always get it).
 ${LOAD_EXTRA_USAGE}`;
 
-/** Parses a load profile name; an unknown one is a usage error listing the known ones. */
-export function loadProfileName(v: string | undefined): LoadProfileName {
+/** Parses a workload name (how hard a run pushes); an unknown one is a usage error listing the known ones. */
+export function workloadName(v: string | undefined): WorkloadName {
   const name = v ?? 'smoke';
-  if (!(LOAD_PROFILES as readonly string[]).includes(name)) throw new UsageError(`unknown load profile '${name}'; known: ${LOAD_PROFILES.join(', ')}`);
-  return name as LoadProfileName;
+  if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`unknown workload '${name}'; known: ${WORKLOADS.join(', ')}`);
+  return name as WorkloadName;
 }
 
 /** Runs one k6 scenario and prints its headline. */
@@ -30,11 +36,13 @@ export async function load(argv: string[]): Promise<number> {
     argv,
     {
       target: { type: 'string' },
-      profile: { type: 'string' },
+      workload: { type: 'string' },
       'report-dir': { type: 'string' },
       'allow-live': { type: 'boolean' },
       rate: { type: 'string' },
       duration: { type: 'string' },
+      'max-vus': { type: 'string' },
+      dashboard: { type: 'boolean' },
       ...LOAD_EXTRA_OPTIONS,
     },
     true,
@@ -44,16 +52,20 @@ export async function load(argv: string[]): Promise<number> {
   if (extra.length) throw new UsageError(`load: unexpected argument '${extra[0]}'`);
   const rate = values.rate === undefined ? undefined : Number(values.rate);
   if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new UsageError(`load: --rate must be a positive integer, got '${values.rate}'`);
+  const maxVUs = values['max-vus'] === undefined ? undefined : Number(values['max-vus']);
+  if (maxVUs !== undefined && !(Number.isInteger(maxVUs) && maxVUs > 0))
+    throw new UsageError(`load: --max-vus must be a positive integer, got '${values['max-vus']}'`);
   if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration)) {
     throw new UsageError(`load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
   }
   return runLoadCommand({
     scenario,
     target: values.target,
-    profile: loadProfileName(values.profile),
+    profile: workloadName(values.workload),
     reportDir: values['report-dir'],
     allowLive: values['allow-live'] ?? false,
-    overrides: rate || values.duration ? { rate, duration: values.duration } : undefined,
+    overrides: rate || values.duration || maxVUs ? { rate, duration: values.duration, maxVUs } : undefined,
+    dashboard: values.dashboard,
     ...loadExtrasOf(values),
   });
 }
@@ -62,10 +74,11 @@ export async function runLoadCommand(
   o: {
     scenario: string;
     target?: string | undefined;
-    profile: LoadProfileName;
+    profile: WorkloadName;
     reportDir?: string | undefined;
     allowLive?: boolean;
     overrides?: LoadConfig['overrides'];
+    dashboard?: boolean | undefined;
   } & Partial<ParsedExtras>,
 ): Promise<number> {
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
@@ -87,9 +100,10 @@ export async function runLoadCommand(
       allowLive: o.allowLive ?? false,
       overrides: o.overrides,
       extras: o.extras,
+      dashboard: o.dashboard,
     };
     const { exitCode, result, dir, verdict } = o.segments ? await (await import('../../load/segments.js')).runSegments(run, o.segments) : await runLoad(run);
-    console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${result.passed ? 'thresholds held' : `threshold failed (k6 exit ${exitCode})`}`);
+    console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     for (const t of result.thresholds.filter((x) => !x.passed)) console.log(`  FAIL ${t.metric} ${t.expression} (value ${t.value ?? 'n/a'})`);
     if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);

@@ -1,6 +1,7 @@
 // Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
-import http, { type RefinedResponse } from 'k6/http';
-import { ChatHeaders, type ChatOperation } from '../../spec/chat.js';
+import http, { type Params, type RefinedResponse } from 'k6/http';
+import type { ChatOperation } from '../../spec/chat.js';
+import { ChatHeaders } from '../../spec/chat-wire.js';
 import type { LoadConfig } from '../config.js';
 import { secret } from './config.js';
 
@@ -8,6 +9,8 @@ import { secret } from './config.js';
 export class ChatVu {
   readonly #base: string;
   readonly #headers: Record<string, string>;
+  /** Request parameters per operation, made once: the same object for every request of that operation. */
+  readonly #params = new Map<ChatOperation, Params>();
   constructor(cfg: LoadConfig) {
     const t = cfg.target;
     this.#base = `${(t.hosts.base_url ?? '').replace(/\/$/, '')}/${t.api_version}/${encodeURIComponent(t.account_id)}/${encodeURIComponent(t.project_id)}/chat`;
@@ -19,11 +22,12 @@ export class ChatVu {
   }
 
   call(op: ChatOperation, method: 'POST' | 'PUT', body: unknown): RefinedResponse<'text'> {
-    const name = `chat.${op}`;
-    return http.request(method, `${this.#base}/${op}`, JSON.stringify(body ?? {}), {
-      headers: this.#headers,
-      tags: { op: name, name },
-      timeout: '10s',
-    });
+    let params = this.#params.get(op);
+    if (!params) {
+      const name = `chat.${op}`;
+      params = { headers: this.#headers, tags: { op: name, name }, timeout: '10s' };
+      this.#params.set(op, params);
+    }
+    return http.request(method, `${this.#base}/${op}`, JSON.stringify(body ?? {}), params);
   }
 }

@@ -2,16 +2,16 @@
 import http from 'k6/http';
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { type ErrorEvent, type MessageEvent, WebSocket } from 'k6/websockets';
+import type { ClientEventType } from '../../spec/messaging.js';
 import {
   AccessTokenHeaders,
   bearer,
-  type ClientEventType,
   formatCursor,
   JSON_CONTENT_TYPE,
   MessagingPaths,
   REFERENCE_MESSAGING_HOST,
   SessionHeaders,
-} from '../../spec/messaging.js';
+} from '../../spec/messaging-wire.js';
 import type { LoadConfig } from '../config.js';
 import { secret } from './config.js';
 

@@ -1,6 +1,6 @@
 // Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
 import http, { type RefinedResponse } from 'k6/http';
-import { OutboundHeaders } from '../../spec/outbound.js';
+import { OutboundHeaders } from '../../spec/outbound-wire.js';
 import type { LoadConfig } from '../config.js';
 import { secret } from './config.js';
 

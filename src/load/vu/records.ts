@@ -1,6 +1,6 @@
 // Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
 import http, { type RefinedResponse } from 'k6/http';
-import { ConversationsHeaders } from '../../spec/conversations.js';
+import { ConversationsHeaders } from '../../spec/conversations-wire.js';
 import type { LoadConfig } from '../config.js';
 import { secret } from './config.js';
 
@@ -9,7 +9,9 @@ export type ListQuery = Readonly<Record<string, string | number | boolean | unde
 
 /** The parts of a list page the paging scenario reads. */
 export interface ListPage {
-  readonly ids: string[];
+  /** The page's ids in order as JSON text without the brackets (`"conv-1","conv-2"`), `''` for an empty page. */
+  readonly ids: string;
+  readonly count: number;
   readonly cursor: string | null | undefined;
   readonly nextOffset: number | undefined;
 }
@@ -25,7 +27,7 @@ export class RecordsVu {
   }
 
   /** GET …/conversations with the query, percent-encoded. */
-  list(query: ListQuery): RefinedResponse<'text'> {
+  list(query: ListQuery): RefinedResponse<'binary'> {
     const qs = Object.entries(query)
       .filter((e): e is [string, string | number | boolean] => e[1] !== undefined)
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
@@ -34,29 +36,34 @@ export class RecordsVu {
       headers: { [ConversationsHeaders.apiKey]: this.#key },
       tags: { op: 'conversations.list', name: 'conversations.list' },
       timeout: '30s',
+      // The body stays bytes: a text body is a JavaScript copy of the whole page (megabytes), made for every page.
+      responseType: 'binary',
     });
   }
 }
 
 /**
- * The ids, cursor and next_offset of a page; undefined when the body is not a list page. Read with
- * k6's gjson selectors (Go side), not JSON.parse: a page of 1000 records is megabytes, and parsing
- * it in the VU's JavaScript would make k6, not the target, the bottleneck.
+ * The ids, their count, cursor and next_offset of a page; undefined when the body is not a list page. Read with one
+ * k6 gjson multipath (Go side): the ids come back as one JSON text (`@tostr`), not as a thousand JavaScript strings,
+ * and the body is never copied into JavaScript (JSON.parse or res.body of a page of 1000 records would make k6, not
+ * the target, the bottleneck).
  *
  * @example
- * const p = pageOf(records.list({ limit: 1000 }));
+ * const p = pageOf(records.list({ limit: 1000 })); // { ids: '"conv-1","conv-2",…', count: 1000, cursor: 'c1.…', … }
  */
-export function pageOf(res: RefinedResponse<'text'>): ListPage | undefined {
-  if (res.status !== 200 || typeof res.body !== 'string') return undefined;
+export function pageOf(res: RefinedResponse<'binary'>): ListPage | undefined {
+  if (res.status !== 200) return undefined;
   try {
-    // One gjson multipath read: {"ids": [...], "cursor": …, "next_offset": …}.
-    const picked = res.json('{ids:conversations.#.id,cursor,next_offset}') as { ids?: unknown; cursor?: unknown; next_offset?: unknown } | undefined;
+    const picked = res.json('{ids:conversations.#.id|@tostr,count:conversations.#,cursor,next_offset}') as
+      | { ids?: unknown; count?: unknown; cursor?: unknown; next_offset?: unknown }
+      | undefined;
     const ids = picked?.ids;
-    if (!Array.isArray(ids)) return undefined;
-    const cursor = picked?.cursor;
-    const nextOffset = picked?.next_offset;
+    if (typeof ids !== 'string' || !ids.startsWith('[') || typeof picked?.count !== 'number') return undefined;
+    const cursor = picked.cursor;
+    const nextOffset = picked.next_offset;
     return {
-      ids: ids.map(String),
+      ids: ids.slice(1, -1),
+      count: picked.count,
       // gjson answers undefined for a missing key and null for a JSON null.
       cursor: typeof cursor === 'string' || cursor === null ? cursor : undefined,
       nextOffset: typeof nextOffset === 'number' ? nextOffset : undefined,
@@ -67,17 +74,22 @@ export function pageOf(res: RefinedResponse<'text'>): ListPage | undefined {
 }
 
 /**
- * FNV-1a over a list of ids, so a walk can be compared with the expected one without shipping the
- * whole list to every VU.
+ * The ids of a walk as one JSON text, pages joined in order: the same for every page size when no record is repeated
+ * or skipped, so a walk is checked by one string comparison (in Go) instead of a loop over every id in JavaScript.
  *
  * @example
- * digest(['conv-1', 'conv-2']) === digest(['conv-1', 'conv-2']); // true
+ * joinIds(['"conv-1","conv-2"', '', '"conv-3"']); // '"conv-1","conv-2","conv-3"'
  */
-export function digest(ids: readonly string[]): string {
-  let h = 0x811c9dc5;
-  for (const id of ids) {
-    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
-    h = Math.imul(h ^ 0x2c, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
+export function joinIds(pages: readonly string[]): string {
+  return pages.filter((p) => p !== '').join(',');
+}
+
+/**
+ * The ids of a joined walk, read only when a walk did not match (to count its repeats and skips).
+ *
+ * @example
+ * idsOf('"conv-1","conv-2"'); // ['conv-1', 'conv-2']
+ */
+export function idsOf(joined: string): string[] {
+  return (JSON.parse(`[${joined}]`) as unknown[]).map(String);
 }
