@@ -1,6 +1,15 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LoadedProfile } from '../profile/load.js';
+import { trustOf } from '../profile/tls.js';
+import { voiceClientPage } from '../voice-client/page.js';
+import { bundleScenario } from './bundle.js';
+import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
+import { writeChatData } from './data.js';
+import { ensureK6 } from './k6.js';
 import { recordsWindow } from './records-window.js';
+import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
 
 /**
  * The LoadConfig a scenario reads from DIALTONE_LOAD: the profile's hosts, ids and script phrases,
@@ -42,4 +51,49 @@ export function loadConfigOf(o: {
     ...(o.voiceClientFile ? { voiceClientFile: o.voiceClientFile } : {}),
     overrides: o.overrides,
   };
+}
+
+/** What a k6 run of one scenario needs on disk and in its environment, made in the run's work folder. */
+export interface RunKit {
+  readonly k6: string;
+  /** The bundled scenario. */
+  readonly script: string;
+  readonly config: LoadConfig;
+  /** Chromium for a browser scenario, and the trust k6 (and Chromium) need: no secret values. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Whether the profile turned certificate verification off (the report says so). */
+  readonly insecure: boolean;
+}
+
+/**
+ * Everything a k6 run of `scenario` against `loaded` needs, made in `work`: the pinned k6, the bundled script, the data
+ * file, the voice client page for a browser scenario (served by the scenario itself), and the environment that makes
+ * k6 and Chromium trust what the profile trusts. Shared by `dialtone load` and the capacity search.
+ *
+ * @example
+ * const kit = await prepareRunKit({ root, scenario: 'chat-turns', profile: 'smoke', loaded, work: '/tmp/run' });
+ */
+export async function prepareRunKit(o: {
+  root: string;
+  scenario: string;
+  profile: WorkloadName;
+  loaded: LoadedProfile;
+  work: string;
+  overrides?: LoadConfig['overrides'];
+}): Promise<RunKit> {
+  const p = o.loaded.profile;
+  const k6 = ensureK6(o.root);
+  const trust = trustOf(p, o.loaded.path);
+  // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
+  const isBrowser = usesBrowser(o.root, o.scenario);
+  const browser = isBrowser ? browserEnv(ensureChromium(), await chromiumTrustArgs(p.hosts.webrtc_url, trust)) : {};
+  mkdirSync(o.work, { recursive: true });
+  const script = await bundleScenario(o.root, o.scenario, join(o.work, 'script.js'));
+  const dataFile = join(o.work, 'data.json');
+  writeChatData(dataFile, 20261121, 500);
+  // The browser scenario serves the voice client page itself (page.route), so any gateway can be loaded.
+  const voiceClientFile = isBrowser ? join(o.work, 'voice-client.html') : undefined;
+  if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
+  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides });
+  return { k6, script, config, env: { ...browser, ...k6TlsEnv(trust, o.work) }, insecure: trust.insecure };
 }

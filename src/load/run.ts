@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
@@ -8,22 +8,15 @@ import { writeRunReport } from '../nightly/write-run.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { secretEnv } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
-import { trustOf } from '../profile/tls.js';
-import { voiceClientPage } from '../voice-client/page.js';
-import { bundleScenario } from './bundle.js';
-import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { dashboardEnv } from './dashboard.js';
-import { writeChatData } from './data.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { k6ExtraArgs, type LoadExtras } from './extras.js';
 import { GeneratorWatch } from './generator-watch.js';
-import { ensureK6 } from './k6.js';
-import { loadConfigOf } from './kit.js';
+import { prepareRunKit } from './kit.js';
 import type { LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
 import type { K6Summary } from './summary.js';
-import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -54,25 +47,13 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   if (p.environment === 'live' && !o.allowLive) {
     throw new UsageError(`refusing a load run against the live environment of '${p.name}'; pass --allow-live to do it on purpose`);
   }
-  const k6 = ensureK6(o.root);
-  const trust = trustOf(p, o.loaded.path);
-  // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
-  const isBrowser = usesBrowser(o.root, o.scenario);
-  const browser = isBrowser ? browserEnv(ensureChromium(), await chromiumTrustArgs(p.hosts.webrtc_url, trust)) : {};
   const dir = join(o.reportDir, 'load', o.scenario);
   mkdirSync(dir, { recursive: true });
   for (const f of ['summary.json', 'dashboard.html', 'k6.log']) rmSync(join(dir, f), { force: true });
   const work = join(dir, '.work');
-  mkdirSync(work, { recursive: true });
-  const script = await bundleScenario(o.root, o.scenario, join(work, 'script.js'));
-  const dataFile = join(work, 'data.json');
-  writeChatData(dataFile, 20261121, 500);
-  // The browser scenario serves the voice client page itself (page.route), so any gateway can be loaded.
-  const voiceClientFile = isBrowser ? join(work, 'voice-client.html') : undefined;
-  if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
-
+  const kit = await prepareRunKit({ root: o.root, scenario: o.scenario, profile: o.profile, loaded: o.loaded, work, overrides: o.overrides });
+  const { k6, script, config } = kit;
   const env = secretEnv(o.loaded);
-  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides });
   const started = Date.now();
   const log = createWriteStream(join(dir, 'k6.log'));
   const secrets = Object.values(env);
@@ -82,8 +63,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
       env: {
         ...process.env,
         ...env,
-        ...browser,
-        ...k6TlsEnv(trust, work),
+        ...kit.env,
         [LOAD_ENV]: JSON.stringify(config),
         K6_NO_USAGE_REPORT: 'true',
         ...dashboardEnv(o, join(dir, 'dashboard.html')),
@@ -124,7 +104,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     secrets,
     history: o.extras?.history,
     record: !o.extras?.segment,
-    tlsInsecure: trust.insecure,
+    tlsInsecure: kit.insecure,
     k6ExitCode: k6Exit,
     delivery,
   });
