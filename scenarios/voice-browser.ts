@@ -31,7 +31,7 @@ import {
   succeeded,
   waitForAgentAudio,
 } from '../src/load/vu/voice-browser.js';
-import { VoicePaths } from '../src/spec/voice.js';
+import { VoicePaths } from '../src/spec/voice-wire.js';
 
 const cfg = loadConfig();
 const webrtcUrl = cfg.target.hosts.webrtc_url;

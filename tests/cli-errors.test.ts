@@ -102,7 +102,9 @@ describe('dialtone on bad input', () => {
     expectOneLine(flag.stderr);
     const command = await dialtone(['deploy']);
     expect(command.code).toBe(2);
-    expect(command.stderr).toContain('commands: target, conformance, load, contract, rules, start');
+    expect(command.stderr).toContain(
+      "dialtone: unknown command 'deploy'; commands: target, conformance, load, contract, rules, capacity, start, merge, k6-operator",
+    );
   });
 
   it('exits 2 with one line for a rule id the catalogue does not hold, and walks one it does', async () => {

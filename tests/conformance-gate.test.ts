@@ -48,8 +48,8 @@ describe('the conformance gate against a broken reference target', () => {
     const results = JSON.parse(readFileSync(join(work, 'reports', 'conformance', 'results.json'), 'utf8'));
     const failed = results.cases.find((c: { outcome: string }) => c.outcome === 'fail');
     expect(failed.rule).toBe('chat.close.success-true');
-    expect(failed.reproduce[0]).toMatch(/^curl -sS -X PUT /);
-    expect(failed.reproduce[0]).toContain('$DIALTONE_REF_CHAT_API_KEY');
+    expect(failed.reproduce[0]).toMatch(/^curl -sS -X 'PUT' /);
+    expect(failed.reproduce[0]).toContain(`-H 'X-API-KEY: '"$DIALTONE_REF_CHAT_API_KEY"`);
     expect(failed.reproduce[1]).toBe(`npx dialtone conformance --only 'chat.close.success-true' --target ${profile}`);
     expect(results.totals.fail).toBe(1);
     expect(results.gate).toBe('fail');

@@ -4,11 +4,7 @@ import { defineErrors } from './rule.js';
 // Browser voice gateway of document 1: WebSocket signaling, WebRTC/Opus audio, ice-servers.
 // Anything marked "Reference-target choice" is what the reference target does where the document is silent.
 
-/** Voice gateway paths on `{webrtc_url}` (document 1, Endpoints). */
-export const VoicePaths = {
-  iceServers: '/api/v1/ice-servers',
-  signal: '/api/v1/webrtc/signal',
-} as const;
+export { VoicePaths } from './voice-wire.js';
 
 /** Signaling message types (document 1, Voice gateway signaling message). */
 export const SignalingType = z.enum(['offer', 'answer', 'ice-candidate', 'error', 'close']);
