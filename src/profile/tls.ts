@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
 import type { Profile } from './schema.js';
 
@@ -62,12 +62,21 @@ export function trustOf(profile: Profile, path: string | undefined): Trust {
   return trust;
 }
 
+/** One secure context per trust: parsing the system roots plus the CA for every connection costs milliseconds each. */
+const contexts = new WeakMap<Trust, SecureContext>();
+
 /**
  * Node TLS options for a trust: the profile's CA is added to the system store rather than replacing it, so a profile
- * whose hosts mix a private CA and a public one still verifies both.
+ * whose hosts mix a private CA and a public one still verifies both. The secure context is made once per trust.
  */
-export function nodeTlsOptions(trust: Trust): { ca?: string[]; rejectUnauthorized: boolean } {
-  return { ...(trust.ca ? { ca: [...rootCertificates, ...trust.ca] } : {}), rejectUnauthorized: !trust.insecure };
+export function nodeTlsOptions(trust: Trust): { secureContext?: SecureContext; rejectUnauthorized: boolean } {
+  if (!trust.ca) return { rejectUnauthorized: !trust.insecure };
+  let secureContext = contexts.get(trust);
+  if (!secureContext) {
+    secureContext = createSecureContext({ ca: [...rootCertificates, ...trust.ca] });
+    contexts.set(trust, secureContext);
+  }
+  return { secureContext, rejectUnauthorized: !trust.insecure };
 }
 
 /**
