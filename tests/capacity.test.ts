@@ -52,6 +52,13 @@ describe('dialtone capacity', () => {
     expect(readFileSync(join(high.dir, 'index.html'), 'utf8')).toContain('href="capacity/chat-turns/index.html"');
   }, 240_000);
 
+  it.concurrent('exits 4 when its step budget cuts the search short before the knee: a rate that never broke is no capacity', async () => {
+    const run = await search(['--capacity', 'chat=18', '--max-steps', '1']);
+    expect(run.result.stopped).toBe('step-budget');
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('dialtone: capacity: the search was cut short by its step-budget before it refined the knee');
+  }, 120_000);
+
   it.concurrent.each([
     [['capacity', 'chat-turns', '--capacity', 'chat=0'], "dialtone: capacity: --capacity: chat needs a rate above 0, got '0'"],
     [['capacity', 'chat-turns', '--capacity', 'nope=5'], "dialtone: capacity: --capacity: unknown surface 'nope'; known surfaces: "],

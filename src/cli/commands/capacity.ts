@@ -112,6 +112,12 @@ export async function capacity(argv: string[]): Promise<number> {
     });
     console.log(`capacity ${scenario} against ${result.target}: ${verdict(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+    // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
+    // load generator was the limit, that is the finding, whatever stopped the search.)
+    if ((result.stopped === 'step-budget' || result.stopped === 'time-budget') && result.analysis.limited_by !== 'load-generator') {
+      console.error(`dialtone: capacity: the search was cut short by its ${result.stopped} before it refined the knee; raise --max-steps or --max-time`);
+      return 4;
+    }
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof EnvironmentError) throw e;
