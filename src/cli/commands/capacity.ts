@@ -13,7 +13,7 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--report-di
   long and its first --warmup is discarded. Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
   --capacity (only without --target) starts the reference target with that surface at a known capacity.
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
-  2 usage or profile error; 3 k6, Chromium or the target missing; 4 the search could not complete (a step k6 could not run, an internal error).`;
+  2 usage or profile error; 3 k6, Chromium or the target missing; 4 the search could not complete (a step k6 could not run, its step or time budget ran out before the knee, an internal error).`;
 
 /** Parses a duration flag (30s, 5m) into seconds. */
 function seconds(flag: string, v: string | undefined, fallback: number): number {
