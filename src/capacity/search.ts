@@ -19,6 +19,11 @@ export interface SearchOptions {
   readonly stepSeconds: number;
   /** Seconds at the start of each step whose samples are left out. */
   readonly warmupSeconds: number;
+  /**
+   * Seconds k6 lets running iterations finish after a step. An iteration cut short may record failures (a browser
+   * closed mid-call), so scenarios with long iterations need about one iteration's length.
+   */
+  readonly gracefulStopSeconds: number;
   readonly maxVUs: number;
   /** Generator CPU, in cores, above which the generator counts as saturated. */
   readonly cpuLimitCores: number;
@@ -40,6 +45,7 @@ export const DEFAULT_SEARCH: SearchOptions = {
   maxSeconds: 900,
   stepSeconds: 20,
   warmupSeconds: 5,
+  gracefulStopSeconds: 2,
   maxVUs: 2000,
   cpuLimitCores: 0.9,
   droppedLimit: 0.01,
@@ -92,7 +98,7 @@ export interface SearchOutcome {
 export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult) => void = () => {}): Promise<SearchOutcome> {
   const started = Date.now();
   const steps: StepResult[] = [];
-  const budgetLeft = () => steps.length < o.maxSteps && (Date.now() - started) / 1000 + o.stepSeconds < o.maxSeconds;
+  const budgetLeft = () => steps.length < o.maxSteps && (Date.now() - started) / 1000 + o.stepSeconds + o.gracefulStopSeconds < o.maxSeconds;
   const run = async (rate: number, stage: StepResult['stage']) => {
     const iterationS = Math.max(0, ...steps.map((x) => x.mean_iteration_s ?? 0)) || undefined;
     const s = await runStep(ctx, {
@@ -102,7 +108,7 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
       durationS: o.stepSeconds,
       warmupS: o.warmupSeconds,
       maxVUs: o.maxVUs,
-      gracefulStopS: 2,
+      gracefulStopS: o.gracefulStopSeconds,
       iterationS,
     });
     if (s.k6_exit_code !== 0 && s.k6_exit_code !== 99) {

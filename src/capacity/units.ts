@@ -1,23 +1,46 @@
 // Each scenario's unit of work and the reference-target surface it loads: a known capacity of N
-// requests per second on that surface is N / (requests per iteration) iterations per second.
+// pieces of work per second on that surface (src/target/capacity.ts: an HTTP request, a WebSocket
+// handshake or a client frame) is N / (pieces per iteration) iterations per second.
+
+import { DEFAULT_SEARCH, type SearchOptions } from './search.js';
 
 export interface ScenarioUnit {
   /** What one iteration is, plural: the unit of the offered rate. */
   readonly unit: string;
   /** The surface (a key of src/target/surfaces.ts) whose requests the iteration makes. */
   readonly surface: string;
-  /** HTTP requests one iteration makes to that surface, when fixed; otherwise measured per run. */
+  /** Pieces of work one iteration gives that surface, when fixed; otherwise HTTP requests measured per run. */
   readonly requestsPerIteration?: number;
+  /**
+   * The search's defaults for this scenario where the generic ones do not fit its iterations: a step must hold many
+   * of them, the warm-up must outlast one (or the steady part starts empty), and k6 must let one finish.
+   */
+  readonly search?: Partial<SearchOptions>;
 }
 
-/** By scenario name. chat-turns: create, 4 turns, goodbye, close. */
+/**
+ * By scenario name. chat-turns: create, 4 turns, goodbye, close. messaging-sockets: the session, 12 handshakes (10 up
+ * to the cap, the refused 11th, the reopen) and 5 frames (the join request, 4 messages); the access token is one per
+ * VU, not per session, so it is left out (under 1 % of the work once a VU has run a few sessions).
+ */
 export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
   'chat-turns': { unit: 'conversations', surface: 'chat', requestsPerIteration: 7 },
-  'messaging-sockets': { unit: 'sessions', surface: 'messaging' },
+  'messaging-sockets': { unit: 'sessions', surface: 'messaging', requestsPerIteration: 18, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
   'outbound-polling': { unit: 'calls', surface: 'calls' },
-  'conversations-paging': { unit: 'walks', surface: 'records' },
-  'voice-browser': { unit: 'browsers', surface: 'voice' },
+  // A walk reads the whole records window, several seconds here.
+  'conversations-paging': { unit: 'walks', surface: 'records', search: { startRate: 0.25, stepSeconds: 40, warmupSeconds: 15, gracefulStopSeconds: 15 } },
+  // A browser iteration is a Chromium start and several calls held for seconds: about half a minute.
+  // 8 calls a browser (the capacity workload), each an ice-servers request and a signaling handshake.
+  'voice-browser': {
+    unit: 'browsers',
+    surface: 'voice',
+    requestsPerIteration: 16,
+    search: { startRate: 0.02, stepSeconds: 150, warmupSeconds: 45, gracefulStopSeconds: 60, maxSteps: 6, maxSeconds: 1500 },
+  },
 };
 
 /** The unit of a scenario, `iterations` for one without a row. */
 export const unitOf = (scenario: string): ScenarioUnit => SCENARIO_UNITS[scenario] ?? { unit: 'iterations', surface: '' };
+
+/** The search's defaults for a scenario: the generic ones, with the scenario's own where its iterations need them. */
+export const searchDefaultsFor = (scenario: string): SearchOptions => ({ ...DEFAULT_SEARCH, ...unitOf(scenario).search });

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
-import { parseCapacity, queueAtCapacity, workersFor } from './capacity.js';
+import { capacityQueue, parseCapacity, queueAtCapacity, workersFor } from './capacity.js';
 
 describe('a surface at a known capacity', () => {
   it('parses SURFACE=N settings and refuses bad ones with the reason', () => {
@@ -21,7 +21,7 @@ describe('a surface at a known capacity', () => {
     try {
       const app = Fastify();
       const order: number[] = [];
-      queueAtCapacity(app, 20); // 1 worker, 50 ms a request
+      queueAtCapacity(app, capacityQueue(20)); // 1 worker, 50 ms a request
       app.get('/:n', async (req) => {
         order.push(Number((req.params as { n: string }).n));
         return {};

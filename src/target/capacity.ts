@@ -1,6 +1,7 @@
 // A known capacity for the reference target: a surface that serves like a queue with c workers, each
 // busy for a fixed c/N seconds per request, so the surface handles N requests per second and no more.
-// The capacity search (src/capacity) is proved against it.
+// The capacity search (src/capacity) is proved against it. A request, a WebSocket handshake and a
+// client frame each count as one piece of work.
 import type { FastifyInstance } from 'fastify';
 
 /** Requests per second a surface serves, by surface name (a key of SURFACES). */
@@ -35,14 +36,18 @@ export function parseCapacity(specs: readonly string[], surfaces: readonly strin
   return { settings };
 }
 
+/** Waits until one of the surface's workers has served this piece of work (see capacityQueue). */
+export type Admit = () => Promise<void>;
+
 /**
- * Makes every request of `app` wait for one of c workers, which then stays busy c/N seconds: a
- * c-server queue with a deterministic service time, first come first served.
+ * A c-server queue with a deterministic service time, first come first served: each call waits for
+ * one of c workers, which then stays busy c/N seconds, so N calls a second are served and no more.
  *
  * @example
- * queueAtCapacity(scope, 21); // 1 worker, 47.6 ms a request: 21 requests per second
+ * const admit = capacityQueue(21); // 1 worker, 47.6 ms a call: 21 calls per second
+ * await admit();
  */
-export function queueAtCapacity(app: FastifyInstance, perSecond: number): void {
+export function capacityQueue(perSecond: number): Admit {
   const workers = workersFor(perSecond);
   const serviceMs = (workers / perSecond) * 1000;
   let free = workers;
@@ -52,25 +57,38 @@ export function queueAtCapacity(app: FastifyInstance, perSecond: number): void {
     if (next) next();
     else free++;
   };
-  app.addHook('onRequest', async () => {
+  return async () => {
     if (free > 0) free--;
     else await new Promise<void>((take) => waiting.push(take));
     await new Promise((r) => setTimeout(r, serviceMs));
     release();
-  });
+  };
+}
+
+/**
+ * Makes every request of `app` pass the queue first.
+ *
+ * @example
+ * queueAtCapacity(scope, capacityQueue(21));
+ */
+export function queueAtCapacity(app: FastifyInstance, admit: Admit): void {
+  app.addHook('onRequest', admit);
 }
 
 /**
  * Registers a surface's routes on its host's app, behind the capacity queue when it has a setting.
  * The queue lives in an encapsulated fastify context, so surfaces sharing the host are not slowed.
+ * The surface gets the queue too: work that is not a fastify request (a WebSocket handshake, a
+ * client frame) must pass it as well, or a socket surface would have no known capacity.
  */
-export function registerAtCapacity(app: FastifyInstance, register: (scope: FastifyInstance) => void, perSecond: number | undefined): void {
+export function registerAtCapacity(app: FastifyInstance, register: (scope: FastifyInstance, admit?: Admit) => void, perSecond: number | undefined): void {
   if (perSecond === undefined) {
     register(app);
     return;
   }
+  const admit = capacityQueue(perSecond);
   app.register(async (scope) => {
-    queueAtCapacity(scope, perSecond);
-    register(scope);
+    queueAtCapacity(scope, admit);
+    register(scope, admit);
   });
 }

@@ -105,7 +105,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     const instance = surface.create(context);
     const app = apps.get(surface.host) ?? newApp(tls);
     apps.set(surface.host, app);
-    registerAtCapacity(app, (scope) => instance.register(scope), options.capacity?.[name]);
+    registerAtCapacity(app, (scope, admit) => instance.register(scope, admit), options.capacity?.[name]);
     instance.control?.(control);
     return instance;
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Profile } from '../profile/schema.js';
+import type { Admit } from './capacity.js';
 import type { TargetContext } from './context.js';
 
 // The contract between the server and a surface module, apart from the table of surfaces so that a surface's routes
@@ -10,8 +11,11 @@ export type HostKey = keyof Profile['hosts'];
 
 /** A surface once created for one target: its routes, optional control endpoints, and its shutdown. */
 export interface SurfaceInstance {
-  /** Adds the surface's routes (and any WebSocket upgrade handling on `app.server`) to its host's app. */
-  register(app: FastifyInstance): void;
+  /**
+   * Adds the surface's routes (and any WebSocket upgrade handling on `app.server`) to its host's app. `admit` is the
+   * surface's capacity queue when it has a setting: requests pass it already, other work (handshakes, frames) must.
+   */
+  register(app: FastifyInstance, admit?: Admit): void;
   /** Adds test-only endpoints under `/<surface>/…` of the control surface. */
   control?(app: FastifyInstance): void;
   /** Stops timers and closes sockets the surface holds. */

@@ -7,10 +7,13 @@ import { parse } from '../args.js';
 import { ROOT } from '../root.js';
 
 export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
-    [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--max-steps N] [--max-time 15m] [--max-vus N]
+    [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
+    [--max-steps N] [--max-time 15m] [--max-vus N]
   Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
-  long and its first --warmup is discarded. Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
+  long, its first --warmup is discarded, and k6 gives running iterations --graceful-stop to finish. The defaults
+  shown are chat-turns' and messaging-sockets'; conversations-paging and voice-browser, whose iterations take
+  seconds to half a minute, default to longer steps (see src/capacity/units.ts). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
   --capacity (only without --target) starts the reference target with that surface at a known capacity.
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
   2 usage or profile error; 3 k6, Chromium or the target missing; 4 the search could not complete (a step k6 could not run, its step or time budget ran out before the knee, an internal error).`;
@@ -42,6 +45,7 @@ function searchOptions(values: Record<string, string | undefined>, defaults: Sea
     precision: positive('precision', values.precision, defaults.precision),
     stepSeconds: seconds('step', values.step, defaults.stepSeconds),
     warmupSeconds: seconds('warmup', values.warmup, defaults.warmupSeconds),
+    gracefulStopSeconds: seconds('graceful-stop', values['graceful-stop'], defaults.gracefulStopSeconds),
     maxSteps: positive('max-steps', values['max-steps'], defaults.maxSteps, true),
     maxSeconds: seconds('max-time', values['max-time'], defaults.maxSeconds),
     maxVUs: positive('max-vus', values['max-vus'], defaults.maxVUs, true),
@@ -68,6 +72,7 @@ export async function capacity(argv: string[]): Promise<number> {
       precision: { type: 'string' },
       step: { type: 'string' },
       warmup: { type: 'string' },
+      'graceful-stop': { type: 'string' },
       'max-steps': { type: 'string' },
       'max-time': { type: 'string' },
       'max-vus': { type: 'string' },
@@ -78,8 +83,8 @@ export async function capacity(argv: string[]): Promise<number> {
   if (!scenario) throw new UsageError('capacity: name a scenario, e.g. dialtone capacity chat-turns');
   if (extra.length) throw new UsageError(`capacity: unexpected argument '${extra[0]}'`);
   checkScenario(ROOT, scenario);
-  const { DEFAULT_SEARCH } = await import('../../capacity/search.js');
-  const search = searchOptions(values as Record<string, string | undefined>, DEFAULT_SEARCH);
+  const { searchDefaultsFor } = await import('../../capacity/units.js');
+  const search = searchOptions(values as Record<string, string | undefined>, searchDefaultsFor(scenario));
   if (values.capacity?.length && values.target) throw new UsageError('capacity: --capacity sets up the reference target; it cannot be used with --target');
   if (values.target && loadProfile(values.target).profile.environment === 'live' && !values['allow-live']) {
     throw new UsageError(`refusing a capacity search against the live environment of '${values.target}'; pass --allow-live to do it on purpose`);

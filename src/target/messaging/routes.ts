@@ -16,9 +16,9 @@ export const messagingSurface: SurfaceModule = {
     const state = new MessagingState(ctx);
     let wss: WebSocketServer | undefined;
     return {
-      register: (app) => {
+      register: (app, admit) => {
         registerEndpoints(app, state);
-        wss = attachWebSocket(state, app.server);
+        wss = attachWebSocket(state, app.server, admit);
       },
       control: (app) => registerMessagingControl(app, state),
       close: async () => {

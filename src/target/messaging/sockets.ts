@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MAX_SOCKETS_PER_SESSION, MessagingPaths, parseCursor, SocketHandshakeErrors, WsQuery } from '../../spec/messaging.js';
 import type { ErrorEntry } from '../../spec/rule.js';
+import type { Admit } from '../capacity.js';
 import { joinAgent, onClientFrame } from './client-events.js';
 import { sendTo } from './outbox.js';
 import type { MessagingSession } from './sessions.js';
@@ -51,7 +52,7 @@ function writeHttpError(socket: Duplex, error: ErrorEntry): void {
 }
 
 /** An opened socket: replay the history from the cursor, then join the session's live events. */
-function attach(state: MessagingState, ws: WebSocket, session: MessagingSession, from: number): void {
+function attach(state: MessagingState, ws: WebSocket, session: MessagingSession, from: number, admit: Admit | undefined): void {
   const { defects } = state.ctx;
   const sockets = state.socketsOf(session.id);
   state.sessions.touch(session);
@@ -62,7 +63,10 @@ function attach(state: MessagingState, ws: WebSocket, session: MessagingSession,
   // Batch and registration in one synchronous step, so no broadcast falls between them (none lost, none twice).
   sendTo(ws, state.event('EVENT_TYPE_EVENT_BATCH', { events: session.history.slice(from) }));
   sockets.add(ws);
-  ws.on('message', (data, isBinary) => onClientFrame(state, ws, session.id, data, isBinary));
+  // At a known capacity each frame waits its turn; the queue is first come first served, so frames keep their order.
+  ws.on('message', (data, isBinary) =>
+    admit ? void admit().then(() => onClientFrame(state, ws, session.id, data, isBinary)) : onClientFrame(state, ws, session.id, data, isBinary),
+  );
   ws.on('error', () => ws.terminate());
   ws.on('close', (code) => {
     sockets.delete(ws);
@@ -81,8 +85,9 @@ function attach(state: MessagingState, ws: WebSocket, session: MessagingSession,
 /**
  * The `/ws` endpoint: takes over HTTP upgrades on the host's server. Handshake failures are answered as plain HTTP
  * errors (the document says they are not events); other paths are left to other listeners, or 404 when there are none.
+ * With `admit` (a known capacity) every handshake, refused or not, and every client frame waits for the queue first.
  */
-export function attachWebSocket(state: MessagingState, server: Server): WebSocketServer {
+export function attachWebSocket(state: MessagingState, server: Server, admit?: Admit): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -91,9 +96,13 @@ export function attachWebSocket(state: MessagingState, server: Server): WebSocke
       if (server.listenerCount('upgrade') === 1) writeHttpError(socket, { status: 404, text: 'not found', documented: false });
       return;
     }
-    const verdict = checkHandshake(state, url.searchParams);
-    if (!verdict.ok) return writeHttpError(socket, verdict.error);
-    wss.handleUpgrade(req, socket, head, (ws) => attach(state, ws, verdict.session, verdict.from));
+    const handshake = () => {
+      const verdict = checkHandshake(state, url.searchParams);
+      if (!verdict.ok) return writeHttpError(socket, verdict.error);
+      wss.handleUpgrade(req, socket, head, (ws) => attach(state, ws, verdict.session, verdict.from, admit));
+    };
+    if (admit) void admit().then(handshake);
+    else handshake();
   });
   return wss;
 }

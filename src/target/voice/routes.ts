@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { IceServersErrors, VoicePaths } from '../../spec/voice.js';
 import { VOICE_CLIENT_PATH, voiceClientPage } from '../../voice-client/page.js';
+import type { Admit } from '../capacity.js';
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
 import type { SurfaceModule } from '../surface.js';
@@ -26,11 +27,15 @@ function registerIceServers(app: FastifyInstance, ctx: TargetContext, gw: VoiceG
 }
 
 /** The signaling WebSocket, on the host's HTTP server; a plain GET there is told to upgrade. */
-function registerSignaling(app: FastifyInstance, gw: VoiceGateway): void {
+function registerSignaling(app: FastifyInstance, gw: VoiceGateway, admit: Admit | undefined): void {
   app.server.on('upgrade', (req, socket, head) => {
     // A peer that resets mid-handshake must not become an unhandled 'error' event (which would end the process).
     socket.on('error', () => socket.destroy());
-    if (new URL(req.url ?? '/', 'http://gateway').pathname === VoicePaths.signal) return gw.upgrade(req, socket, head);
+    if (new URL(req.url ?? '/', 'http://gateway').pathname === VoicePaths.signal) {
+      // At a known capacity a handshake is a piece of work like a request: it waits its turn.
+      if (admit) return void admit().then(() => gw.upgrade(req, socket, head));
+      return gw.upgrade(req, socket, head);
+    }
     // Another surface on this host may own the path; refuse only when nobody else listens for upgrades.
     if (app.server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
@@ -43,9 +48,9 @@ export const voiceSurface: SurfaceModule = {
   create: (ctx) => {
     const gw = new VoiceGateway(ctx);
     return {
-      register: (app) => {
+      register: (app, admit) => {
         registerIceServers(app, ctx, gw);
-        registerSignaling(app, gw);
+        registerSignaling(app, gw, admit);
         // A sandbox convenience for a person at a browser; off (`--no-voice-client-page`) the gateway is as bare as a real one.
         if (ctx.voiceClientPage) app.get(VOICE_CLIENT_PATH, async (_req, reply) => reply.type('text/html; charset=utf-8').send(voiceClientPage()));
       },
