@@ -1,9 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { machineTicks, TICKS_PER_SECOND, treeTicks } from './proc.js';
 
-/** Linux reports process CPU time in clock ticks of USER_HZ, which is 100 on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
 /** How often the generator's CPU is read while k6 runs. */
 const SAMPLE_MS = 1_000;
 
@@ -65,60 +63,9 @@ export function askedLoad(line: string): AskedLoad | undefined {
 const INSUFFICIENT = /Insufficient VUs, reached (\d+) active VUs/;
 
 /**
- * CPU ticks of one process: its own (utime, stime) and those of its children it has reaped (cutime, cstime), so a
- * process that ended between two samples still counts: its time moves to its parent. 0 once it is gone.
- */
-function ticksOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces: utime, stime, cutime, cstime are 12th to 15th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * A process and all its descendants (Chromium and its renderers, for a browser scenario). /proc/PID/task/TID/children
- * lists the children that thread started; k6 (Go) and Chromium start processes from any of their threads, so every
- * thread's list is read.
- */
-function treeOf(pid: number, out: number[] = []): number[] {
-  out.push(pid);
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out; // gone, or not Linux
-  }
-  for (const tid of tasks) {
-    try {
-      const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
-      for (const c of children ? children.split(' ') : []) treeOf(Number(c), out);
-    } catch {
-      // the thread ended while we looked
-    }
-  }
-  return out;
-}
-
-/** Busy and total ticks of the whole machine, from the first line of /proc/stat. */
-function machineTicks(): { busy: number; total: number } {
-  try {
-    const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    const total = cpu.reduce((a, b) => a + b, 0);
-    const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
-    return { busy: total - idle, total };
-  } catch {
-    return { busy: 0, total: 0 };
-  }
-}
-
-/**
  * Watches a running k6: its CPU (and that of its children) every second from /proc, the machine's CPU, the scenario line
- * of its header and the "Insufficient VUs" warning. The CPU of exited children is not counted, so a browser that ended
- * between two samples is missed; the sampling is cheap (a few small /proc reads a second).
+ * of its header and the "Insufficient VUs" warning. A child's time stays counted after it ends (its parent reaps it into
+ * cutime); only one reparented away from the tree is lost. The sampling is cheap (a few small /proc reads a second).
  *
  * @example
  * const watch = new GeneratorWatch();
@@ -141,16 +88,16 @@ export class GeneratorWatch {
     child.stderr?.on('data', (c: Buffer) => this.see(c.toString('utf8')));
     const pid = child.pid;
     if (pid === undefined) return;
-    // The tree's total only grows: a child's time stays in it after the child ends (in its parent's reaped time).
+    const seen = { total: 0 };
     let total = 0;
     let machine = machineTicks();
     let at = performance.now();
     this.#timer = setInterval(() => {
       const now = performance.now();
       const seconds = (now - at) / 1000;
-      const ticks = treeOf(pid).reduce((sum, p) => sum + ticksOf(p), 0);
-      const used = Math.max(0, ticks - total);
-      total = Math.max(total, ticks);
+      const ticks = treeTicks(pid, seen);
+      const used = ticks - total;
+      total = ticks;
       const m = machineTicks();
       if (seconds > 0) {
         // Never more than the machine has: time that moves between processes as they end and are reaped (Chromium's

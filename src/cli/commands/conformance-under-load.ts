@@ -5,7 +5,8 @@ import { openTarget } from '../target-session.js';
 
 /**
  * `dialtone conformance --under-load SCENARIO@RATE`: the gate idle, then while the scenario holds
- * the target at RATE. Exit 0 when both gates pass, 1 when a rule failed in either.
+ * the target at RATE. Exit 0 when both gates pass, 1 when a rule failed in either, 5 when the idle gate passed but k6
+ * completed less than 90 % of RATE while the gate ran (the load was not delivered).
  */
 export async function conformanceUnderLoad(o: {
   underLoad: string;
@@ -14,10 +15,11 @@ export async function conformanceUnderLoad(o: {
   reportDir?: string | undefined;
   defects: DefectId[];
 }): Promise<number> {
-  const [{ parseUnderLoad, gateUnderLoad }, { checkScenario }, { SuiteRunner }] = await Promise.all([
+  const [{ parseUnderLoad, gateUnderLoad, DELIVERED_SHARE }, { checkScenario }, { SuiteRunner }, { EXIT_LOAD_NOT_DELIVERED }] = await Promise.all([
     import('../../capacity/under-load.js'),
     import('../../load/scenarios.js'),
     import('../../suite/run.js'),
+    import('../../load/delivery.js'),
   ]);
   const { scenario, rate } = parseUnderLoad(o.underLoad);
   checkScenario(ROOT, scenario);
@@ -39,7 +41,15 @@ export async function conformanceUnderLoad(o: {
     for (const id of result.failed_only_under_load) console.log(`  FAIL UNDER LOAD ${id} (passed idle)`);
     for (const id of result.failed_in_both) console.log(`  FAIL ${id} (idle too)`);
     console.log(`report: ${relative(process.cwd(), resolve(reportDir, 'conformance', 'under-load.html'))}`);
-    return result.idle_gate === 'pass' && result.under_load_gate === 'pass' ? 0 : 1;
+    if (result.idle_gate !== 'pass') return 1;
+    // A gate under a lighter load than asked is no verdict on that load, whatever it found.
+    if (!result.load_delivered) {
+      console.error(
+        `dialtone: conformance: the load was not delivered: k6 held ${result.achieved_rate.toFixed(1)}/s of the ${rate}/s asked while the gate ran (at least ${DELIVERED_SHARE * 100} % needed)`,
+      );
+      return EXIT_LOAD_NOT_DELIVERED;
+    }
+    return result.under_load_gate === 'pass' ? 0 : 1;
   } finally {
     await runner.close();
     await session.close();

@@ -17,7 +17,8 @@ export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--r
   --slow      also runs the real-time variants of the time-based rules (session expiry, access-token lifetime, outbound
               status retention), which wait as long as the documents say: the run takes about 2 h 15 min.
   --under-load SCENARIO@RATE  runs the gate idle, then again while the load scenario holds the target at RATE
-              iterations per second, and lists the rules that passed idle but failed under load (DIR/conformance/under-load.html).`;
+              iterations per second, and lists the rules that passed idle but failed under load (DIR/conformance/under-load.html).
+              Exit 5 when k6 completed less than 90 % of RATE while the gate ran: a gate under a lighter load is no verdict.`;
 
 export interface ConformanceOutcome {
   readonly results: Results;

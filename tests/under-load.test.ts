@@ -1,0 +1,29 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { UnderLoadResult } from '../src/capacity/under-load.js';
+import { dialtone } from './run-cli.js';
+
+// The gate under load against the reference target with a defect that shows only above 25 new conversations a second:
+// idle, every chat rule passes; while chat-turns holds 40 a second, the close rule fails, and only it.
+
+describe('dialtone conformance --under-load', () => {
+  it('passes idle and fails exactly the rule that breaks only under load, with the load it asked for delivered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-under-load-'));
+    const run = await dialtone(
+      ['conformance', '--only', 'chat.*', '--defect', 'chat-close-fails-under-load', '--under-load', 'chat-turns@40', '--report-dir', dir],
+      { timeoutMs: 240_000 },
+    );
+    const result = JSON.parse(readFileSync(join(dir, 'conformance', 'under-load.json'), 'utf8')) as UnderLoadResult;
+    expect(result.load_delivered, `k6 held ${result.achieved_rate}/s`).toBe(true);
+    expect(result.idle_gate).toBe('pass');
+    expect(result.under_load_gate).toBe('fail');
+    expect(result.failed_only_under_load).toEqual(['chat.close.success-true']);
+    expect(result.failed_in_both).toEqual([]);
+    expect(run.stdout).toContain('FAIL UNDER LOAD chat.close.success-true (passed idle)');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(readFileSync(join(dir, 'conformance', 'under-load.html'), 'utf8')).toContain('<code>chat.close.success-true</code>');
+    rmSync(dir, { recursive: true, force: true });
+  }, 250_000);
+});
