@@ -70,4 +70,10 @@ for (const s of SCENARIOS) {
     `${s}: http_req_duration p95 first ${w.windowS} s ${w.firstP95Ms.toFixed(1)} ms, last ${w.windowS} s ${w.lastP95Ms.toFixed(1)} ms (${w.samples} requests)`,
   );
 }
-process.exit(lost === 0 && repeated === 0 && alive ? 0 : 1);
+// A run k6 did not finish (cut short, crashed: anything but 0 or 99, a threshold failed) soaked less than asked.
+const unfinished = SCENARIOS.filter((_, i) => codes[i] !== 0 && codes[i] !== 99);
+if (unfinished.length)
+  console.log(
+    `soak: ${unfinished.join(', ')} did not run to the end (k6 exit ${unfinished.map((s) => codes[SCENARIOS.indexOf(s)]).join(', ')}): these figures cover less than ${values.duration}`,
+  );
+process.exit(lost === 0 && repeated === 0 && alive && unfinished.length === 0 ? 0 : 1);

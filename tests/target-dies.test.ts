@@ -76,4 +76,41 @@ describe('dialtone conformance when the target dies mid-run', () => {
     for (const port of ports) expect(await listening(port), `port ${port}`).toBe(false);
     rmSync(work, { recursive: true, force: true });
   });
+
+  it('ends a load run on time with the failed requests counted, and leaves no k6 behind', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'dialtone-dies-load-'));
+    const target = await spawnTarget(join(work, 'ref.json'));
+    const mark = `DIALTONE_TEST_MARK_${randomUUID()}`;
+    const control = new ControlClient(loadProfile(target.profilePath, {}));
+    const state = () => control.call<{ conversations: number }>('GET', '/state');
+    const initial = (await state()).conversations;
+    // Killed 3 s into the load: chat-turns' smoke run asks 5 conversations a second for 15 s (graceful stop 5 s).
+    const watch = (async () => {
+      while (target.alive() && (await state()).conversations === initial) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 3000));
+      process.kill(target.pid, 'SIGKILL');
+    })().catch(() => {});
+    const run = await dialtone(['load', 'chat-turns', '--target', target.profilePath, '--workload', 'smoke', '--report-dir', join(work, 'reports')], {
+      env: { [mark]: '1' },
+      timeoutMs: 180_000,
+    });
+    await watch;
+    await target.stop();
+
+    const result = JSON.parse(readFileSync(join(work, 'reports', 'load', 'chat-turns', 'result.json'), 'utf8')) as {
+      duration_ms: number;
+      k6_exit_code: number;
+      figures: Record<string, number>;
+    };
+    // The load ran against the live target first, then every request after the kill failed and was counted.
+    expect(result.figures.error_rate).toBeGreaterThan(0.05);
+    expect(result.figures.error_rate).toBeLessThan(1);
+    // A threshold broke, so k6's own code, with nothing left running.
+    expect(result.k6_exit_code).toBe(99);
+    expect(run.code, run.stdout + run.stderr).toBe(99);
+    // Not a hang: the run ended within its 15 s and its graceful stop (and k6's start), not at a request timeout.
+    expect(result.duration_ms).toBeLessThan(40_000);
+    expect(processesMarked(mark)).toEqual([]);
+    rmSync(work, { recursive: true, force: true });
+  }, 200_000);
 });

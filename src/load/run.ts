@@ -12,7 +12,7 @@ import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { dashboardEnv } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { k6ExtraArgs, type LoadExtras } from './extras.js';
-import { GeneratorWatch } from './generator-watch.js';
+import { GeneratorWatch, goSeconds } from './generator-watch.js';
 import { prepareRunKit } from './kit.js';
 import type { LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
@@ -36,6 +36,20 @@ export interface LoadRun {
 
 /** Upper bound on a run's wall time per load profile: every loop is bounded in time. */
 const MAX_SECONDS: Record<WorkloadName, number> = { smoke: 120, nightly: 900, capacity: 1200 };
+/** Seconds a run with its own --duration may take past it: k6's start, the graceful stop, the summary. */
+const DURATION_ALLOWANCE_S = 300;
+
+/**
+ * The wall-time bound of a run: its workload's, or a --duration's with room to start and stop, whichever is longer (a
+ * 30-minute soak must not be cut at the nightly 15).
+ *
+ * @example
+ * runLimitSeconds('nightly', '30m') // 2100
+ */
+export function runLimitSeconds(profile: WorkloadName, duration: string | undefined): number {
+  const asked = duration === undefined ? undefined : goSeconds(duration);
+  return Math.max(MAX_SECONDS[profile], asked === undefined ? 0 : asked + DURATION_ALLOWANCE_S);
+}
 
 /**
  * Runs one scenario with the real k6 against a loaded profile and writes DIR/load/SCENARIO/.
@@ -78,7 +92,11 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     };
     child.stdout.on('data', (c: Buffer) => relay(c, process.stdout));
     child.stderr.on('data', (c: Buffer) => relay(c, process.stderr));
-    const limit = setTimeout(() => child.kill('SIGINT'), (MAX_SECONDS[o.profile] + (o.graceSeconds ?? 0)) * 1000);
+    const limitS = runLimitSeconds(o.profile, o.overrides?.duration) + (o.graceSeconds ?? 0);
+    const limit = setTimeout(() => {
+      process.stderr.write(`dialtone: load: stopping k6 at its time limit of ${limitS} s; the run is cut short\n`);
+      child.kill('SIGINT');
+    }, limitS * 1000);
     child.on('exit', (code, signal) => {
       clearTimeout(limit);
       resolveExit(code ?? (signal ? 130 : 1));
