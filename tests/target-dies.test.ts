@@ -84,18 +84,24 @@ describe('dialtone conformance when the target dies mid-run', () => {
     const control = new ControlClient(loadProfile(target.profilePath, {}));
     const state = () => control.call<{ conversations: number }>('GET', '/state');
     const initial = (await state()).conversations;
-    // Killed 3 s into the load: chat-turns' smoke run asks 5 conversations a second for 15 s (graceful stop 5 s).
+    // Killed 3 s into the load: chat-turns' smoke run asks 5 conversations a second for 15 s (graceful stop 5 s). The
+    // watch gives up after 60 s, so a load that never starts fails the test instead of hanging it.
     const watch = (async () => {
-      while (target.alive() && (await state()).conversations === initial) await new Promise((r) => setTimeout(r, 100));
+      const deadline = Date.now() + 60_000;
+      while (target.alive() && Date.now() < deadline && (await state()).conversations === initial) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 3000));
       process.kill(target.pid, 'SIGKILL');
     })().catch(() => {});
-    const run = await dialtone(['load', 'chat-turns', '--target', target.profilePath, '--workload', 'smoke', '--report-dir', join(work, 'reports')], {
-      env: { [mark]: '1' },
-      timeoutMs: 180_000,
-    });
-    await watch;
-    await target.stop();
+    let run: Awaited<ReturnType<typeof dialtone>>;
+    try {
+      run = await dialtone(['load', 'chat-turns', '--target', target.profilePath, '--workload', 'smoke', '--report-dir', join(work, 'reports')], {
+        env: { [mark]: '1' },
+        timeoutMs: 180_000,
+      });
+      await watch;
+    } finally {
+      await target.stop();
+    }
 
     const result = JSON.parse(readFileSync(join(work, 'reports', 'load', 'chat-turns', 'result.json'), 'utf8')) as {
       duration_ms: number;

@@ -94,6 +94,19 @@ function holdLoad(
   };
 }
 
+/**
+ * Iterations k6 completed so far, asked a few times: a busy generator may miss one 2 s answer. Never guessed (a 0 would
+ * count the whole ramp into the gate's window and make the load look delivered).
+ */
+async function countOf(hold: { running: () => Promise<number | undefined> }, scenario: string): Promise<number> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const n = await hold.running();
+    if (n !== undefined) return n;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new EnvironmentError(`conformance: k6 running ${scenario} stopped answering on its REST API, so the load it held is unknown`);
+}
+
 /** What under-load.json holds. */
 export interface UnderLoadResult {
   readonly scenario: string;
@@ -141,9 +154,9 @@ export async function gateUnderLoad(o: {
       await new Promise((r) => setTimeout(r, 500));
     }
     await new Promise((r) => setTimeout(r, RAMP_S * 1000));
-    const before = { n: (await hold.running()) ?? 0, t: Date.now() };
+    const before = { n: await countOf(hold, o.scenario), t: Date.now() };
     underLoad = await o.runSuite();
-    const after = { n: (await hold.running()) ?? 0, t: Date.now() };
+    const after = { n: await countOf(hold, o.scenario), t: Date.now() };
     gate = { iterations: after.n - before.n, seconds: (after.t - before.t) / 1000 };
   } finally {
     await hold.stop();

@@ -21,20 +21,22 @@ export interface ScenarioUnit {
 /**
  * By scenario name. chat-turns: create, 4 turns, goodbye, close. messaging-sockets: the session, 12 handshakes (10 up
  * to the cap, the refused 11th, the reopen) and 5 frames (the join request, 4 messages); the access token is one per
- * VU, not per session, so it is left out (under 1 % of the work once a VU has run a few sessions).
+ * VU, not per session, so it is left out (a few per cent of a step's work, most of it in the warm-up).
  */
 export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
-  'chat-turns': { unit: 'conversations', surface: 'chat', requestsPerIteration: 7 },
+  'chat-turns': { unit: 'conversations', surface: 'chat', requestsPerIteration: 7, search: { stepSeconds: 10, warmupSeconds: 3 } },
   'messaging-sockets': { unit: 'sessions', surface: 'messaging', requestsPerIteration: 18, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
-  'outbound-polling': { unit: 'calls', surface: 'calls' },
+  // A call is polled for seconds until it ends: the warm-up outlasts one.
+  'outbound-polling': { unit: 'calls', surface: 'calls', search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
   // A walk reads the whole records window, several seconds here.
   'conversations-paging': { unit: 'walks', surface: 'records', search: { startRate: 0.25, stepSeconds: 40, warmupSeconds: 15, gracefulStopSeconds: 15 } },
   // A browser iteration is a Chromium start and several calls held for seconds: about half a minute.
-  // 8 calls a browser (the capacity workload), each an ice-servers request and a signaling handshake.
+  // 4 calls a browser (the nightly workload, which capacity steps run), each an ice-servers request and a signaling
+  // handshake; the call's offer and candidates are not queued.
   'voice-browser': {
     unit: 'browsers',
     surface: 'voice',
-    requestsPerIteration: 16,
+    requestsPerIteration: 8,
     search: { startRate: 0.02, stepSeconds: 150, warmupSeconds: 45, gracefulStopSeconds: 60, maxSteps: 6, maxSeconds: 1500 },
   },
 };

@@ -3,16 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { machineTicks, ticksOf, treeOf, treeTicks } from './proc.js';
 
 describe('CPU time from /proc', () => {
-  it('finds a child in its parent tree and counts the tree time without ever falling', async () => {
-    const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 300; while (Date.now() < end);'], { stdio: 'ignore' });
+  it("counts a child's CPU in its parent's tree once, before and after the child ends", async () => {
+    // The child spins a full CPU for 600 ms (about 60 ticks), far more than this test process uses meanwhile.
+    const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 600; while (Date.now() < end);'], { stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', r));
     expect(treeOf(process.pid)).toContain(child.pid);
     const seen = { total: 0 };
-    const readings = [treeTicks(process.pid, seen)];
+    const start = treeTicks(process.pid, seen);
     await exited;
-    readings.push(treeTicks(process.pid, seen), treeTicks(process.pid, seen));
-    expect(readings).toEqual([...readings].sort((a, b) => a - b));
-    expect(ticksOf(process.pid)).toBeGreaterThan(0);
+    const end = treeTicks(process.pid, seen);
+    // Counted: its time moved into this process's reaped-children time once it ended.
+    expect(end - start).toBeGreaterThanOrEqual(30);
+    // Once, not twice: the tree is now this process alone, so the total is its own ticks (give or take its own work).
+    expect(treeOf(process.pid)).toEqual([process.pid]);
+    expect(Math.abs(end - ticksOf(process.pid))).toBeLessThanOrEqual(5);
   });
 
   it('gives 0 ticks and a tree of one for a process that is gone', () => {

@@ -1,7 +1,7 @@
 // A known capacity for the reference target: a surface that serves like a queue with c workers, each
 // busy for a fixed c/N seconds per request, so the surface handles N requests per second and no more.
-// The capacity search (src/capacity) is proved against it. A request, a WebSocket handshake and a
-// client frame each count as one piece of work.
+// The capacity search (src/capacity) is proved against it. A request and a WebSocket handshake each
+// count as one piece of work, and so does a messaging client frame (voice frames are not queued).
 import type { FastifyInstance } from 'fastify';
 
 /** Requests per second a surface serves, by surface name (a key of SURFACES). */
@@ -79,7 +79,7 @@ export function queueAtCapacity(app: FastifyInstance, admit: Admit): void {
  * Registers a surface's routes on its host's app, behind the capacity queue when it has a setting.
  * The queue lives in an encapsulated fastify context, so surfaces sharing the host are not slowed.
  * The surface gets the queue too: work that is not a fastify request (a WebSocket handshake, a
- * client frame) must pass it as well, or a socket surface would have no known capacity.
+ * messaging client frame) must pass it as well, or a socket surface would have no known capacity.
  */
 export function registerAtCapacity(app: FastifyInstance, register: (scope: FastifyInstance, admit?: Admit) => void, perSecond: number | undefined): void {
   if (perSecond === undefined) {

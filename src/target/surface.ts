@@ -13,7 +13,7 @@ export type HostKey = keyof Profile['hosts'];
 export interface SurfaceInstance {
   /**
    * Adds the surface's routes (and any WebSocket upgrade handling on `app.server`) to its host's app. `admit` is the
-   * surface's capacity queue when it has a setting: requests pass it already, other work (handshakes, frames) must.
+   * surface's capacity queue when it has a setting: requests pass it already; handshakes (and messaging's client frames) must.
    */
   register(app: FastifyInstance, admit?: Admit): void;
   /** Adds test-only endpoints under `/<surface>/…` of the control surface. */

@@ -1,6 +1,6 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { MAX_SOCKETS_PER_SESSION, MessagingPaths, parseCursor, SocketHandshakeErrors, WsQuery } from '../../spec/messaging.js';
 import type { ErrorEntry } from '../../spec/rule.js';
 import type { Admit } from '../capacity.js';
@@ -63,10 +63,10 @@ function attach(state: MessagingState, ws: WebSocket, session: MessagingSession,
   // Batch and registration in one synchronous step, so no broadcast falls between them (none lost, none twice).
   sendTo(ws, state.event('EVENT_TYPE_EVENT_BATCH', { events: session.history.slice(from) }));
   sockets.add(ws);
-  // At a known capacity each frame waits its turn; the queue is first come first served, so frames keep their order.
-  ws.on('message', (data, isBinary) =>
-    admit ? void admit().then(() => onClientFrame(state, ws, session.id, data, isBinary)) : onClientFrame(state, ws, session.id, data, isBinary),
-  );
+  // At a known capacity each frame waits its turn; the queue is first come first served, so frames keep their order. A
+  // frame whose socket closed while it waited (the target shutting down, say) is dropped, as a gone server would.
+  const handle = (data: RawData, isBinary: boolean) => onClientFrame(state, ws, session.id, data, isBinary);
+  ws.on('message', (data, isBinary) => (admit ? void admit().then(() => ws.readyState === ws.OPEN && handle(data, isBinary)) : handle(data, isBinary)));
   ws.on('error', () => ws.terminate());
   ws.on('close', (code) => {
     sockets.delete(ws);
