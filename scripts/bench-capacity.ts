@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CapacityResult, runCapacity } from '../src/capacity/run.js';
-import type { SearchOptions } from '../src/capacity/search.js';
+import { DEFAULT_SEARCH, held, type SearchOptions } from '../src/capacity/search.js';
 import { SCENARIO_UNITS, searchDefaultsFor } from '../src/capacity/units.js';
 import { startTarget } from '../src/target/server.js';
 
@@ -35,11 +35,20 @@ const PLAN: Record<string, { perSecond: number }> = {
   'voice-browser': { perSecond: 4 },
 };
 
-/** Requests per iteration on the lightest step that held. */
+/**
+ * Requests per iteration, the median over the steps that held of each step's whole count (requests ÷ completed iterations, the
+ * warm-up included): the steady window's own ratio runs high for long iterations, whose requests carry the phase they
+ * started in.
+ */
 function requestsPerIteration(r: CapacityResult, fixed: number | undefined): number | undefined {
   if (fixed) return fixed;
-  const light = [...r.steps].sort((a, b) => a.offered_rate - b.offered_rate).find((s) => s.throughput > 0 && s.requests_per_s > 0);
-  return light ? light.requests_per_s / light.throughput : undefined;
+  // Only steps that kept up: where a queue grew, requests outnumber the iterations that got to complete.
+  const ratios = r.steps
+    .filter((s) => held(s, DEFAULT_SEARCH))
+    .map((s) => s.requests_per_iteration)
+    .filter((x): x is number => x !== undefined)
+    .sort((a, b) => a - b);
+  return ratios.length ? ratios[Math.floor((ratios.length - 1) / 2)] : undefined;
 }
 
 async function one(scenario: string, setting: boolean) {

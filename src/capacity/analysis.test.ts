@@ -15,6 +15,7 @@ function step(offered: number, o: Partial<StepResult> = {}): StepResult {
     warmup_s: 5,
     throughput: offered,
     requests_per_s: offered * 7,
+    requests_per_iteration: 7,
     error_rate: 0,
     dropped_iterations: 0,
     dropped_share: 0,

@@ -18,6 +18,7 @@ const COLUMNS: readonly [string, (s: StepResult, slo: string | undefined) => str
   ['offered_rate', (s) => n(s.offered_rate, 4)],
   ['throughput', (s) => n(s.throughput, 4)],
   ['requests_per_s', (s) => n(s.requests_per_s, 2)],
+  ['requests_per_iteration', (s) => n(s.requests_per_iteration, 2)],
   ['slo_metric_p50_ms', (s, m) => n(m ? s.latency[m]?.p50 : undefined)],
   ['slo_metric_p95_ms', (s, m) => n(m ? s.latency[m]?.p95 : undefined)],
   ['slo_metric_p99_ms', (s, m) => n(m ? s.latency[m]?.p99 : undefined)],

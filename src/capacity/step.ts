@@ -36,7 +36,13 @@ export interface StepResult {
   readonly warmup_s: number;
   /** Iterations per second completed in the steady part. */
   readonly throughput: number;
+  /**
+   * HTTP requests per second of iterations that started in the steady part. Their requests may fall after it (an
+   * iteration's samples carry the phase it started in), so for long iterations this runs above the wire rate.
+   */
   readonly requests_per_s: number;
+  /** HTTP requests per completed iteration over the whole step (warm-up and setup included): the iteration's cost. */
+  readonly requests_per_iteration: number | undefined;
   readonly error_rate: number;
   /** Iterations the executor could not start on time (whole step). */
   readonly dropped_iterations: number;
@@ -86,6 +92,10 @@ export function vuBudget(rate: number, maxVUs: number, iterationS = 1): { preAll
   const cap = Math.min(maxVUs, Math.max(20, Math.ceil(rate * 30)));
   return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * Math.max(0.2, iterationS) * 3))), maxVUs: cap };
 }
+
+/** Requests per completed iteration, when any completed. */
+const perIteration = (requests: number | undefined, iterations: number | undefined) =>
+  requests !== undefined && iterations ? requests / iterations : undefined;
 
 /** Seconds k6 may take to start and stop around a step: initialising many VUs on a busy machine takes a while. */
 const startStopAllowanceS = (vus: number) => 60 + Math.ceil(vus * 0.25);
@@ -159,6 +169,7 @@ export async function runStep(
     warmup_s: o.warmupS,
     throughput,
     requests_per_s: (s('http_reqs', 'count') ?? 0) / steadyS,
+    requests_per_iteration: perIteration(stat(summary, 'http_reqs', 'count'), stat(summary, 'iterations', 'count')),
     error_rate: s('http_req_failed', 'value') ?? s('http_req_failed', 'rate') ?? 0,
     dropped_iterations: dropped,
     dropped_share: offeredTotal > 0 ? dropped / offeredTotal : 0,

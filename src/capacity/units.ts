@@ -28,8 +28,8 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
   'messaging-sockets': { unit: 'sessions', surface: 'messaging', requestsPerIteration: 18, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
   // A call is polled for seconds until it ends: the warm-up outlasts one.
   'outbound-polling': { unit: 'calls', surface: 'calls', search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
-  // A walk reads the whole records window, several seconds here.
-  'conversations-paging': { unit: 'walks', surface: 'records', search: { startRate: 0.25, stepSeconds: 40, warmupSeconds: 15, gracefulStopSeconds: 15 } },
+  // A walk reads the whole records window (dozens of pages), seconds here: a step must hold a dozen or more.
+  'conversations-paging': { unit: 'walks', surface: 'records', search: { startRate: 0.25, stepSeconds: 75, warmupSeconds: 15, gracefulStopSeconds: 15 } },
   // A browser iteration is a Chromium start and several calls held for seconds: about half a minute.
   // 4 calls a browser (the nightly workload, which capacity steps run), each an ice-servers request and a signaling
   // handshake; the call's offer and candidates are not queued.

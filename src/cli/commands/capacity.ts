@@ -13,7 +13,7 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--report-di
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
   long, its first --warmup is discarded, and k6 gives running iterations --graceful-stop to finish. The defaults
   shown are the generic ones; each scenario sets its own where its iterations need them (chat-turns 10s steps,
-  conversations-paging 40s, voice-browser 150s with a 60s graceful stop: src/capacity/units.ts). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
+  conversations-paging 75s, voice-browser 150s with a 60s graceful stop: src/capacity/units.ts). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
   --capacity (only without --target) starts the reference target with that surface at a known capacity.
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
   2 usage or profile error; 3 k6, Chromium or the target missing; 4 the search could not complete (a step k6 could not run, its step or time budget ran out before the knee, an internal error).`;
