@@ -2,7 +2,7 @@
 // throughput against offered rate with the knee and the USL fit, the fit against concurrency, errors.
 import type { TopLevelSpec } from 'vega-lite';
 import type { CapacityResult } from './result.js';
-import { uslThroughput } from './usl.js';
+import { USL_R2_TRUSTED, uslThroughput } from './usl.js';
 
 const WIDTH = 520;
 const HEIGHT = 260;
@@ -107,7 +107,9 @@ export function uslChart(r: CapacityResult): TopLevelSpec | undefined {
   return {
     width: WIDTH,
     height: HEIGHT,
-    title: `USL fit: σ ${f.sigma.toFixed(4)}, κ ${f.kappa.toFixed(5)}, R² ${f.r2.toFixed(3)}${f.peak_throughput ? `, peak ${f.peak_throughput.toFixed(2)} ${r.unit}/s` : ''}`,
+    title: `USL fit: σ ${f.sigma.toFixed(4)}, κ ${f.kappa.toFixed(5)}, R² ${f.r2.toFixed(3)}${
+      f.r2 < USL_R2_TRUSTED ? ' (a poor fit: no prediction)' : f.peak_throughput ? `, peak ${f.peak_throughput.toFixed(2)} ${r.unit}/s` : ''
+    }`,
     layer: [
       {
         data: { values: curve },

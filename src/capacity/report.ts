@@ -7,7 +7,9 @@ import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
 import type { CapacityResult } from './result.js';
+import { keptUp } from './search.js';
 import type { StepResult } from './step.js';
+import { USL_R2_TRUSTED } from './usl.js';
 
 const n = (v: number | undefined | null, digits = 2) => (v === undefined || v === null || !Number.isFinite(v) ? '' : v.toFixed(digits));
 
@@ -61,6 +63,13 @@ async function svg(spec: Parameters<typeof import('../report/chart.js')['renderS
   return `<figure>${await renderSvg(spec)}</figure>`;
 }
 
+/** The fit's predicted peak, or why there is none to read. */
+function uslPeak(f: NonNullable<CapacityResult['analysis']['usl']>, unit: string): string {
+  if (f.r2 < USL_R2_TRUSTED) return `a poor fit (R² below ${USL_R2_TRUSTED}): its peak is no prediction`;
+  if (f.peak_throughput === undefined) return 'predicted peak none (κ = 0)';
+  return `predicted peak ${n(f.peak_throughput)} ${esc(unit)}/s at concurrency ${n(f.peak_concurrency, 1)}`;
+}
+
 function stepRows(r: CapacityResult): string {
   const m = r.analysis.latency_slo?.metric;
   return r.steps
@@ -68,7 +77,9 @@ function stepRows(r: CapacityResult): string {
       (s) =>
         `<tr><td>${s.index}</td><td>${esc(s.stage)}</td><td>${n(s.offered_rate)}</td><td>${n(s.throughput)}</td><td>${m ? `${n(s.latency[m]?.p50, 0)} / ${n(s.latency[m]?.p95, 0)} / ${n(s.latency[m]?.p99, 0)}` : ''}</td><td>${n(s.error_rate * 100)}%</td><td>${s.dropped_iterations}</td><td>${s.vus_in_use} / ${s.vus_cap}</td><td>${n(s.generator_cpu_cores)}</td><td>${
           s.slo_held
-            ? 'held'
+            ? keptUp(s, r.search)
+              ? 'held'
+              : `held, but <b>fell behind</b>: ${n(s.throughput)} of ${n(s.offered_rate)}/s completed (a queue was growing)`
             : `<b>broke</b>: ${esc(
                 s.thresholds
                   .filter((t) => !t.passed)
@@ -91,7 +102,7 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
 <table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${n(a.max_sustainable_rate)} ${esc(r.unit)}/s`}</td></tr>
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
 <tr><th>knee</th><td>${a.knee ? `${n(a.knee.rate)} ${esc(r.unit)}/s: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
-<tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; predicted peak ${a.usl.peak_throughput === undefined ? 'none (κ = 0)' : `${n(a.usl.peak_throughput)} ${esc(r.unit)}/s at concurrency ${n(a.usl.peak_concurrency, 1)}`}` : 'too few steps'}</td></tr></table>
+<tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; ${uslPeak(a.usl, r.unit)}` : 'too few steps'}</td></tr></table>
 <h2>Plots</h2>${plots}
 <h2>Steps</h2><table><tr><th>#</th><th>stage</th><th>offered/s</th><th>throughput/s</th><th>${esc(a.latency_slo?.metric ?? 'latency')} p50 / p95 / p99 (ms)</th><th>errors</th><th>dropped</th><th>VUs</th><th>k6 CPU (cores)</th><th>SLOs</th></tr>${stepRows(r)}</table>`;
   return page(`dialtone capacity: ${r.scenario}`, body);

@@ -3,6 +3,9 @@
 // problem in (a, b, c), solved here by its 3×3 normal equations.
 
 /** A fitted USL curve. */
+/** Below this R² the USL describes the steps too poorly for its peak to be read as a prediction. */
+export const USL_R2_TRUSTED = 0.5;
+
 export interface UslFit {
   /** Throughput of one unit of concurrency. */
   readonly lambda: number;

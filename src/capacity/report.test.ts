@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { capacityPage } from './report.js';
+import type { CapacityResult } from './result.js';
+import { DEFAULT_SEARCH } from './search.js';
+import type { StepResult } from './step.js';
+
+/** A step that held its SLOs at `offered`, completing `throughput` a second. */
+const step = (index: number, offered: number, throughput: number): StepResult => ({
+  index,
+  stage: 'coarse',
+  offered_rate: offered,
+  duration_s: 75,
+  warmup_s: 15,
+  throughput,
+  requests_per_s: throughput * 40,
+  requests_per_iteration: 40,
+  error_rate: 0,
+  dropped_iterations: 0,
+  dropped_share: 0,
+  vus_in_use: 5,
+  vus_cap: 20,
+  generator_cpu_cores: 0.07,
+  mean_iteration_s: 8,
+  concurrency: throughput * 8,
+  latency: {},
+  thresholds: [{ metric: 'http_req_duration{op:conversations.list}', expression: 'p(95)<1000', passed: true }],
+  slo_held: true,
+  k6_exit_code: 0,
+  wall_s: 90,
+});
+
+const result = (r2: number): CapacityResult => ({
+  scenario: 'conversations-paging',
+  unit: 'walks',
+  target: 'reference',
+  started_at: '2026-11-23T17:59:47.528Z',
+  search: DEFAULT_SEARCH,
+  stopped: 'refined',
+  wall_s: 545,
+  analysis: {
+    max_sustainable_rate: 0.25,
+    limited_by: 'target',
+    limit_reason: 'at 0.32/s the target broke no SLO but completed only 0.22/s of the offered 0.32/s (a queue was growing)',
+    knee: null,
+    usl: { sigma: 0, kappa: 0.24, r2, peak_concurrency: 2, peak_throughput: 0.21 },
+    latency_slo: undefined,
+  } as unknown as CapacityResult['analysis'],
+  steps: [step(0, 0.25, 0.25), step(1, 0.32, 0.22)],
+});
+
+describe('the capacity page', () => {
+  it('says a step whose SLOs held but whose completions fell behind did not hold', async () => {
+    const html = await capacityPage(result(0.9));
+    expect(html).toContain('<td>held</td>');
+    expect(html).toContain('held, but <b>fell behind</b>: 0.22 of 0.32/s completed (a queue was growing)');
+  });
+
+  it('reads a USL peak as a prediction only when the fit describes the steps', async () => {
+    expect(await capacityPage(result(0.9))).toContain('predicted peak 0.21 walks/s at concurrency 2.0');
+    const poor = await capacityPage(result(-3.3));
+    expect(poor).toContain('a poor fit (R² below 0.5): its peak is no prediction');
+    expect(poor).not.toContain('predicted peak');
+  });
+});
