@@ -22,6 +22,7 @@ function step(offered: number, o: Partial<StepResult> = {}): StepResult {
     vus_in_use: 2,
     vus_cap: 100,
     generator_cpu_cores: 0.1,
+    machine_busy: 0.3,
     mean_iteration_s: 0.4,
     concurrency: offered * 0.4,
     latency: { 'http_req_duration{op:chat.respond}': { p50: 50, p95: 60, p99: 70 } },
@@ -72,6 +73,18 @@ describe('capacity analysis', () => {
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
     expect(a.limit_reason).toBe('at 2.00/s k6 dropped 13.0% of the offered iterations before the target broke an SLO; no target capacity is reported');
+  });
+
+  it('names the load generator when it shares a saturated machine with the target, even on a step where an SLO broke', () => {
+    // voice-browser on 2 cores: k6 and Chromium at 0.88 cores, the machine 98 % busy with the loopback target's work.
+    const a = analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.88, machine_busy: 0.98 })], DEFAULT_SEARCH);
+    expect(a.limited_by).toBe('load-generator');
+    expect(a.max_sustainable_rate).toBeNull();
+    expect(a.limit_reason).toBe(
+      'at 2.00/s k6 used 0.88 cores of a machine 98% busy (limit 95%), which it shares with what it measures before the target broke an SLO; no target capacity is reported',
+    );
+    // A busy machine with a light generator is the target's doing: the generator could not have freed much.
+    expect(analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.2, machine_busy: 0.98 })], DEFAULT_SEARCH).limited_by).toBe('target');
   });
 
   it('names the load generator when its CPU ran out, even on a step where an SLO broke', () => {

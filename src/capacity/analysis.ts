@@ -79,7 +79,10 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): 
  * const a = analyse(outcome.steps, DEFAULT_SEARCH);
  * a.limited_by === 'target' ? a.max_sustainable_rate : null;
  */
-export function analyse(steps: readonly StepResult[], o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare'>): CapacityAnalysis {
+export function analyse(
+  steps: readonly StepResult[],
+  o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare' | 'machineBusyLimit'>,
+): CapacityAnalysis {
   const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
   const saturation = (s: StepResult) => generatorSaturation(s, o);
   const firstBroken = sorted.find((s) => !held(s, o) || saturation(s) !== undefined);

@@ -1,6 +1,6 @@
 // The load generator's own CPU: utime + stime of the k6 process and its children (Chromium for the
 // browser scenario), read from /proc/<pid>/stat while it runs.
-import { TICKS_PER_SECOND, treeTicks } from '../load/proc.js';
+import { machineTicks, TICKS_PER_SECOND, treeTicks } from '../load/proc.js';
 
 const SAMPLE_MS = 500;
 
@@ -10,15 +10,15 @@ const SAMPLE_MS = 500;
  *
  * @example
  * const cpu = sampleCpu(child.pid, 3000); // … child exits …
- * cpu.stop(); cpu.cores; // e.g. 0.42
+ * cpu.stop(); cpu.cores; // e.g. 0.42; cpu.machineBusy: e.g. 0.97
  */
-export function sampleCpu(pid: number, fromMs: number): { cores: number | undefined; stop: () => void } {
-  const samples: { t: number; ticks: number }[] = [];
+export function sampleCpu(pid: number, fromMs: number): { cores: number | undefined; machineBusy: number | undefined; stop: () => void } {
+  const samples: { t: number; ticks: number; machine: { busy: number; total: number } }[] = [];
   const seen = { total: 0 };
   const begin = Date.now() + fromMs;
   const take = () => {
     const ticks = treeTicks(pid, seen);
-    if (ticks > 0) samples.push({ t: Date.now(), ticks });
+    if (ticks > 0) samples.push({ t: Date.now(), ticks, machine: machineTicks() });
   };
   let timer: NodeJS.Timeout | undefined;
   const start = setTimeout(() => {
@@ -27,12 +27,16 @@ export function sampleCpu(pid: number, fromMs: number): { cores: number | undefi
   }, fromMs);
   const result = {
     cores: undefined as number | undefined,
+    /** Share of the whole machine's CPU that was busy meanwhile (every process: the target too, when it runs here). */
+    machineBusy: undefined as number | undefined,
     stop() {
       clearTimeout(start);
       if (timer) clearInterval(timer);
       const first = samples.find((s) => s.t >= begin);
       const last = samples.at(-1);
       result.cores = first && last && last.t > first.t ? (last.ticks - first.ticks) / TICKS_PER_SECOND / ((last.t - first.t) / 1000) : undefined;
+      const total = first && last ? last.machine.total - first.machine.total : 0;
+      result.machineBusy = first && last && total > 0 ? (last.machine.busy - first.machine.busy) / total : undefined;
     },
   };
   return result;

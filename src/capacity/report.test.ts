@@ -20,6 +20,7 @@ const step = (index: number, offered: number, throughput: number): StepResult =>
   vus_in_use: 5,
   vus_cap: 20,
   generator_cpu_cores: 0.07,
+  machine_busy: 0.4,
   mean_iteration_s: 8,
   concurrency: throughput * 8,
   latency: {},

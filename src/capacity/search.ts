@@ -27,6 +27,11 @@ export interface SearchOptions {
   readonly maxVUs: number;
   /** Generator CPU, in cores, above which the generator counts as saturated. */
   readonly cpuLimitCores: number;
+  /**
+   * Share of the machine's CPU busy above which a generator using at least half a core counts as saturated too: on a
+   * machine it shares with the target (the loopback reference), neither can be named the limit on its own.
+   */
+  readonly machineBusyLimit: number;
   /** Share of offered iterations dropped above which the generator counts as saturated. */
   readonly droppedLimit: number;
   /**
@@ -48,6 +53,7 @@ export const DEFAULT_SEARCH: SearchOptions = {
   gracefulStopSeconds: 2,
   maxVUs: 2000,
   cpuLimitCores: 0.9,
+  machineBusyLimit: 0.95,
   droppedLimit: 0.01,
   keepUpShare: 0.95,
 };
@@ -58,9 +64,12 @@ export class StepFailed extends Error {
 }
 
 /** Why the generator could not be trusted at a step, or undefined when it could. */
-export function generatorSaturation(s: StepResult, o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit'>): string | undefined {
+export function generatorSaturation(s: StepResult, o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'machineBusyLimit'>): string | undefined {
   if (s.generator_cpu_cores !== undefined && s.generator_cpu_cores >= o.cpuLimitCores) {
     return `k6 used ${s.generator_cpu_cores.toFixed(2)} cores (limit ${o.cpuLimitCores})`;
+  }
+  if (s.machine_busy !== undefined && s.machine_busy >= (o.machineBusyLimit ?? 1) && (s.generator_cpu_cores ?? 0) >= 0.5) {
+    return `k6 used ${(s.generator_cpu_cores ?? 0).toFixed(2)} cores of a machine ${(s.machine_busy * 100).toFixed(0)}% busy (limit ${(o.machineBusyLimit * 100).toFixed(0)}%), which it shares with what it measures`;
   }
   if (s.vus_in_use >= s.vus_cap && s.dropped_iterations > 0) return `k6 ran out of VUs (all ${s.vus_cap} busy, ${s.dropped_iterations} iterations dropped)`;
   if (s.dropped_share > o.droppedLimit) return `k6 dropped ${(s.dropped_share * 100).toFixed(1)}% of the offered iterations`;

@@ -51,6 +51,8 @@ export interface StepResult {
   readonly vus_cap: number;
   /** The k6 process tree's CPU over the steady part, in cores (1 = one core busy). */
   readonly generator_cpu_cores: number | undefined;
+  /** Share of the machine's CPU busy over the steady part, every process counted (a loopback target's too). */
+  readonly machine_busy: number | undefined;
   readonly mean_iteration_s: number | undefined;
   /** Little's law: throughput × mean iteration time. */
   readonly concurrency: number | undefined;
@@ -133,7 +135,7 @@ export async function runStep(
   rmSync(summaryPath, { force: true });
   const log = createWriteStream(join(ctx.workDir, `step-${o.index}.k6.log`));
   const started = Date.now();
-  let cpu: { cores: number | undefined; stop: () => void } | undefined;
+  let cpu: ReturnType<typeof sampleCpu> | undefined;
   const exitCode = await new Promise<number>((done) => {
     const child = spawn(ctx.k6, ['run', '--no-color', '--quiet', '--summary-export', summaryPath, ctx.script], {
       env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
@@ -176,6 +178,7 @@ export async function runStep(
     vus_in_use: stat(summary, 'vus', 'max') ?? 0,
     vus_cap: budget.maxVUs,
     generator_cpu_cores: cpu?.cores,
+    machine_busy: cpu?.machineBusy,
     mean_iteration_s: meanIterationMs === undefined ? undefined : meanIterationMs / 1000,
     concurrency: meanIterationMs === undefined ? undefined : throughput * (meanIterationMs / 1000),
     latency: latencies(summary),
