@@ -1,0 +1,91 @@
+// The engine's command line: the part of k6's that dialtone uses, with k6's flags and exit codes
+// (/using-k6/k6-options/reference/, /get-started/running-k6/).
+import { BUILTIN_ENGINE_VERSION } from '../load/engine-version.js';
+import { EXIT, runEngine } from './run.js';
+
+/** What `run` takes. */
+export interface RunArgs {
+  readonly script: string;
+  readonly quiet: boolean;
+  readonly summaryExport: string | undefined;
+  readonly outs: readonly string[];
+  readonly address: string | undefined;
+  readonly segment: string | undefined;
+  readonly sequence: string | undefined;
+  readonly noThresholds: boolean;
+  readonly noColor: boolean;
+  readonly workers: number | undefined;
+}
+
+const USAGE = `usage: dialtone-engine run [--quiet] [--no-color] [--summary-export FILE] [--out json=FILE|csv=FILE]... [--address HOST:PORT]
+       [--execution-segment A:B --execution-segment-sequence S] [--no-thresholds] [--workers N] SCRIPT
+       dialtone-engine version`;
+
+/** Flags that take a value, by every name k6 gives them. */
+const VALUED: Readonly<Record<string, keyof RunArgs>> = {
+  '--summary-export': 'summaryExport',
+  '--out': 'outs',
+  '-o': 'outs',
+  '--address': 'address',
+  '-a': 'address',
+  '--execution-segment': 'segment',
+  '--execution-segment-sequence': 'sequence',
+  '--workers': 'workers',
+};
+const SWITCHES: Readonly<Record<string, keyof RunArgs | null>> = {
+  '--quiet': 'quiet',
+  '-q': 'quiet',
+  '--no-color': 'noColor',
+  '--no-usage-report': null,
+  '--no-thresholds': 'noThresholds',
+};
+
+/** Parses `run`'s arguments; an Error with one line for anything else. */
+export function parseRunArgs(argv: readonly string[]): RunArgs {
+  const o: Record<string, unknown> = { quiet: false, outs: [], noThresholds: false, noColor: false };
+  let script: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const valued = VALUED[name];
+    if (valued) {
+      const v = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (v === undefined) throw new Error(`${name} needs a value`);
+      if (valued === 'outs') (o.outs as string[]).push(v);
+      else if (valued === 'workers') {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`--workers must be a whole number from 1 to 64, got '${v}'`);
+        o.workers = n;
+      } else o[valued] = v;
+    } else if (name in SWITCHES) {
+      const key = SWITCHES[name];
+      if (key) o[key] = true;
+    } else if (arg.startsWith('-') && arg !== '-') throw new Error(`unknown flag ${arg}`);
+    else if (script === undefined) script = arg;
+    else throw new Error(`one script only, got '${script}' and '${arg}'`);
+  }
+  if (!script) throw new Error('run needs a script');
+  return { script, ...(o as object) } as RunArgs;
+}
+
+/** Runs the engine's command line; resolves its exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'version' || command === '--version') {
+    console.log(`dialtone-engine ${BUILTIN_ENGINE_VERSION} (k6 JavaScript API, k6 v2.2 semantics)`);
+    return 0;
+  }
+  if (command !== 'run') {
+    console.error(command === undefined || command === 'help' || command === '--help' ? USAGE : `unknown command '${command}'\n${USAGE}`);
+    return command === undefined || command === 'help' || command === '--help' ? 0 : EXIT.invalidConfig;
+  }
+  let args: RunArgs;
+  try {
+    args = parseRunArgs(rest);
+  } catch (e) {
+    console.error(`dialtone-engine: ${(e as Error).message}\n${USAGE}`);
+    return EXIT.invalidConfig;
+  }
+  return runEngine(args);
+}

@@ -1,0 +1,58 @@
+// The k6 modules the built-in engine provides, by import name: one row each. A script importing any other k6 module
+// fails before the run with the list of these.
+import type { VuHost } from '../types.js';
+import { dataModule } from './data.js';
+import { executionModule } from './execution.js';
+import { k6Module } from './k6.js';
+import { metricsModule } from './metrics.js';
+import { timersModule } from './timers.js';
+
+type Factory = (vu: VuHost & { vuTags: Record<string, string> }) => Record<string, unknown>;
+
+/** Modules whose code is loaded only when a script imports them (k6/browser brings Playwright). */
+const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
+  'k6/http': async () => (await import('./http.js')).httpModule as Factory,
+  'k6/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
+  'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
+};
+
+const EAGER: Readonly<Record<string, Factory>> = {
+  k6: k6Module,
+  'k6/metrics': metricsModule,
+  'k6/data': dataModule,
+  'k6/execution': executionModule,
+  'k6/timers': timersModule,
+};
+
+/** The import names a bundle asks `require` for. */
+export function importsOf(code: string): string[] {
+  return [...new Set([...code.matchAll(/\brequire\("(k6(?:\/[\w-]+)*)"\)/g)].map((m) => m[1] as string))];
+}
+
+/**
+ * The module table for a script: its imports checked and the lazy ones loaded. Returns, per VU, a `require` that makes
+ * each module once for that VU.
+ */
+export async function moduleTable(imports: readonly string[]): Promise<(vu: VuHost & { vuTags: Record<string, string> }) => (name: string) => unknown> {
+  const table: Record<string, Factory> = { ...EAGER };
+  for (const name of imports) {
+    if (table[name]) continue;
+    const lazy = LAZY[name];
+    if (!lazy) throw new Error(`the script imports '${name}', which the built-in engine does not provide (it provides ${[...Object.keys(EAGER), ...Object.keys(LAZY)].join(', ')})`);
+    table[name] = await lazy();
+  }
+  return (vu) => {
+    const made = new Map<string, unknown>();
+    return (name) => {
+      let m = made.get(name);
+      if (m) return m;
+      const factory = table[name];
+      if (!factory) throw new Error(`the script imports '${name}', which the built-in engine does not provide`);
+      const exports = factory(vu);
+      // Default and named imports both work: esbuild's CommonJS interop reads `default` when `__esModule` is set.
+      m = { __esModule: true, default: 'default' in exports ? exports.default : exports, ...exports };
+      made.set(name, m);
+      return m;
+    };
+  };
+}

@@ -1,0 +1,175 @@
+// One part of a run (a worker thread's): its VUs, its scenarios' executors, and what it tells the main thread.
+import { type ExecutorContext, EXECUTORS } from './executors/index.js';
+import { compileScript, opener } from './loader.js';
+import { moduleTable } from './modules/index.js';
+import type { ScenarioPlan } from './options.js';
+import { type Part, within } from './segments.js';
+import type { EngineTls, MetricDecl, SampleSink } from './types.js';
+import { type RunState, Vu, type VuShared } from './vu.js';
+
+/** The metrics the engine itself emits, declared in every sink before any VU runs (/using-k6/metrics/reference/). */
+export const CORE_METRICS: readonly MetricDecl[] = [
+  { name: 'iterations', type: 'counter', contains: 'default' },
+  { name: 'iteration_duration', type: 'trend', contains: 'time' },
+  { name: 'dropped_iterations', type: 'counter', contains: 'default' },
+  { name: 'vus', type: 'gauge', contains: 'default' },
+  { name: 'vus_max', type: 'gauge', contains: 'default' },
+  { name: 'checks', type: 'rate', contains: 'default' },
+  { name: 'data_sent', type: 'counter', contains: 'data' },
+  { name: 'data_received', type: 'counter', contains: 'data' },
+];
+
+/** What a part needs to run: the same for every worker but its `part`. */
+export interface PartSpec {
+  readonly scriptPath: string;
+  readonly code: string;
+  readonly imports: readonly string[];
+  readonly options: Record<string, unknown>;
+  readonly plans: readonly ScenarioPlan[];
+  readonly env: Record<string, string>;
+  readonly tls: EngineTls;
+  /** The machine's segment, and within it this worker's. */
+  readonly segment: Part;
+  readonly worker: Part;
+  /** setup()'s data as JSON, or undefined. */
+  readonly setupData: string | undefined;
+}
+
+/** What the part reports while it runs. */
+export interface PartEvents {
+  log(level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>): void;
+  insufficient(scenario: string, executor: string, active: number): void;
+  abort(message: string | undefined): void;
+  fail(message: string | undefined): void;
+}
+
+/** A running part: ready once every VU the scenarios pre-allocate exists; `start(t0)` lets them go. */
+export interface RunningPart {
+  readonly ready: Promise<void>;
+  start(t0: number): void;
+  stop(): void;
+  readonly done: Promise<void>;
+  readonly state: RunState;
+}
+
+/**
+ * Starts a part: makes its VUs (each runs the script's init code), then waits for `start`. Samples go to `sink`.
+ *
+ * @example
+ * const part = await startPart(spec, sink, events); await part.ready; part.start(Date.now()); await part.done;
+ */
+export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEvents): Promise<RunningPart> {
+  for (const m of CORE_METRICS) sink.declare(m);
+  const part = within(spec.segment, spec.worker);
+  let t0 = Number.POSITIVE_INFINITY;
+  let go: () => void = () => {};
+  const started = new Promise<void>((r) => (go = r));
+  const stop = new AbortController();
+  const state: RunState = {
+    t0: () => t0,
+    iterationsCompleted: 0,
+    iterationsInterrupted: 0,
+    vusActive: 0,
+    vusInitialized: 0,
+    abort: (m) => {
+      events.abort(m);
+      throw new Error(`test aborted${m ? `: ${m}` : ''}`);
+    },
+    fail: (m) => events.fail(m),
+  };
+  const table = await moduleTable(spec.imports);
+  const shared: VuShared = {
+    sink,
+    tls: spec.tls,
+    options: spec.options,
+    baseEnv: spec.env,
+    script: compileScript(spec.code, spec.scriptPath),
+    modules: (vu) => table(vu),
+    open: opener(spec.scriptPath),
+    log: events.log,
+    run: state,
+  };
+  const vus: Vu[] = [];
+  let localVus = 0;
+  const newVu = () => {
+    localVus++;
+    const vu = new Vu(localVus * part.count - part.count + part.index + 1, localVus, shared);
+    vus.push(vu);
+    state.vusInitialized++;
+    return vu;
+  };
+  const dataOf = new WeakMap<Vu, unknown>();
+  const scenarioRuns: Promise<void>[] = [];
+  const preallocated: Promise<void>[] = [];
+  for (const plan of spec.plans) {
+    let progress = () => 0;
+    let local = 0;
+    let warned = false;
+    const ctx: ExecutorContext = {
+      plan,
+      part,
+      now: () => Date.now() - t0,
+      at: (ms) =>
+        started.then(() => {
+          const wait = t0 + ms - Date.now();
+          if (wait <= 0 || stop.signal.aborted) return;
+          return new Promise<void>((resolve) => {
+            const t = setTimeout(done, wait);
+            function done() {
+              clearTimeout(t);
+              stop.signal.removeEventListener('abort', done);
+              resolve();
+            }
+            stop.signal.addEventListener('abort', done, { once: true });
+          });
+        }),
+      stopped: stop.signal,
+      newVu: () => {
+        const vu = newVu();
+        vu.enterScenario(plan.name, plan.executor, plan.tags, plan.startTimeMs);
+        vu.exec.progress = () => progress();
+        Object.assign(vu.env, plan.env);
+        return vu;
+      },
+      iterate: async (vu, inTest) => {
+        const fn = vu.exports[plan.exec];
+        if (typeof fn !== 'function') throw new Error(`scenarios.${plan.name}.exec: the script exports no function '${plan.exec}'`);
+        if (!dataOf.has(vu)) dataOf.set(vu, spec.setupData === undefined ? undefined : JSON.parse(spec.setupData));
+        vu.exec.iterationInTest = inTest ?? local * part.count + part.index;
+        vu.exec.iterationInInstance = local++;
+        state.vusActive++;
+        try {
+          return await vu.iterate(fn as (d?: unknown) => unknown, dataOf.get(vu));
+        } finally {
+          state.vusActive--;
+        }
+      },
+      dropped: () => sink.emit('dropped_iterations', 1, { scenario: plan.name }),
+      insufficient: (active) => {
+        if (warned) return;
+        warned = true;
+        events.insufficient(plan.name, plan.executor, active);
+      },
+      setProgress: (fn) => {
+        progress = fn;
+      },
+    };
+    // An executor makes its pre-allocated VUs before its first await, so they exist once it has been called.
+    const run = EXECUTORS[plan.executor](ctx);
+    scenarioRuns.push(run);
+    preallocated.push(Promise.resolve());
+  }
+  const done = Promise.all(scenarioRuns).then(async () => {
+    for (const vu of vus) await vu.close();
+  });
+  return {
+    ready: Promise.all(preallocated).then(() => undefined),
+    start: (at) => {
+      t0 = at;
+      go();
+    },
+    stop: () => stop.abort(),
+    done,
+    state,
+  };
+}

@@ -1,0 +1,464 @@
+// The main thread of a run: reads the options (the init context once), starts the worker threads that run the
+// scenarios, aggregates their samples, judges the thresholds (abortOnFail while the run goes, all at its end) and
+// writes what k6 writes: the summary export, the outputs, the end-of-test summary, the exit code.
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { RunArgs } from './cli.js';
+import { formatDuration } from './duration.js';
+import { bundleScript, compileScript, opener } from './loader.js';
+import { openOutput, type Output, parseOutArg } from './metrics/outputs.js';
+import { type RestApi, startRestApi } from './metrics/rest.js';
+import { MetricStore } from './metrics/store.js';
+import { summaryKeys, summaryValues } from './metrics/sink.js';
+import { summaryExport, writeSummaryExport } from './metrics/summary-export.js';
+import { textSummary } from './metrics/text-summary.js';
+import { abortingVerdict, parseThresholds, type ThresholdSet } from './metrics/thresholds.js';
+import { importsOf, moduleTable } from './modules/index.js';
+import { headerLine, maxVusOf, planScenarios, type ScenarioPlan, scheduledMs, trendStatsOf } from './options.js';
+import { CORE_METRICS, type PartSpec } from './part.js';
+import { type Part, parseSegment, shareOf } from './segments.js';
+import { BatchReceiver, type SampleBatch } from './transport.js';
+import type { EngineTls, MetricDecl, SampleSink } from './types.js';
+import { errorText, type RunState, Vu } from './vu.js';
+import type { FromWorker } from './worker.js';
+
+/** k6's exit codes (/get-started/... and errext/exitcodes, as the facts sheet lists them). */
+export const EXIT = {
+  ok: 0,
+  thresholds: 99,
+  invalidConfig: 104,
+  externalAbort: 105,
+  cannotStartRestApi: 106,
+  scriptException: 107,
+  scriptAborted: 108,
+  scriptFailed: 110,
+} as const;
+
+/** k6's built-in metrics the modules emit, declared before thresholds are checked against what exists. */
+export const BUILTIN_METRICS: readonly MetricDecl[] = [
+  ...CORE_METRICS,
+  ...['http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving'].map(
+    (name) => ({ name, type: 'trend', contains: 'time' }) as const,
+  ),
+  { name: 'http_reqs', type: 'counter', contains: 'default' },
+  { name: 'http_req_failed', type: 'rate', contains: 'default' },
+  { name: 'ws_connecting', type: 'trend', contains: 'time' },
+  { name: 'ws_session_duration', type: 'trend', contains: 'time' },
+  { name: 'ws_ping', type: 'trend', contains: 'time' },
+  { name: 'ws_sessions', type: 'counter', contains: 'default' },
+  { name: 'ws_msgs_sent', type: 'counter', contains: 'default' },
+  { name: 'ws_msgs_received', type: 'counter', contains: 'default' },
+  { name: 'browser_http_req_duration', type: 'trend', contains: 'time' },
+  { name: 'browser_http_req_failed', type: 'rate', contains: 'default' },
+  { name: 'browser_data_received', type: 'counter', contains: 'data' },
+  { name: 'browser_data_sent', type: 'counter', contains: 'data' },
+  ...['lcp', 'inp', 'cls', 'fcp', 'ttfb'].map((v) => ({ name: `browser_web_vital_${v}`, type: 'trend', contains: v === 'cls' ? 'default' : 'time' }) as const),
+];
+
+/** How often abortOnFail thresholds are judged while the run goes (k6 evaluates thresholds every 2 s). */
+const JUDGE_EVERY_MS = 2_000;
+/** How often vus and vus_max are sampled (k6: every second). */
+const GAUGE_EVERY_MS = 1_000;
+/** How often a progress line goes to stderr. */
+const PROGRESS_EVERY_MS = 10_000;
+
+/** Holds samples until the store exists (the options, and so the thresholds, come from the init context). */
+class ForwardSink implements SampleSink {
+  #to: SampleSink | undefined;
+  readonly #decls: MetricDecl[] = [];
+  readonly #samples: [string, number, Record<string, string>, number][] = [];
+  declare(m: MetricDecl): void {
+    if (this.#to) this.#to.declare(m);
+    else this.#decls.push(m);
+  }
+  emit(metric: string, value: number, tags: Record<string, string>, time = Date.now()): void {
+    if (this.#to) this.#to.emit(metric, value, tags, time);
+    else this.#samples.push([metric, value, tags, time]);
+  }
+  connect(to: SampleSink): void {
+    this.#to = to;
+    for (const d of this.#decls) to.declare(d);
+    for (const [m, v, t, at] of this.#samples) to.emit(m, v, t, at);
+  }
+  get declared(): readonly MetricDecl[] {
+    return this.#decls;
+  }
+}
+
+/** The TLS trust k6 would use: SSL_CERT_FILE replaces the system roots (Go reads it), K6_INSECURE_SKIP_TLS_VERIFY turns checks off. */
+function tlsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, unknown>): EngineTls {
+  const file = env.SSL_CERT_FILE;
+  const insecure = env.K6_INSECURE_SKIP_TLS_VERIFY === 'true' || options.insecureSkipTLSVerify === true;
+  return { ca: file ? readFileSync(file, 'utf8') : undefined, insecure };
+}
+
+const pad = (n: number, w: number) => String(n).padStart(w, '0');
+const clock = (ms: number) => `${Math.floor(ms / 60_000)}m${pad(Math.floor((ms % 60_000) / 1000), 2)}.${Math.floor((ms % 1000) / 100)}s`;
+
+/** A log line as k6's text logger writes one: `WARN[0003] message  key=value`. */
+function logLine(started: number, level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>): string {
+  const secs = pad(Math.max(0, Math.floor((Date.now() - started) / 1000)), 4);
+  const tail = fields ? `  ${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
+  return `${level.toUpperCase().slice(0, 4)}[${secs}] ${message}${tail}\n`;
+}
+
+/** Worker threads for a run: one per core, one for a browser run (Chromium takes the cores), at most the VUs' count. */
+export function workerCount(plans: readonly ScenarioPlan[], imports: readonly string[], segment: Part, asked: number | undefined): number {
+  if (imports.includes('k6/browser')) return 1;
+  const most = plans.reduce((n, p) => n + shareOf(segment, Math.max(1, maxVusOf(p))), 0);
+  return Math.max(1, Math.min(asked ?? availableParallelism(), most));
+}
+
+/**
+ * Runs a script as `k6 run` does and resolves k6's exit code.
+ *
+ * @example
+ * const code = await runEngine(parseRunArgs(['--summary-export', 'summary.json', 'script.js']));
+ */
+export async function runEngine(args: RunArgs): Promise<number> {
+  const started = Date.now();
+  const logs = { warned: 0, suppressed: 0, second: 0 };
+  // A flood of the same failure (thousands per second) is cut to 20 lines a second, and the rest counted.
+  const log = (level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>) => {
+    const second = Math.floor(Date.now() / 1000);
+    if (second !== logs.second) {
+      if (logs.suppressed > 0) process.stderr.write(logLine(started, 'warn', `${logs.suppressed} more log lines in the last second were left out`));
+      logs.second = second;
+      logs.warned = 0;
+      logs.suppressed = 0;
+    }
+    if (++logs.warned > 20) {
+      logs.suppressed++;
+      return;
+    }
+    process.stderr.write(logLine(started, level, message, fields));
+  };
+  const fatal = (code: number, message: string) => {
+    process.stderr.write(logLine(started, 'error', message));
+    return code;
+  };
+
+  let code: string;
+  try {
+    code = await bundleScript(args.script);
+  } catch (e) {
+    return fatal(EXIT.scriptException, (e as Error).message);
+  }
+  const imports = importsOf(code);
+  let segment: Part;
+  try {
+    segment = parseSegment(args.segment, args.sequence);
+  } catch (e) {
+    return fatal(EXIT.invalidConfig, (e as Error).message);
+  }
+
+  // The init context once, in this thread: the options, the custom metrics, and the VU that runs setup and teardown.
+  const forward = new ForwardSink();
+  const state: RunState = {
+    t0: () => started,
+    iterationsCompleted: 0,
+    iterationsInterrupted: 0,
+    vusActive: 0,
+    vusInitialized: 0,
+    abort: (m) => {
+      outcome.aborted = m ?? 'aborted by the script';
+      throw new Error(`test aborted${m ? `: ${m}` : ''}`);
+    },
+    fail: (m) => {
+      outcome.failed = m ?? 'failed by the script';
+    },
+  };
+  const outcome: { aborted?: string; failed?: string; signal?: string; thresholdAbort?: string; crash?: string } = {};
+  let vu0: Vu;
+  let tls: EngineTls;
+  let options: Record<string, unknown>;
+  try {
+    const table = await moduleTable(imports);
+    const bare = compileScript(code, args.script);
+    tls = tlsFromEnv(process.env, {});
+    vu0 = new Vu(0, 0, { sink: forward, tls, options: {}, baseEnv: process.env as Record<string, string>, script: bare, modules: (vu) => table(vu), open: opener(args.script), log, run: state });
+    options = (vu0.exports.options ?? {}) as Record<string, unknown>;
+    tls = tlsFromEnv(process.env, options);
+  } catch (e) {
+    return fatal(EXIT.scriptException, `the script's init code failed: ${errorText(e)}`);
+  }
+
+  let plans: ScenarioPlan[];
+  let thresholds: ThresholdSet[];
+  try {
+    plans = planScenarios(options);
+    thresholds = args.noThresholds ? [] : parseThresholds(options.thresholds ?? {});
+  } catch (e) {
+    return fatal(EXIT.invalidConfig, (e as Error).message);
+  }
+  const trendStats = trendStatsOf(options);
+  const store = new MetricStore({ thresholds });
+  for (const m of BUILTIN_METRICS) store.declare(m);
+  forward.connect(store);
+  try {
+    store.validateThresholds();
+  } catch (e) {
+    return fatal(EXIT.invalidConfig, (e as Error).message);
+  }
+
+  // k6's header: dialtone's generator watch reads the scenario lines.
+  const most = plans.reduce((n, p) => n + maxVusOf(p), 0);
+  const longest = plans.reduce((t, p) => Math.max(t, p.startTimeMs + scheduledMs(p) + p.gracefulStopMs), 0);
+  process.stdout.write(
+    [
+      '',
+      '  execution: local (dialtone built-in engine)',
+      `     script: ${args.script}`,
+      `     output: ${args.outs.length ? args.outs.join(', ') : '-'}`,
+      '',
+      `  scenarios: (${(100 / segment.count).toFixed(2)}%) ${plans.length} scenario${plans.length === 1 ? '' : 's'}, ${most} max VUs, ${formatDuration(longest)} max duration (incl. graceful stop):`,
+      ...plans.map(headerLine),
+      '',
+      '',
+    ].join('\n'),
+  );
+
+  const outputs: Output[] = [];
+  let rest: RestApi | undefined;
+  try {
+    for (const o of args.outs) outputs.push(openOutput(parseOutArg(o), store));
+  } catch (e) {
+    return fatal(EXIT.invalidConfig, (e as Error).message);
+  }
+
+  const workers: Worker[] = [];
+  const live = { active: [] as number[], initialized: [] as number[], completed: [] as number[], interrupted: [] as number[] };
+  const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
+  let running = false;
+  if (args.address) {
+    try {
+      rest = await startRestApi({
+        address: args.address,
+        store,
+        summaryTrendStats: trendStats,
+        status: () => ({ status: running ? 7 : 9, vus: sum(live.active), vusMax: sum(live.initialized), stopped: !running, running }),
+      });
+    } catch (e) {
+      return fatal(EXIT.cannotStartRestApi, `the REST API could not start on ${args.address}: ${(e as Error).message}`);
+    }
+  }
+
+  // setup() (/using-k6/test-lifecycle/): once, before the VUs run; its data goes to every VU as a copy.
+  let setupData: string | undefined;
+  if (typeof vu0.exports.setup === 'function') {
+    try {
+      vu0.group = '::setup';
+      let data: unknown;
+      await vu0.iterate(async () => {
+        data = await (vu0.exports.setup as () => unknown)();
+      }, undefined);
+      vu0.group = '';
+      setupData = data === undefined ? undefined : JSON.stringify(data);
+    } catch (e) {
+      return fatal(EXIT.scriptException, `setup() failed: ${errorText(e)}`);
+    }
+  }
+
+  const count = workerCount(plans, imports, segment, args.workers);
+  const stopAll = () => {
+    for (const w of workers) w.postMessage({ t: 'stop' });
+  };
+  const finished: Promise<void>[] = [];
+  const insufficient = new Set<string>();
+  const ready: Promise<void>[] = [];
+  for (let index = 0; index < count; index++) {
+    const spec: PartSpec = { scriptPath: args.script, code, imports, options, plans, env: process.env as Record<string, string>, tls, segment, worker: { index, count }, setupData };
+    const w = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: spec });
+    workers.push(w);
+    const receiver = new BatchReceiver(store);
+    live.active[index] = 0;
+    live.initialized[index] = 0;
+    live.completed[index] = 0;
+    live.interrupted[index] = 0;
+    let isReady: () => void = () => {};
+    ready.push(new Promise((r) => (isReady = r)));
+    finished.push(
+      new Promise<void>((done) => {
+        w.on('message', (m: FromWorker | SampleBatch) => {
+          switch (m.t) {
+            case 'samples':
+              receiver.receive(m);
+              break;
+            case 'ready':
+              isReady();
+              break;
+            case 'log':
+              log(m.level, m.message, m.fields);
+              break;
+            case 'insufficient': {
+              // Said once per scenario, with the VUs of every worker: the scenario's cap was reached.
+              if (insufficient.has(m.scenario)) break;
+              insufficient.add(m.scenario);
+              const plan = plans.find((p) => p.name === m.scenario);
+              const reached = plan ? shareOf(segment, plan.maxVUs) : m.active;
+              log('warn', `Insufficient VUs, reached ${reached} active VUs and cannot initialize more`, { executor: m.executor, scenario: m.scenario });
+              break;
+            }
+            case 'abort':
+              outcome.aborted ??= m.message ?? 'aborted by the script';
+              stopAll();
+              break;
+            case 'fail':
+              outcome.failed ??= m.message ?? 'failed by the script';
+              break;
+            case 'state':
+              live.active[index] = m.active;
+              live.initialized[index] = m.initialized;
+              live.completed[index] = m.completed;
+              live.interrupted[index] = m.interrupted;
+              break;
+            case 'done':
+              live.initialized[index] = m.initialized;
+              live.completed[index] = m.completed;
+              live.interrupted[index] = m.interrupted;
+              live.active[index] = 0;
+              isReady();
+              done();
+              break;
+            case 'crash':
+              outcome.crash ??= m.message;
+              isReady();
+              stopAll();
+              done();
+              break;
+          }
+        });
+        w.on('error', (e) => {
+          outcome.crash ??= errorText(e);
+          isReady();
+          done();
+        });
+        w.on('exit', () => {
+          isReady();
+          done();
+        });
+      }),
+    );
+  }
+
+  let signals = 0;
+  const onSignal = (name: string) => () => {
+    if (++signals > 1) process.exit(EXIT.externalAbort);
+    outcome.signal = name;
+    process.stderr.write(logLine(started, 'warn', `stopping the test run: received ${name}; press Ctrl-C again to stop at once`));
+    stopAll();
+  };
+  const onInt = onSignal('SIGINT');
+  const onTerm = onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+
+  await Promise.all(ready);
+  const t0 = Date.now() + 20;
+  store.begin(t0);
+  for (const w of workers) w.postMessage({ t: 'start', t0 });
+  running = true;
+  const sampleVus = () => {
+    const now = Date.now();
+    store.emit('vus', sum(live.active), {}, now);
+    store.emit('vus_max', sum(live.initialized), {}, now);
+  };
+  sampleVus();
+  const gauges = setInterval(sampleVus, GAUGE_EVERY_MS);
+  const hasAbort = thresholds.some((s) => s.thresholds.some((t) => t.abortOnFail));
+  const judge = hasAbort
+    ? setInterval(() => {
+        const v = abortingVerdict(store.judge(), store.elapsedMs());
+        if (v && !outcome.thresholdAbort) {
+          outcome.thresholdAbort = `${v.key}: ${v.threshold.source}`;
+          log('error', `thresholds on metrics '${v.key}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`);
+          stopAll();
+        }
+      }, JUDGE_EVERY_MS)
+    : undefined;
+  const progress = args.quiet
+    ? undefined
+    : setInterval(() => {
+        const dropped = store.aggregate('dropped_iterations', 'count') ?? 0;
+        const failing = store.judge().filter((v) => !v.ok).length;
+        process.stderr.write(
+          `running (${clock(Date.now() - t0)}), ${pad(sum(live.active), 2)}/${pad(sum(live.initialized), 2)} VUs, ${sum(live.completed)} complete and ${sum(live.interrupted)} interrupted iterations, ${((store.aggregate('iterations', 'count') ?? 0) / Math.max(1, store.elapsedMs() / 1000)).toFixed(1)} iterations/s, ${dropped} dropped, ${failing} of ${store.thresholds.reduce((n, s) => n + s.thresholds.length, 0)} thresholds failing so far\n`,
+        );
+      }, PROGRESS_EVERY_MS);
+  for (const t of [gauges, judge, progress]) t?.unref();
+
+  await Promise.all(finished);
+  running = false;
+  clearInterval(gauges);
+  if (judge) clearInterval(judge);
+  if (progress) clearInterval(progress);
+  // The last reading, so a run shorter than a gauge period still shows the VUs it made.
+  sampleVus();
+  await Promise.all(workers.map((w) => w.terminate()));
+
+  // teardown(data), unless the script aborted in setup (k6 skips it then); it runs after an abort too.
+  if (typeof vu0.exports.teardown === 'function') {
+    vu0.group = '::teardown';
+    const data = setupData === undefined ? undefined : JSON.parse(setupData);
+    await vu0.iterate(() => (vu0.exports.teardown as (d: unknown) => unknown)(data), undefined).catch(() => {});
+    vu0.group = '';
+  }
+  await vu0.close();
+  store.end();
+  process.off('SIGINT', onInt);
+  process.off('SIGTERM', onTerm);
+
+  const verdicts = store.judge();
+  if (args.summaryExport) await writeSummaryExport(args.summaryExport, store, { summaryTrendStats: trendStats, verdicts });
+  await Promise.all(outputs.map((o) => o.close()));
+  await rest?.close();
+  await endOfTestSummary(vu0, store, trendStats, args);
+
+  if (outcome.crash) return fatal(EXIT.scriptException, `the run stopped: ${outcome.crash}`);
+  if (outcome.signal) return EXIT.externalAbort;
+  if (outcome.aborted) return fatal(EXIT.scriptAborted, `test aborted: ${outcome.aborted}`);
+  if (verdicts.some((v) => !v.ok)) {
+    process.stderr.write(logLine(started, 'error', `thresholds on metrics '${[...new Set(verdicts.filter((v) => !v.ok).map((v) => v.key))].join(', ')}' have been crossed`));
+    return EXIT.thresholds;
+  }
+  if (outcome.failed) return fatal(EXIT.scriptFailed, `test failed: ${outcome.failed}`);
+  return EXIT.ok;
+}
+
+/** handleSummary(data) when the script exports one (its files replace the default summary), else the text summary. */
+async function endOfTestSummary(vu0: Vu, store: MetricStore, trendStats: readonly string[], args: RunArgs): Promise<void> {
+  const handle = vu0.exports.handleSummary;
+  if (typeof handle === 'function') {
+    const out = (await handle(handleSummaryData(store, trendStats))) as Record<string, string | ArrayBuffer> | undefined;
+    for (const [where, content] of Object.entries(out ?? {})) {
+      const text = typeof content === 'string' ? content : Buffer.from(content);
+      if (where === 'stdout') process.stdout.write(text);
+      else if (where === 'stderr') process.stderr.write(text);
+      else await writeFile(where, text);
+    }
+    return;
+  }
+  process.stdout.write(textSummary(store, { summaryTrendStats: trendStats, noColor: args.noColor || !process.stdout.isTTY }));
+}
+
+/**
+ * The data handleSummary gets (/results-output/end-of-test/custom-summary/): every metric with its type, what it
+ * contains, its values (the summary's keys) and its thresholds' outcomes, the options and the run's length.
+ */
+export function handleSummaryData(store: MetricStore, trendStats: readonly string[]) {
+  const seconds = store.elapsedMs() / 1000;
+  const verdicts = store.lastVerdicts ?? store.judge();
+  const metrics: Record<string, unknown> = {};
+  for (const e of store.entries(true)) {
+    const own = verdicts.filter((v) => v.key === e.key);
+    metrics[e.key] = {
+      type: e.decl.type,
+      contains: e.decl.contains,
+      values: summaryValues(e.sink, summaryKeys(e.decl.type, trendStats), seconds),
+      ...(own.length ? { thresholds: Object.fromEntries(own.map((v) => [v.threshold.source, { ok: v.ok }])) } : {}),
+    };
+  }
+  return { metrics, root_group: summaryExport(store, { summaryTrendStats: trendStats, verdicts }).root_group, options: { summaryTrendStats: trendStats, summaryTimeUnit: '' }, state: { testRunDurationMs: store.elapsedMs() } };
+}

@@ -1,0 +1,241 @@
+// One virtual user: its own instance of the script, its tags, and the iteration it runs. An iteration ends when the
+// function returned (or its promise settled) and everything it started that a module holds (timers, sockets,
+// requests) has settled, as k6's event loop does (/using-k6/test-lifecycle/).
+import type { ScriptExports, ScriptFactory } from './loader.js';
+import type { EngineTls, ExecState, SampleSink, Tags, VuHost } from './types.js';
+
+/** How an iteration ended. */
+export type IterationEnd = 'completed' | 'failed' | 'interrupted';
+
+/** What VUs of one engine share: where samples go, how the script and its modules are made, how to log. */
+export interface VuShared {
+  readonly sink: SampleSink;
+  readonly tls: EngineTls;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly script: ScriptFactory;
+  /** The k6 modules for one VU, by import name. */
+  readonly modules: (vu: Vu) => (name: string) => unknown;
+  readonly open: (path: string, mode?: string) => string | ArrayBuffer;
+  readonly log: (level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>) => void;
+  /** Run-wide state k6/execution reads. */
+  readonly run: RunState;
+}
+
+/** The run-wide counters and controls every VU's k6/execution sees. */
+export interface RunState {
+  readonly t0: () => number;
+  iterationsCompleted: number;
+  iterationsInterrupted: number;
+  vusActive: number;
+  vusInitialized: number;
+  abort: (message?: string) => never;
+  fail: (message?: string) => void;
+}
+
+export class Vu implements VuHost {
+  readonly env: Record<string, string>;
+  readonly sink: SampleSink;
+  readonly tls: EngineTls;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly exec: ExecState;
+  readonly vuTags: Record<string, string>;
+  readonly exports: ScriptExports;
+  #group = '';
+  #scenarioTags: Tags = {};
+  #tags: Tags | undefined;
+  readonly #shared: VuShared;
+  readonly #closers: (() => void | Promise<void>)[] = [];
+  #iterationEnders: (() => void | Promise<void>)[] = [];
+  #pending = 0;
+  #generation = 0;
+  #settled: (() => void) | undefined;
+  #failed: ((e: unknown) => void) | undefined;
+  #abort = new AbortController();
+  readonly k6Globals = { __VU: 0, __ITER: 0 };
+
+  constructor(
+    readonly id: number,
+    readonly idInInstance: number,
+    shared: VuShared,
+  ) {
+    this.#shared = shared;
+    this.sink = shared.sink;
+    this.tls = shared.tls;
+    this.options = shared.options;
+    this.env = { ...shared.baseEnv };
+    this.k6Globals.__VU = id;
+    // exec.vu.metrics.tags is assignable by the script; a write must reach the next sample's tags.
+    this.vuTags = new Proxy({} as Record<string, string>, {
+      set: (t, k, v) => {
+        t[k as string] = String(v);
+        this.#tags = undefined;
+        return true;
+      },
+      deleteProperty: (t, k) => {
+        delete t[k as string];
+        this.#tags = undefined;
+        return true;
+      },
+    });
+    const run = shared.run;
+    this.exec = {
+      scenarioName: 'default',
+      executor: '',
+      scenarioStartTime: 0,
+      iterationInInstance: 0,
+      iterationInTest: 0,
+      vuIterationInScenario: 0,
+      vuIterationInInstance: 0,
+      progress: () => 0,
+      currentTestRunDuration: () => Date.now() - run.t0(),
+      iterationsCompleted: () => run.iterationsCompleted,
+      iterationsInterrupted: () => run.iterationsInterrupted,
+      vusActive: () => run.vusActive,
+      vusInitialized: () => run.vusInitialized,
+      abort: (m) => run.abort(m),
+      fail: (m) => run.fail(m),
+    };
+    const require = shared.modules(this);
+    // The init context: the script's top level, once for this VU.
+    this.exports = shared.script({
+      require,
+      __ENV: this.env,
+      __k6: this.k6Globals,
+      open: shared.open,
+      console,
+      ...(require('k6/timers') as { setTimeout: unknown; clearTimeout: unknown; setInterval: unknown; clearInterval: unknown }),
+    });
+  }
+
+  get group(): string {
+    return this.#group;
+  }
+
+  set group(g: string) {
+    this.#group = g;
+    this.#tags = undefined;
+  }
+
+  /** The scenario this VU now runs: its name and tags join every sample's tags. */
+  enterScenario(name: string, executor: string, tags: Tags, startTime: number): void {
+    this.exec.scenarioName = name;
+    this.exec.executor = executor;
+    this.exec.scenarioStartTime = startTime;
+    this.exec.vuIterationInScenario = 0;
+    this.#scenarioTags = tags;
+    this.#tags = undefined;
+  }
+
+  tags(): Tags {
+    if (this.#tags) return this.#tags;
+    const global = (this.options.tags ?? {}) as Tags;
+    this.#tags = Object.freeze({ ...global, ...this.#scenarioTags, scenario: this.exec.scenarioName, group: this.#group, ...this.vuTags });
+    return this.#tags;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  hold(): () => void {
+    this.#pending++;
+    // A hold of an interrupted iteration that settles later must not count against the next one.
+    const generation = this.#generation;
+    let done = false;
+    return () => {
+      if (done || generation !== this.#generation) return;
+      done = true;
+      this.#pending--;
+      if (this.#pending === 0) this.#settled?.();
+    };
+  }
+
+  track<T>(p: Promise<T>): Promise<T> {
+    const release = this.hold();
+    p.then(release, release);
+    return p;
+  }
+
+  onClose(fn: () => void | Promise<void>): void {
+    this.#closers.push(fn);
+  }
+
+  onIterationEnd(fn: () => void | Promise<void>): void {
+    this.#iterationEnders.push(fn);
+  }
+
+  warn(message: string): void {
+    this.#shared.log('warn', message, { scenario: this.exec.scenarioName });
+  }
+
+  error(e: unknown): void {
+    if (this.#failed) this.#failed(e);
+    else this.#shared.log('error', errorText(e), { scenario: this.exec.scenarioName });
+  }
+
+  /**
+   * Runs one iteration of `fn` and resolves how it ended; emits `iterations` and `iteration_duration` for an iteration
+   * that ended (k6#652: an interrupted one is not counted). `interrupt()` ends it early.
+   */
+  async iterate(fn: (data?: unknown) => unknown, data: unknown): Promise<IterationEnd> {
+    this.#abort = new AbortController();
+    this.#generation++;
+    this.#pending = 0;
+    this.k6Globals.__ITER = this.exec.vuIterationInInstance;
+    const started = Date.now();
+    const interrupted = new Promise<'interrupted'>((resolve) => this.#abort.signal.addEventListener('abort', () => resolve('interrupted'), { once: true }));
+    let end: IterationEnd;
+    try {
+      const body = (async () => {
+        await fn(data);
+        if (this.#pending > 0) await new Promise<void>((resolve) => (this.#settled = resolve));
+        return 'completed' as const;
+      })();
+      const failedLater = new Promise<never>((_, reject) => (this.#failed = reject));
+      end = await Promise.race([body, interrupted, failedLater]);
+    } catch (e) {
+      this.#shared.log('error', errorText(e), { executor: this.exec.executor, scenario: this.exec.scenarioName });
+      end = 'failed';
+    }
+    this.#settled = undefined;
+    this.#failed = undefined;
+    if (end === 'interrupted') this.#shared.run.iterationsInterrupted++;
+    else {
+      // k6's iteration metrics are emitted after the function returned, with the tags the VU has then.
+      const tags = this.tags();
+      const now = Date.now();
+      this.sink.emit('iterations', 1, tags, now);
+      this.sink.emit('iteration_duration', now - started, tags, now);
+      this.#shared.run.iterationsCompleted++;
+    }
+    if (!this.#abort.signal.aborted) this.#abort.abort();
+    this.exec.vuIterationInScenario++;
+    this.exec.vuIterationInInstance++;
+    await this.#endIteration();
+    return end;
+  }
+
+  /** Ends the running iteration now (gracefulStop or gracefulRampDown ran out). */
+  interrupt(): void {
+    this.#abort.abort();
+  }
+
+  async #endIteration(): Promise<void> {
+    const enders = this.#iterationEnders;
+    this.#iterationEnders = [];
+    for (const fn of enders) await Promise.resolve(fn()).catch(() => {});
+  }
+
+  /** Closes what the VU's modules opened (connections, browsers). */
+  async close(): Promise<void> {
+    await this.#endIteration();
+    for (const fn of this.#closers) await Promise.resolve(fn()).catch(() => {});
+  }
+}
+
+/** An exception as k6 prints it: the message and the first lines of its stack. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return (e.stack ?? `${e.name}: ${e.message}`).split('\n').slice(0, 4).join('\n\t');
+  return String(e);
+}

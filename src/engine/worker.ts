@@ -1,0 +1,56 @@
+// A worker thread of the engine: runs its part of the run and posts samples, logs and its state to the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { type PartSpec, startPart } from './part.js';
+import { BatchSink } from './transport.js';
+import { errorText } from './vu.js';
+
+/** Messages the main thread sends. */
+export type ToWorker = { t: 'start'; t0: number } | { t: 'stop' };
+
+/** Messages a worker sends besides sample batches. */
+export type FromWorker =
+  | { t: 'ready' }
+  | { t: 'log'; level: 'warn' | 'error' | 'info'; message: string; fields?: Record<string, string> }
+  | { t: 'insufficient'; scenario: string; executor: string; active: number }
+  | { t: 'abort'; message?: string }
+  | { t: 'fail'; message?: string }
+  | { t: 'state'; active: number; initialized: number; completed: number; interrupted: number }
+  | { t: 'done'; completed: number; interrupted: number; initialized: number }
+  | { t: 'crash'; message: string };
+
+const port = parentPort;
+if (!port) throw new Error('src/engine/worker.ts runs as a worker thread');
+const post = (m: FromWorker) => port.postMessage(m);
+const sink = new BatchSink((b, transfer) => port.postMessage(b, transfer));
+
+// A promise a script left unhandled must not end the worker: k6 logs it and goes on.
+process.on('unhandledRejection', (e) => post({ t: 'log', level: 'error', message: `Uncaught (in promise) ${errorText(e)}` }));
+
+try {
+  const part = await startPart(workerData as PartSpec, sink, {
+    log: (level, message, fields) => post({ t: 'log', level, message, ...(fields ? { fields } : {}) }),
+    insufficient: (scenario, executor, active) => post({ t: 'insufficient', scenario, executor, active }),
+    abort: (message) => post({ t: 'abort', ...(message ? { message } : {}) }),
+    fail: (message) => post({ t: 'fail', ...(message ? { message } : {}) }),
+  });
+  const s = part.state;
+  const state = setInterval(
+    () => post({ t: 'state', active: s.vusActive, initialized: s.vusInitialized, completed: s.iterationsCompleted, interrupted: s.iterationsInterrupted }),
+    250,
+  );
+  port.on('message', (m: ToWorker) => {
+    if (m.t === 'start') part.start(m.t0);
+    else part.stop();
+  });
+  await part.ready;
+  post({ t: 'state', active: 0, initialized: s.vusInitialized, completed: 0, interrupted: 0 });
+  post({ t: 'ready' });
+  await part.done;
+  clearInterval(state);
+  sink.close();
+  post({ t: 'done', completed: s.iterationsCompleted, interrupted: s.iterationsInterrupted, initialized: s.vusInitialized });
+} catch (e) {
+  sink.close();
+  post({ t: 'crash', message: errorText(e) });
+}
+

@@ -1,5 +1,0 @@
-//go:build tools
-
-package tools
-
-import _ "go.k6.io/k6/v2"
