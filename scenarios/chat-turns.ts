@@ -58,20 +58,21 @@ let chat: ChatVu | undefined;
 
 const pick = () => messages[Math.floor(Math.random() * messages.length)] as string;
 
-export default function chatTurns(): void {
+export default async function chatTurns(): Promise<void> {
   chat ??= new ChatVu(cfg);
-  const created = chat.call('create', 'POST', { channel: 'api', initial_message: pick() });
+  const created = await chat.call('create', 'POST', { channel: 'api', initial_message: pick() });
   const id = created.status === 200 ? (created.json('conversation_id') as string | undefined) : undefined;
   if (!check(id, { 'create answers a conversation_id': (v) => typeof v === 'string' })) {
     completed.add(false);
     return;
   }
-  // Each answer is read once (one gjson lookup): 200 with a boolean end_conversation, and whether it is true.
+  // Each answer is read once (one gjson lookup): 200 with a boolean end_conversation, and whether it is true. The turns
+  // go one after another, each awaiting the previous answer, as a person in a conversation does.
   let answered = true;
   let ended = false;
   for (let i = 0; i <= TURNS_PER_CONVERSATION; i++) {
     const last = i === TURNS_PER_CONVERSATION;
-    const res = chat.call('respond', 'POST', { conversation_id: id, message: last ? cfg.target.chat_script.goodbye_message : pick() });
+    const res = await chat.call('respond', 'POST', { conversation_id: id, message: last ? cfg.target.chat_script.goodbye_message : pick() });
     const end = res.status === 200 ? res.json('end_conversation') : undefined;
     if (typeof end !== 'boolean') {
       answered = false;
@@ -82,7 +83,7 @@ export default function chatTurns(): void {
   }
   check(answered, { 'every turn answers 200 with a boolean end_conversation': (a) => a });
   check(ended, { 'goodbye flags the conversation to end': (e) => e });
-  const closed = chat.call('close', 'PUT', { conversation_id: id });
+  const closed = await chat.call('close', 'PUT', { conversation_id: id });
   const ok = check(closed, { 'close answers success: true': (r) => r.status === 200 && r.json('success') === true });
   completed.add(answered && ended && ok);
 }

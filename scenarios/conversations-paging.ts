@@ -70,13 +70,13 @@ interface Expected {
   readonly ids: string;
 }
 
-export function setup(): Expected {
+export async function setup(): Promise<Expected> {
   const vu = new RecordsVu(cfg);
   const pages: string[] = [];
   let count = 0;
   let offset: number | undefined = 0;
   for (let n = 0; n < MAX_PAGES && offset !== undefined; n++) {
-    const p = pageOf(vu.list({ ...WINDOW, limit: PAGE_SIZES[0], offset }));
+    const p = pageOf(await vu.list({ ...WINDOW, limit: PAGE_SIZES[0], offset }));
     if (!p) throw new Error(`the setup walk by offset failed at offset ${offset}`);
     pages.push(p.ids);
     count += p.count;
@@ -89,7 +89,7 @@ export function setup(): Expected {
 // One client per VU, made on its first iteration (init code cannot read secrets lazily).
 let vu: RecordsVu | undefined;
 
-export default function conversationsPaging(expected: Expected): void {
+export default async function conversationsPaging(expected: Expected): Promise<void> {
   vu ??= new RecordsVu(cfg);
   const limit = PAGE_SIZES[exec.scenario.iterationInTest % PAGE_SIZES.length] as number;
   const pages: string[] = [];
@@ -100,7 +100,7 @@ export default function conversationsPaging(expected: Expected): void {
   let count = 0;
   // Counted and checked once per walk, not per page: the walk's figures are the same, with far fewer samples.
   for (let n = 0; n < MAX_PAGES; n++) {
-    const page = pageOf(vu.list({ ...WINDOW, limit, cursor }));
+    const page = pageOf(await vu.list({ ...WINDOW, limit, cursor }));
     if (page === undefined || page.cursor === undefined) {
       ok = false;
       break;

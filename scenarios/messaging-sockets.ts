@@ -21,7 +21,8 @@ import type { Options, Scenario } from 'k6/options';
 import { clearTimeout, setTimeout } from 'k6/timers';
 import type { WorkloadName } from '../src/load/config.js';
 import { loadConfig, shapeFor } from '../src/load/vu/config.js';
-import { answers, compareHistory, EventSocket, MessagingVu, sleep, until, type WireEvent } from '../src/load/vu/messaging.js';
+import { answers, compareHistory, EventSocket, MessagingVu, until, type WireEvent } from '../src/load/vu/messaging.js';
+import { sleep } from '../src/load/vu/wait.js';
 import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging-wire.js';
 
 const cfg = loadConfig();
@@ -161,9 +162,9 @@ async function reopen(m: MessagingVu, token: string, sessionId: string, cursor: 
 
 /** The iteration's steps; false as soon as one fails (its check says which). */
 async function converse(m: MessagingVu, streaming: boolean, sockets: EventSocket[]): Promise<boolean> {
-  const token = m.accessToken();
+  const token = await m.accessToken();
   if (!check(token, { 'access token answers 200 with a token': (t) => typeof t === 'string' })) return false;
-  const sessionId = m.session(token as string, streaming);
+  const sessionId = await m.session(token as string, streaming);
   if (!check(sessionId, { 'session answers a session_id': (s) => typeof s === 'string' })) return false;
   const url = m.socketUrl(token as string, sessionId as string);
 

@@ -3,13 +3,14 @@
 // executor, so a slow target shows as latency and dropped iterations rather than as fewer calls.
 // A status that goes backwards (success back to calling) and a 404 while the call is well inside
 // its 2-hour retention are errors with zero tolerance.
-import { check, sleep } from 'k6';
+import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
 import type { WorkloadName } from '../src/load/config.js';
 import { loadConfig, shapeFor } from '../src/load/vu/config.js';
 import { OutboundVu } from '../src/load/vu/outbound.js';
+import { sleep } from '../src/load/vu/wait.js';
 import {
   CALL_SID_PREFIX,
   isForwardTransition,
@@ -21,7 +22,7 @@ import {
 const cfg = loadConfig();
 const numbers = new SharedArray('phone numbers', () => (JSON.parse(open(cfg.dataFile)) as { phone_numbers: string[] }).phone_numbers);
 
-/** Backoff between polls: from 250 ms, times 1.5, at most 2 s. */
+/** Backoff between polls: from 250 ms, times 1.5, at most 2 s; an awaited timer, so the VU never blocks while it waits. */
 const FIRST_WAIT_MS = 250;
 const MAX_WAIT_MS = 2_000;
 /** Bounds of one call's polling: a call that is not terminal by then counts as not terminal. */
@@ -84,11 +85,11 @@ function statusOf(res: { status: number; json: (path: string) => unknown }): Out
   return typeof status === 'string' && STATUSES.has(status) ? (status as OutboundStatus) : undefined;
 }
 
-export default function outboundPolling(): void {
+export default async function outboundPolling(): Promise<void> {
   outbound ??= new OutboundVu(cfg);
   const to = numbers[Math.floor(Math.random() * numbers.length)] as string;
   const started = Date.now();
-  const triggered = outbound.trigger(to);
+  const triggered = await outbound.trigger(to);
   const sid = triggered.status >= 200 && triggered.status < 300 ? (triggered.json('call_sid') as string | undefined) : undefined;
   calls.add(1);
   if (!check(sid, { 'trigger answers a call_sid starting OUT-': (s) => typeof s === 'string' && s.startsWith(CALL_SID_PREFIX) })) {
@@ -101,7 +102,7 @@ export default function outboundPolling(): void {
   let wait = FIRST_WAIT_MS;
   let ended = false;
   let undocumented = 0;
-  const seen = (res: ReturnType<OutboundVu['status']>): OutboundStatus | undefined => {
+  const seen = (res: Awaited<ReturnType<OutboundVu['status']>>): OutboundStatus | undefined => {
     polls++;
     // Every poll here is minutes, not hours, after the call ended: a 404 is a status lost too early.
     if (res.status === 404) lostBeforeRetention.add(1);
@@ -115,20 +116,20 @@ export default function outboundPolling(): void {
     return status;
   };
   while (polls < MAX_POLLS && Date.now() - started < MAX_POLL_MS) {
-    const status = seen(outbound.status(callSid));
+    const status = seen(await outbound.status(callSid));
     if (status === undefined) break;
     if (isTerminalStatus(status)) {
       ended = true;
       timeToTerminal.add(Date.now() - started);
       break;
     }
-    sleep(wait / 1000);
+    await sleep(wait);
     wait = Math.min(wait * 1.5, MAX_WAIT_MS);
   }
   // One more poll: a terminal status must stay as it is.
   if (ended) {
     const before = last;
-    const again = seen(outbound.status(callSid));
+    const again = seen(await outbound.status(callSid));
     check(again, { 'a terminal status stays terminal': (s) => s === before });
   }
   // Once per call, not per poll: the same check with far fewer samples.

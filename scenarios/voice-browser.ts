@@ -149,10 +149,11 @@ export default async function voiceBrowser(): Promise<void> {
     await Promise.all(pages.map((p) => openClientPage(p, clientHtml, PAGE_LOAD_MS)));
     const id = `vb-${exec.vu.idInTest}-${exec.vu.iterationInScenario}`;
     const gatewayUrl = webrtcUrl as string;
+    // Each page fetches its calls' ice servers at once and places its calls as soon as it has them all.
     await Promise.all(
-      pages.map((p, i) => {
+      pages.map(async (p, i) => {
         const n = plan.callsPerPage[i] ?? 1;
-        const iceServersByCall = Array.from({ length: n }, () => fetchIceServers(gatewayUrl, token, VoicePaths.iceServers));
+        const iceServersByCall = await Promise.all(Array.from({ length: n }, () => fetchIceServers(gatewayUrl, token, VoicePaths.iceServers)));
         return startCalls(p, { token, gatewayUrl, iceServersByCall, calls: n, answerTimeoutMs: ANSWER_MS, callSid: `${id}-p${i + 1}` });
       }),
     );

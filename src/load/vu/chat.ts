@@ -21,13 +21,14 @@ export class ChatVu {
     };
   }
 
-  call(op: ChatOperation, method: 'POST' | 'PUT', body: unknown): RefinedResponse<'text'> {
+  /** One request, awaited by the caller: the VU waits without blocking (k6 and dialtone's engine run it alike). */
+  call(op: ChatOperation, method: 'POST' | 'PUT', body: unknown): Promise<RefinedResponse<'text'>> {
     let params = this.#params.get(op);
     if (!params) {
       const name = `chat.${op}`;
       params = { headers: this.#headers, tags: { op: name, name }, timeout: '10s' };
       this.#params.set(op, params);
     }
-    return http.request(method, `${this.#base}/${op}`, JSON.stringify(body ?? {}), params);
+    return http.asyncRequest(method, `${this.#base}/${op}`, JSON.stringify(body ?? {}), params);
   }
 }

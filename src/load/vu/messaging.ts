@@ -14,6 +14,7 @@ import {
 } from '../../spec/messaging-wire.js';
 import type { LoadConfig } from '../config.js';
 import { secret } from './config.js';
+import { sleep } from './wait.js';
 
 /**
  * One server event as a socket received it; `at` is when k6 read it off the wire (ms since the epoch), `custom` the
@@ -32,13 +33,6 @@ export const TURN_KEY = 'dialtone_turn';
 
 /** Whether an event answers the client event sent with `turn` (its echoed `metadata.custom`). */
 export const answers = (e: WireEvent, turn: string) => e.custom?.[TURN_KEY] === turn;
-
-/** Resolves after `ms`; a plain pause, bounded by construction. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });
-}
 
 /**
  * Polls `cond` every 10 ms until it holds or `timeoutMs` passed; resolves whether it held. Every wait of a messaging
@@ -77,10 +71,10 @@ export class MessagingVu {
   }
 
   /** The VU's access token, asked for on first use and again shortly before it expires; undefined when refused. */
-  accessToken(): string | undefined {
+  async accessToken(): Promise<string | undefined> {
     if (this.#token && Date.now() < this.#token.refreshAt) return this.#token.value;
     const op = 'messaging.access_token';
-    const res = http.post(`${this.#base}${MessagingPaths.accessToken}`, '{}', {
+    const res = await http.asyncRequest('POST', `${this.#base}${MessagingPaths.accessToken}`, '{}', {
       headers: { [AccessTokenHeaders.token]: this.#connectorToken, [AccessTokenHeaders.host]: this.#host, [AccessTokenHeaders.contentType]: JSON_CONTENT_TYPE },
       tags: { op, name: op },
       timeout: '10s',
@@ -96,9 +90,9 @@ export class MessagingVu {
   }
 
   /** A new session; undefined when refused. */
-  session(accessToken: string, streaming: boolean): string | undefined {
+  async session(accessToken: string, streaming: boolean): Promise<string | undefined> {
     const op = 'messaging.session';
-    const res = http.post(`${this.#base}${MessagingPaths.sessions}`, JSON.stringify({ streaming_enabled: streaming, platform: 'web' }), {
+    const res = await http.asyncRequest('POST', `${this.#base}${MessagingPaths.sessions}`, JSON.stringify({ streaming_enabled: streaming, platform: 'web' }), {
       headers: { [SessionHeaders.authorization]: bearer(accessToken), [SessionHeaders.contentType]: JSON_CONTENT_TYPE },
       tags: { op, name: op },
       timeout: '10s',

@@ -1,5 +1,5 @@
 // Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
-import http, { type RefinedResponse } from 'k6/http';
+import http, { type Params, type RefinedResponse } from 'k6/http';
 import { ConversationsHeaders } from '../../spec/conversations-wire.js';
 import type { LoadConfig } from '../config.js';
 import { secret } from './config.js';
@@ -19,26 +19,27 @@ export interface ListPage {
 /** The conversations list (document 2, v3) with the `x-api-key` header, tagged by operation name. */
 export class RecordsVu {
   readonly #base: string;
-  readonly #key: string;
+  /** The list's request parameters, made once: the same object for every page. */
+  readonly #params: Params & { responseType: 'binary' };
   constructor(cfg: LoadConfig) {
     const t = cfg.target;
     this.#base = `${(t.hosts.base_url ?? '').replace(/\/$/, '')}/v3/${encodeURIComponent(t.account_id)}/${encodeURIComponent(t.project_id)}/conversations`;
-    this.#key = secret(cfg, 'conversations_api_key');
-  }
-
-  /** GET …/conversations with the query, percent-encoded. */
-  list(query: ListQuery): RefinedResponse<'binary'> {
-    const qs = Object.entries(query)
-      .filter((e): e is [string, string | number | boolean] => e[1] !== undefined)
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-      .join('&');
-    return http.get(`${this.#base}${qs ? `?${qs}` : ''}`, {
-      headers: { [ConversationsHeaders.apiKey]: this.#key },
+    this.#params = {
+      headers: { [ConversationsHeaders.apiKey]: secret(cfg, 'conversations_api_key') },
       tags: { op: 'conversations.list', name: 'conversations.list' },
       timeout: '30s',
       // The body stays bytes: a text body is a JavaScript copy of the whole page (megabytes), made for every page.
       responseType: 'binary',
-    });
+    };
+  }
+
+  /** GET …/conversations with the query, percent-encoded. */
+  list(query: ListQuery): Promise<RefinedResponse<'binary'>> {
+    const qs = Object.entries(query)
+      .filter((e): e is [string, string | number | boolean] => e[1] !== undefined)
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+      .join('&');
+    return http.asyncRequest('GET', `${this.#base}${qs ? `?${qs}` : ''}`, null, this.#params);
   }
 }
 
@@ -49,7 +50,7 @@ export class RecordsVu {
  * the target, the bottleneck).
  *
  * @example
- * const p = pageOf(records.list({ limit: 1000 })); // { ids: '"conv-1","conv-2",…', count: 1000, cursor: 'c1.…', … }
+ * const p = pageOf(await records.list({ limit: 1000 })); // { ids: '"conv-1","conv-2",…', count: 1000, cursor: 'c1.…', … }
  */
 export function pageOf(res: RefinedResponse<'binary'>): ListPage | undefined {
   if (res.status !== 200) return undefined;

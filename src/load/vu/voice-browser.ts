@@ -105,10 +105,11 @@ export async function openClientPage(page: Page, html: string, timeoutMs: number
 
 /**
  * GET ice-servers with the voice auth token, from k6 rather than the page: a page on another origin than the gateway
- * could not read the answer (CORS). One fetch per call, as the documented flow does. Tagged by operation, not URL.
+ * could not read the answer (CORS). One fetch per call, as the documented flow does; the fetches of a page's calls may
+ * run at once. Tagged by operation, not URL. Rejects when the answer is not a list of ice servers.
  */
-export function fetchIceServers(webrtcUrl: string, token: string, path: string): unknown[] {
-  const res = http.get(`${webrtcUrl.replace(/\/+$/, '')}${path}`, {
+export async function fetchIceServers(webrtcUrl: string, token: string, path: string): Promise<unknown[]> {
+  const res = await http.asyncRequest('GET', `${webrtcUrl.replace(/\/+$/, '')}${path}`, null, {
     headers: { Authorization: `Bearer ${token}` },
     tags: { op: 'voice.ice_servers', name: 'voice.ice_servers' },
   });
