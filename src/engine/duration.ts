@@ -1,24 +1,51 @@
-// k6 option durations: Go duration strings ("15s", "1m30s", "500ms", "1h"), or numbers of milliseconds.
+// Go duration strings, as k6 options take them ("10s", "1m30s", "500ms"): k6 is written in Go and reads its
+// durations with Go's time.ParseDuration rules.
 
-const UNIT_MS: Readonly<Record<string, number>> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000_001 };
-const PART = /(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g;
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
 
 /**
- * Milliseconds of a k6 duration; undefined for text that is not one. A bare number is milliseconds, as k6 reads
- * numeric durations in options.
+ * Milliseconds in a Go duration string: an optional sign, then one or more number+unit parts (ns, us/µs, ms, s, m, h);
+ * "0" alone is zero. A number is taken as milliseconds, as k6 takes a number where it wants a duration.
+ * Throws a one-line error for anything else.
  *
  * @example
- * durationMs('1m30s'); // 90000
- * durationMs(250); // 250
+ * parseDuration('1m30s'); // 90000
+ * parseDuration('500ms'); // 500
  */
-export function durationMs(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : undefined;
-  if (typeof v !== 'string') return undefined;
-  const text = v.trim();
-  if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const parts = [...text.matchAll(PART)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
-  return parts.reduce((sum, p) => sum + Number(p[1]) * (UNIT_MS[p[2] as string] ?? 0), 0);
+export function parseDuration(input: string | number): number {
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) throw new Error(`invalid duration ${input}`);
+    return input;
+  }
+  const s = input.trim();
+  if (s === '0' || s === '+0' || s === '-0') return 0;
+  let i = 0;
+  let sign = 1;
+  if (s[0] === '-' || s[0] === '+') {
+    sign = s[0] === '-' ? -1 : 1;
+    i = 1;
+  }
+  if (i >= s.length) throw new Error(`invalid duration "${input}"`);
+  let total = 0;
+  while (i < s.length) {
+    PART.lastIndex = i;
+    const m = PART.exec(s);
+    if (!m) throw new Error(`invalid duration "${input}"`);
+    total += Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+    i = PART.lastIndex;
+  }
+  return sign * total;
 }
 
 /**
@@ -30,8 +57,18 @@ export function durationMs(v: unknown): number | undefined {
 export function requireDuration(v: unknown, where: string, fallback?: number): number {
   if (v === undefined && fallback !== undefined) return fallback;
   const ms = durationMs(v);
-  if (ms === undefined) throw new Error(`${where}: '${String(v)}' is not a duration (e.g. "30s", "1m30s", "500ms")`);
+  if (ms === undefined || ms < 0) throw new Error(`${where}: '${String(v)}' is not a duration (e.g. "30s", "1m30s", "500ms")`);
   return ms;
+}
+
+/** Milliseconds of a duration, or undefined for anything that is not one. */
+export function durationMs(v: unknown): number | undefined {
+  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+  try {
+    return parseDuration(v);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
