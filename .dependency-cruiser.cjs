@@ -38,6 +38,12 @@ module.exports = {
       ['^src/spec/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', ERRORS],
       'the Node side of load may import spec, profile, report, nightly, voice-client',
     ),
+    only(
+      'engine',
+      '^src/engine/',
+      ['^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$'],
+      'the built-in engine (a program of its own, spawned like k6) may import the engine version and the exact merge (percentile) only',
+    ),
     only('load-vu', '^src/load/vu/', ['^src/spec/', '^src/load/config\\.ts$'], 'code that runs inside k6 may import spec and the load config types only'),
     only(
       'nightly',

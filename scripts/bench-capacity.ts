@@ -23,7 +23,7 @@ const arg = (name: string) => {
 
 /**
  * Per scenario: the surface's known capacity, in pieces of work a second (src/target/capacity.ts), chosen so that the
- * capacity in the scenario's unit stays well inside what k6 and the target reach on this machine without a setting.
+ * capacity in the scenario's unit stays well inside what the engine and the target reach on this machine without a setting.
  * The search takes the scenario's own defaults (src/capacity/units.ts).
  */
 const PLAN: Record<string, { perSecond: number }> = {
@@ -68,7 +68,7 @@ async function one(scenario: string, setting: boolean) {
       search,
       onStep: (s) =>
         console.log(
-          `  ${scenario} step ${s.index}: ${s.offered_rate.toFixed(2)}/s → ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, k6 ${s.generator_cpu_cores?.toFixed(2)} cores`,
+          `  ${scenario} step ${s.index}: ${s.offered_rate.toFixed(2)}/s → ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, engine ${s.generator_cpu_cores?.toFixed(2)} cores`,
         ),
     });
     const rpi = requestsPerIteration(result, unit.requestsPerIteration);

@@ -1,5 +1,6 @@
 // Each dialtone scenario against a minimal hand-written k6 script doing the same protocol work (scripts/bench/minimal/),
-// at saturation, side by side against one reference target: runs alternate (minimal, dialtone, dialtone --dashboard,
+// both on one engine (DIALTONE_ENGINE, else auto: the user's k6 when installed, else the built-in engine), at saturation,
+// side by side against one reference target: runs alternate (minimal, dialtone, dialtone --dashboard,
 // minimal, …) and the means of each are compared, so drift on the machine hits all alike. Run by `npm run bench`, or:
 //   node --import tsx scripts/bench-load.ts [--only chat-turns,messaging-sockets] [--rounds 2] [--seconds 10]
 //
@@ -14,8 +15,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { browserEnv, ensureChromium } from '../src/load/chromium.js';
+import { engineName, resolveEngine } from '../src/load/engine.js';
 import { GeneratorWatch } from '../src/load/generator-watch.js';
-import { ensureK6 } from '../src/load/k6.js';
 import { recordsWindow } from '../src/load/records-window.js';
 import { type K6Summary, stat } from '../src/load/summary.js';
 
@@ -92,7 +93,9 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 
 /** Every scenario's figures per variant, and each dialtone variant's ratio to the minimal script. */
 export async function benchLoad(o: { only?: string[]; rounds?: number; seconds?: number } = {}) {
-  const k6 = ensureK6(ROOT);
+  // The engine of both variants: DIALTONE_ENGINE, else auto (the user's k6 when installed, else the built-in engine).
+  const engine = resolveEngine(ROOT);
+  console.log(`bench-load: on ${engineName(engine)}`);
   const work = mkdtempSync(join(tmpdir(), 'dialtone-bench-load-'));
   const profilePath = join(work, 'reference.json');
   const out: Record<string, Record<Variant, Record<string, number>> & { ratio: Record<string, number>; ratio_dashboard: Record<string, number> }> = {};
@@ -131,18 +134,31 @@ export async function benchLoad(o: { only?: string[]; rounds?: number; seconds?:
             };
             cpu = (
               await run(
-                k6,
-                ['run', '--quiet', '--summary-export', summaryPath, join(ROOT, 'scripts', 'bench', 'minimal', `${scenario}.js`)],
+                engine.command,
+                [...engine.args, 'run', '--quiet', '--summary-export', summaryPath, join(ROOT, 'scripts', 'bench', 'minimal', `${scenario}.js`)],
                 benchEnv,
                 (seconds + 90) * 1000,
               )
             ).cpuSeconds;
           } else {
-            const args = ['load', scenario, '--target', profilePath, '--rate', String(c.rate), '--duration', `${seconds}s`, '--report-dir', dir];
+            const args = [
+              'load',
+              scenario,
+              '--target',
+              profilePath,
+              '--rate',
+              String(c.rate),
+              '--duration',
+              `${seconds}s`,
+              '--report-dir',
+              dir,
+              '--engine',
+              engine.kind,
+            ];
             if (scenario !== 'voice-browser') args.push('--max-vus', String(c.vus));
             if (variant === 'dialtone --dashboard') args.push('--dashboard');
             await run(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), ...args], env, (seconds + 120) * 1000);
-            // k6's own CPU, as the run sampled it (the CLI's bundling and reporting are not the generator's work).
+            // The engine's own CPU, as the run sampled it (the CLI's bundling and reporting are not the generator's work).
             try {
               cpu = (JSON.parse(readFileSync(join(dir, 'load', scenario, 'result.json'), 'utf8')).delivery as { generator_cpu_seconds: number })
                 .generator_cpu_seconds;

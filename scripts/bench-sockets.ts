@@ -1,8 +1,9 @@
-// How many messaging sockets one k6 process holds at once with no event lost, and its memory per socket. The reference
-// target runs in a child process of its own; k6 runs scripts/bench/hold-sockets.js at growing sizes and its resident
-// memory is read from /proc every second. Stops at the first size that lost an event or failed a socket. Run:
+// How many messaging sockets one engine process holds at once with no event lost, and its memory per socket. The
+// reference target runs in a child process of its own; the engine (DIALTONE_ENGINE, else auto: the user's k6 when
+// installed, else the built-in engine) runs scripts/bench/hold-sockets.js at growing sizes and its resident memory is
+// read from /proc every second. Stops at the first size that lost an event or failed a socket. Run:
 //   node --import tsx scripts/bench-sockets.ts [--sessions 100,500,1000] [--per-vu 10] [--hold 20]
-// Each socket is one descriptor in k6 and one in the target: `ulimit -n` must exceed the largest size.
+// Each socket is one descriptor in the engine and one in the target: `ulimit -n` must exceed the largest size.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type Engine, engineName, resolveEngine } from '../src/load/engine.js';
 import { GeneratorWatch } from '../src/load/generator-watch.js';
-import { ensureK6 } from '../src/load/k6.js';
 import { type K6Summary, stat } from '../src/load/summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -43,9 +44,9 @@ async function startTarget(profileOut: string): Promise<ChildProcess> {
   return child;
 }
 
-/** One hold: k6's peak memory and CPU, and what the sockets saw. */
-async function hold(k6: string, env: NodeJS.ProcessEnv, sessions: number, summaryPath: string, holdS: number) {
-  const child = spawn(k6, ['run', '--quiet', '--summary-export', summaryPath, join(ROOT, 'scripts', 'bench', 'hold-sockets.js')], {
+/** One hold: the engine's peak memory and CPU, and what the sockets saw. */
+async function hold(engine: Engine, env: NodeJS.ProcessEnv, sessions: number, summaryPath: string, holdS: number) {
+  const child = spawn(engine.command, [...engine.args, 'run', '--quiet', '--summary-export', summaryPath, join(ROOT, 'scripts', 'bench', 'hold-sockets.js')], {
     cwd: ROOT,
     env: { ...env, SESSIONS: String(sessions) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -65,7 +66,7 @@ async function hold(k6: string, env: NodeJS.ProcessEnv, sessions: number, summar
   clearInterval(sampler);
   clearTimeout(limit);
   const cpu = watch.stop();
-  if (code !== 0) console.error(`  k6 exited ${code}: ${err.trim().split('\n').slice(-2).join(' | ')}`);
+  if (code !== 0) console.error(`  the engine exited ${code}: ${err.trim().split('\n').slice(-2).join(' | ')}`);
   const s = JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary;
   const count = (m: string) => stat(s, m, 'count') ?? 0;
   return {
@@ -105,14 +106,15 @@ try {
     SESSIONS_PER_VU: values['per-vu'] ?? '10',
     HOLD_S: String(holdS),
   };
-  const k6 = ensureK6(ROOT);
+  const engine = resolveEngine(ROOT);
   const rows: Awaited<ReturnType<typeof hold>>[] = [];
+  console.log(`bench-sockets: on ${engineName(engine)}`);
   console.log(
-    '| sockets held (of asked) | failed | events lost (silent sessions) | events received | k6 peak RSS | KiB per socket (vs previous size) | k6 CPU peak | machine busy |',
+    '| sockets held (of asked) | failed | events lost (silent sessions) | events received | engine peak RSS | KiB per socket (vs previous size) | engine CPU peak | machine busy |',
   );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const sessions of sizes) {
-    const r = await hold(k6, env, sessions, join(work, `summary-${sessions}.json`), holdS);
+    const r = await hold(engine, env, sessions, join(work, `summary-${sessions}.json`), holdS);
     const prev = rows.at(-1);
     const slope = prev ? ((r.k6_peak_rss_mib - prev.k6_peak_rss_mib) * 1024) / Math.max(1, r.sockets_held - prev.sockets_held) : Number.NaN;
     rows.push(r);

@@ -1,6 +1,7 @@
 // npm run bench: the figures of the foundation, measured side by side in one run.
 //
-//  1. chat-turns with the real k6 against the reference target: turns/s and p95 turn latency.
+//  1. chat-turns on the engine (DIALTONE_ENGINE, else the user's k6 when installed, else the built-in engine) against the
+//     reference target: turns/s and p95 turn latency.
 //  2. each scenario against a minimal hand-written k6 script doing the same protocol work (scripts/bench-load.ts).
 //  3. chat/respond throughput of the reference target under autocannon (an independent loopback
 //     load tool), as a ratio to a bare node:http server answering a JSON body of the same size.
@@ -8,7 +9,7 @@
 //     the medians are compared, so drift on the machine hits both alike.
 //
 // --full adds: wall time of `npm install && npm start` in a fresh clone with a cold Go build cache
-// (so the k6 build is included), and of `npm test` in that clone. It takes several minutes.
+// (so the build of the Go tools the tests use is included), and of `npm test` in that clone. It takes several minutes.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -118,7 +119,7 @@ function chatTurns(rate: number) {
     env: { ...process.env, K6_NO_USAGE_REPORT: 'true' },
   });
   const result = JSON.parse(readFileSync(join(dir, 'load', 'chat-turns', 'result.json'), 'utf8'));
-  return { k6_exit_code: r.status, arrival_rate_per_s: rate, ...result.figures };
+  return { exit_code: r.status, engine: result.engine, arrival_rate_per_s: rate, ...result.figures };
 }
 
 function timed(cmd: string, cwd: string, env: Record<string, string> = {}) {
@@ -130,7 +131,7 @@ function timed(cmd: string, cwd: string, env: Record<string, string> = {}) {
 function freshClone() {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-clone-'));
   spawnSync('git', ['clone', '-q', ROOT, dir]);
-  // A cold Go build cache so the k6 build is part of the measurement (modules stay cached).
+  // A cold Go build cache so the Go tools' build is part of the measurement (modules stay cached).
   const cold = { GOCACHE: mkdtempSync(join(tmpdir(), 'gocache-')), CI: 'true' };
   const start = timed('npm install && npm start', dir, cold);
   const test = timed('npm test', dir);
@@ -142,7 +143,7 @@ console.log('bench: chat/respond, reference target vs bare node:http (autocannon
 results.respond = await respondRatio();
 console.log(results.respond);
 results.chat_turns = [100, 300].map((rate) => {
-  console.log(`bench: chat-turns with k6 at ${rate} conversations/s (${rate * 5} turns/s asked) for 30 s…`);
+  console.log(`bench: chat-turns at ${rate} conversations/s (${rate * 5} turns/s asked) for 30 s…`);
   const r = chatTurns(rate);
   console.log(r);
   return r;

@@ -1,30 +1,19 @@
 #!/usr/bin/env node
-// postinstall: makes sure the pinned k6 is available, building it with the Go toolchain into
-// .tools/bin when no suitable k6 is found. It never fails `npm install`: without Go or k6 it says
-// in one line what to install, and `dialtone load` fails with the same line later.
+// postinstall. It never fails `npm install`: what it cannot do it says in one line.
+// dialtone never fetches, builds or ships k6 (it is AGPL): load runs on the user's own k6 when they installed one, else
+// on dialtone's built-in engine, so nothing here is about k6.
+// First the pinned Go tools the tests use (actionlint, kubeconform), built from tools/NAME.
 // Then Chromium, for the voice-browser scenario (k6/browser): when none is found, root with apt-get
 // installs Debian's `chromium` package; anyone else gets one line saying how. DIALTONE_SKIP_CHROMIUM=1
 // skips this step.
-// Then the pinned Go tools (actionlint, kubeconform), from tools/NAME like k6.
 import { spawnSync } from 'node:child_process';
 import { register } from 'tsx/esm/api';
 
 register();
 const root = new URL('..', import.meta.url).pathname;
 
-if (process.env.DIALTONE_SKIP_K6 !== '1') {
-  const { ensureK6, findK6 } = await import('../src/load/k6.ts');
-  try {
-    const had = findK6(root);
-    const k6 = had ?? ensureK6(root);
-    console.log(`dialtone: k6 ready (${k6})`);
-  } catch (e) {
-    console.error(`dialtone: ${e.message}`);
-  }
-}
-
 // The pinned Go tools the tests use: actionlint (CI workflows) and kubeconform (k6-operator manifests).
-// Like k6, built from tools/NAME/go.mod + go.sum; DIALTONE_SKIP_TOOLS=1 skips them.
+// Built from tools/NAME/go.mod + go.sum (checksum-verified); DIALTONE_SKIP_TOOLS=1 skips them.
 if (process.env.DIALTONE_SKIP_TOOLS !== '1') {
   const { ensureGoTool, GO_TOOLS } = await import('../src/tools/go-tools.ts');
   for (const name of Object.keys(GO_TOOLS)) {

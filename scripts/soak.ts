@@ -2,7 +2,8 @@
 // together at their nightly rates against one reference target in its own process, on loopback. Prints events lost
 // and repeated (must be 0), the target's RSS after warm-up and at the end, and each scenario's http_req_duration p95
 // over the first and the last 5 minutes (a third of the run when it is shorter than 15 minutes).
-// The load runs use `dialtone load SCENARIO --target PROFILE --workload nightly --duration D`.
+// The load runs use `dialtone load SCENARIO --target PROFILE --workload nightly --duration D --out csv=FILE`, on the engine
+// DIALTONE_ENGINE names (else auto: the user's k6 when installed, else the built-in engine).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -34,8 +35,22 @@ const run = (scenario: string) =>
   new Promise<number | null>((done) => {
     const child = spawn(
       process.execPath,
-      [bin, 'load', scenario, '--target', target.profilePath, '--workload', 'nightly', '--duration', values.duration, '--report-dir', join(dir, 'reports')],
-      { env: { ...process.env, K6_NO_USAGE_REPORT: 'true', K6_OUT: `csv=${join(dir, `${scenario}.csv.gz`)}` }, stdio: ['ignore', 'ignore', 'inherit'] },
+      [
+        bin,
+        'load',
+        scenario,
+        '--target',
+        target.profilePath,
+        '--workload',
+        'nightly',
+        '--duration',
+        values.duration,
+        '--report-dir',
+        join(dir, 'reports'),
+        '--out',
+        `csv=${join(dir, `${scenario}.csv.gz`)}`,
+      ],
+      { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' }, stdio: ['ignore', 'ignore', 'inherit'] },
     );
     child.on('exit', (code) => done(code));
   });
@@ -62,7 +77,7 @@ console.log(`target RSS after ${warmupS.toFixed(0)} s warm-up ${afterWarmup.toFi
 for (const s of SCENARIOS) {
   const file = join(dir, `${s}.csv.gz`);
   if (!existsSync(file)) {
-    console.log(`${s}: no k6 CSV output at ${file}`);
+    console.log(`${s}: no CSV output at ${file}`);
     continue;
   }
   const w = await windowedP95(file, 'http_req_duration', windowS);
@@ -70,13 +85,13 @@ for (const s of SCENARIOS) {
     `${s}: http_req_duration p95 first ${w.windowS} s ${w.firstP95Ms.toFixed(1)} ms, last ${w.windowS} s ${w.lastP95Ms.toFixed(1)} ms (${w.samples} requests)`,
   );
 }
-// A run k6 did not finish (cut short, crashed: k6 exited with anything but 0, or 99 for a failed threshold) soaked less
+// A run the engine did not finish (cut short, crashed: it exited with anything but 0, or 99 for a failed threshold) soaked less
 // than asked. dialtone load's own code may also be 5 (load not delivered): a finding, not a cut.
-const k6Code = (s: string) => resultOf(s)?.k6_exit_code;
-const unfinished = SCENARIOS.filter((s) => k6Code(s) !== 0 && k6Code(s) !== 99);
+const engineCode = (s: string) => resultOf(s)?.k6_exit_code;
+const unfinished = SCENARIOS.filter((s) => engineCode(s) !== 0 && engineCode(s) !== 99);
 if (unfinished.length) {
   console.log(
-    `soak: ${unfinished.map((s) => `${s} (k6 exit ${k6Code(s) ?? 'unknown'})`).join(', ')} did not run to the end: these figures cover less than ${values.duration}`,
+    `soak: ${unfinished.map((s) => `${s} (engine exit ${engineCode(s) ?? 'unknown'})`).join(', ')} did not run to the end: these figures cover less than ${values.duration}`,
   );
 }
 process.exit(lost === 0 && repeated === 0 && alive && unfinished.length === 0 ? 0 : 1);

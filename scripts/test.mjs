@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm test: typecheck and lint first, then unit and integration tests (real k6 runs included),
-// then the conformance gate with the defect self-test against the reference target.
+// npm test: typecheck and lint first, then unit and integration tests (real load runs included, on the user's k6 when
+// installed, else the built-in engine), then the conformance gate with the defect self-test against the reference target.
 // Prints one closing line "N passed, N failed" counting every test, case and defect.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';

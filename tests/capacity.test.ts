@@ -22,7 +22,7 @@ describe('dialtone capacity', () => {
     const [low, high, generator] = await Promise.all([
       search(['--capacity', `chat=${KNOWN[0]?.perSecond}`]),
       search(['--capacity', `chat=${KNOWN[1]?.perSecond}`]),
-      // One VU cannot start conversations faster than it finishes them: k6 drops iterations while a 70 requests/s target holds.
+      // One VU cannot start conversations faster than it finishes them: the engine drops iterations while a 70 requests/s target holds.
       search(['--capacity', 'chat=70', '--max-vus', '1', '--max-steps', '3']),
     ]);
     for (const [run, known] of [
@@ -34,6 +34,9 @@ describe('dialtone capacity', () => {
       const found = run.result.analysis.max_sustainable_rate as number;
       expect(Math.abs(found - (known?.conversations ?? 0)) / (known?.conversations ?? 1)).toBeLessThanOrEqual(0.15);
       expect(run.stdout).toContain(`Sustains ${found.toFixed(2)} conversations/s with every SLO held`);
+      // capacity.json and the page name the engine that ran the steps.
+      expect(['k6', 'builtin']).toContain(run.result.engine.kind);
+      expect(run.result.engine.version).not.toBe('');
     }
     expect(generator.code, generator.stderr).toBe(0);
     expect(generator.result.analysis.limited_by).toBe('load-generator');

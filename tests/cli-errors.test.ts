@@ -103,7 +103,7 @@ describe('dialtone on bad input', () => {
     const command = await dialtone(['deploy']);
     expect(command.code).toBe(2);
     expect(command.stderr).toContain(
-      "dialtone: unknown command 'deploy'; commands: target, conformance, load, contract, rules, capacity, start, merge, k6-operator",
+      "dialtone: unknown command 'deploy'; commands: target, conformance, load, contract, rules, capacity, start, merge, k6-operator, k8s-job",
     );
   });
 
@@ -179,5 +179,51 @@ describe('dialtone load flags', () => {
     const r = await dialtone(['load', 'chat-turns', '--duration', 'soon']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--duration must look like 30s');
+  });
+});
+
+describe('the --engine flag', () => {
+  /** An environment with no k6 anywhere: an empty PATH and no DIALTONE_K6. */
+  const noK6 = { PATH: mkdtempSync(join(tmpdir(), 'dialtone-no-k6-')), DIALTONE_K6: '', DIALTONE_ENGINE: '' };
+
+  it('exits 2 with one line for an engine that is not auto, k6 or builtin, on load, capacity and conformance', async () => {
+    for (const [command, args] of [
+      ['load', ['load', 'chat-turns']],
+      ['capacity', ['capacity', 'chat-turns']],
+      ['conformance', ['conformance', '--under-load', 'chat-turns@5']],
+    ] as const) {
+      const r = await dialtone([...args, '--engine', 'v8']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim()).toBe(`dialtone: ${command}: --engine must be auto, k6 or builtin, got 'v8'`);
+    }
+    const env = await dialtone(['load', 'chat-turns'], { env: { DIALTONE_ENGINE: 'v8' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr.trim()).toBe("dialtone: DIALTONE_ENGINE must be auto, k6 or builtin, got 'v8'");
+    const alone = await dialtone(['conformance', '--engine', 'builtin']);
+    expect(alone.code).toBe(2);
+    expectOneLine(alone.stderr);
+  });
+
+  it('exits 3 with one line saying how to install k6 when --engine k6 finds none, before starting anything', async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'dialtone-engine-k6-'));
+    for (const args of [
+      ['load', 'chat-turns', '--report-dir', reportDir],
+      ['capacity', 'chat-turns', '--report-dir', reportDir],
+    ]) {
+      const r = await dialtone([...args, '--engine', 'k6'], { env: noK6 });
+      expect(r.code, r.stderr).toBe(3);
+      expectOneLine(r.stderr);
+      expect(r.stderr).toContain('https://grafana.com/docs/k6/latest/set-up/install-k6/');
+      expect(r.stderr).toContain('--engine builtin');
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('refuses a k6 output the built-in engine does not write, naming --engine k6', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--out', 'influxdb=http://127.0.0.1:9/k6']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "dialtone: load: --out 'influxdb=http://127.0.0.1:9/k6' is a k6 output the built-in engine does not write (it writes json and csv): use --engine k6",
+    );
   });
 });

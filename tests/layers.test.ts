@@ -15,13 +15,18 @@ describe("ARCHITECTURE.md's import rules", () => {
     expect(r.stdout).toContain('no dependency violations found');
   }, 60_000);
 
-  it('catch a profile module that imports the CLI, and a cycle between two folders', async () => {
+  it('catch a profile module that imports the CLI, the built-in engine importing the profile, and a cycle between two folders', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dialtone-layers-'));
-    for (const d of ['src/profile', 'src/cli', 'src/target/a', 'src/target/b']) mkdirSync(join(dir, d), { recursive: true });
+    for (const d of ['src/profile', 'src/cli', 'src/target/a', 'src/target/b', 'src/engine', 'src/load']) mkdirSync(join(dir, d), { recursive: true });
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
     copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     writeFileSync(join(dir, 'src/cli/usage.ts'), 'export const usage = 1;\n');
     writeFileSync(join(dir, 'src/profile/load.ts'), "import { usage } from '../cli/usage.js';\nexport const x = usage;\n");
+    writeFileSync(join(dir, 'src/load/engine-version.ts'), "export const BUILTIN_ENGINE_VERSION = 'v0';\n");
+    writeFileSync(
+      join(dir, 'src/engine/cli.ts'),
+      "import { BUILTIN_ENGINE_VERSION } from '../load/engine-version.js';\nimport { x } from '../profile/load.js';\nexport const y = [x, BUILTIN_ENGINE_VERSION];\n",
+    );
     writeFileSync(join(dir, 'src/target/a/one.ts'), "import { two } from '../b/two.js';\nexport const one = () => two;\n");
     writeFileSync(join(dir, 'src/target/b/two.ts'), "import { one } from '../a/one.js';\nexport const two = () => one;\n");
     const r = await run(depcruise, ['src', '--config', '.dependency-cruiser.cjs'], { cwd: dir }).then(
@@ -30,6 +35,8 @@ describe("ARCHITECTURE.md's import rules", () => {
     );
     expect(r.code).not.toBe(0);
     expect(r.stdout).toContain('error profile: src/profile/load.ts → src/cli/usage.ts');
+    expect(r.stdout).toContain('error engine: src/engine/cli.ts → src/profile/load.ts');
+    expect(r.stdout).not.toContain('src/engine/cli.ts → src/load/engine-version.ts');
     expect(r.stdout).toContain('no-cycles-between-folders');
   }, 60_000);
 });

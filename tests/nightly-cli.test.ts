@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { engineId, resolveEngine } from '../src/load/engine.js';
 import { RAW_FILE, segmentArgs } from '../src/load/extras.js';
-import { findK6 } from '../src/load/k6.js';
 import { dialtone, ROOT } from './run-cli.js';
 
-// Two real k6 segments of a tiny script whose thresholds hold, then `dialtone merge` judged against a history
+// Two real segments (on the user's k6 when installed, else the built-in engine) of a tiny script whose thresholds hold, then `dialtone merge` judged against a history
 // whose nights were ten times faster: the verdict must say regressed, and exit 6 only under --fail-on-regression.
 const SCRIPT = `
 import { Trend } from 'k6/metrics';
@@ -21,11 +21,13 @@ export default function () { t.add(Math.random() ** 3 * 900); }`;
 
 let base = '';
 let segs: string[] = [];
+/** The engine the segments ran on, as their result.json and the history's nights name it. */
+let engine: ReturnType<typeof engineId> | undefined;
 const history = () => join(base, 'history.jsonl');
 
 beforeAll(async () => {
-  const k6 = findK6(ROOT);
-  if (!k6) throw new Error('k6 v2 is not installed: run npm install');
+  const runner = resolveEngine(ROOT, 'auto');
+  engine = engineId(runner);
   base = mkdtempSync(join(tmpdir(), 'dialtone-nightly-'));
   writeFileSync(join(base, 'script.js'), SCRIPT);
   segs = [1, 2].map((i) => join(base, `seg${i}`, 'load', 'merge-cli'));
@@ -41,12 +43,13 @@ beforeAll(async () => {
         '--out',
         `json=${join(dir, RAW_FILE)}`,
       ];
-      await promisify(execFile)(k6, [...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
+      await promisify(execFile)(runner.command, [...runner.args, ...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
       const result = {
         scenario: 'merge-cli',
         profile: 'smoke',
         workload: 'smoke',
         target: 'reference',
+        engine,
         started_at: new Date().toISOString(),
         duration_ms: 2000,
         k6_exit_code: 0,
@@ -63,6 +66,7 @@ beforeAll(async () => {
     profile: 'smoke',
     workload: 'smoke in 2 segments',
     target: 'reference',
+    engine,
     started_at: new Date(Date.UTC(2026, 10, 10 + i, 2, 17)).toISOString(),
     duration_ms: 2000,
     k6_exit_code: 0,
@@ -109,5 +113,19 @@ describe('dialtone merge with a history', () => {
     const r = await dialtone(['merge', segs[0] as string, other, '--report-dir', join(base, 'out3')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`dialtone: merge: ${other}: a segment of 'other' (smoke), not of 'merge-cli' (smoke)`);
+  });
+
+  it('names the engine the segments ran on, and refuses segments of different engines with one line', async () => {
+    const merged = JSON.parse(readFileSync(join(base, 'out2', 'load', 'merge-cli', 'result.json'), 'utf8'));
+    expect(merged.engine).toEqual(engine);
+    const other = join(base, 'seg4', 'load', 'merge-cli');
+    mkdirSync(other, { recursive: true });
+    for (const f of ['summary.json', RAW_FILE]) writeFileSync(join(other, f), readFileSync(join(segs[0] as string, f)));
+    const result = JSON.parse(readFileSync(join(segs[0] as string, 'result.json'), 'utf8'));
+    const kind = engine?.kind === 'k6' ? 'builtin' : 'k6';
+    writeFileSync(join(other, 'result.json'), JSON.stringify({ ...result, engine: { kind, version: 'v9.9.9' } }));
+    const r = await dialtone(['merge', segs[0] as string, other, '--report-dir', join(base, 'out4')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`dialtone: merge: ${other}: a segment run on ${kind}, the others on ${engine?.kind}: merge segments of one engine`);
   });
 });

@@ -77,7 +77,7 @@ describe('dialtone conformance when the target dies mid-run', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('ends a load run on time with the failed requests counted, and leaves no k6 behind', async () => {
+  it('ends a load run on time with the failed requests counted, and leaves no engine process behind', async () => {
     const work = mkdtempSync(join(tmpdir(), 'dialtone-dies-load-'));
     const target = await spawnTarget(join(work, 'ref.json'));
     const mark = `DIALTONE_TEST_MARK_${randomUUID()}`;
@@ -111,10 +111,10 @@ describe('dialtone conformance when the target dies mid-run', () => {
     // The load ran against the live target first, then every request after the kill failed and was counted.
     expect(result.figures.error_rate).toBeGreaterThan(0.05);
     expect(result.figures.error_rate).toBeLessThan(1);
-    // A threshold broke, so k6's own code, with nothing left running.
+    // A threshold broke, so k6's code (the built-in engine's too), with nothing left running.
     expect(result.k6_exit_code).toBe(99);
     expect(run.code, run.stdout + run.stderr).toBe(99);
-    // Not a hang: the run ended within its 15 s and its graceful stop (and k6's start), not at a request timeout.
+    // Not a hang: the run ended within its 15 s and its graceful stop (and the engine's start), not at a request timeout.
     expect(result.duration_ms).toBeLessThan(40_000);
     expect(processesMarked(mark)).toEqual([]);
     rmSync(work, { recursive: true, force: true });

@@ -68,11 +68,11 @@ describe('capacity analysis', () => {
     expect(a.limit_reason).toContain('completed only 2.20/s of the offered 3.00/s');
   });
 
-  it('names the load generator and gives no capacity when k6 dropped iterations while the SLOs held', () => {
+  it('names the load generator and gives no capacity when the engine dropped iterations while the SLOs held', () => {
     const a = analyse([step(1), step(2, { dropped_iterations: 40, dropped_share: 0.13 }), step(4, broken)], DEFAULT_SEARCH);
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
-    expect(a.limit_reason).toBe('at 2.00/s k6 dropped 13.0% of the offered iterations before the target broke an SLO; no target capacity is reported');
+    expect(a.limit_reason).toBe('at 2.00/s the engine dropped 13.0% of the offered iterations before the target broke an SLO; no target capacity is reported');
   });
 
   it('names the load generator when it shares a saturated machine with the target, even on a step where an SLO broke', () => {
@@ -81,7 +81,7 @@ describe('capacity analysis', () => {
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
     expect(a.limit_reason).toBe(
-      'at 2.00/s k6 used 0.88 cores of a machine 98% busy (limit 95%), which it shares with what it measures before the target broke an SLO; no target capacity is reported',
+      'at 2.00/s the engine used 0.88 cores of a machine 98% busy (limit 95%), which it shares with what it measures before the target broke an SLO; no target capacity is reported',
     );
     // A busy machine with a light generator is the target's doing: the generator could not have freed much.
     expect(analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.2, machine_busy: 0.98 })], DEFAULT_SEARCH).limited_by).toBe('target');

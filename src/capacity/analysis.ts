@@ -12,7 +12,7 @@ export interface LatencySlo {
 }
 
 export interface CapacityAnalysis {
-  /** 'target': an SLO broke first; 'load-generator': k6 saturated first; 'none': nothing broke within the search. */
+  /** 'target': an SLO broke first; 'load-generator': the engine (k6 or the built-in one) saturated first; 'none': nothing broke within the search. */
   readonly limited_by: 'target' | 'load-generator' | 'none';
   readonly limit_reason: string;
   /** The highest offered rate at which every threshold held; null when the generator was the limit. */
@@ -107,7 +107,7 @@ export function analyse(
     };
   }
   const why = saturation(firstBroken);
-  const cpuBound = why?.startsWith('k6 used') ?? false;
+  const cpuBound = why?.startsWith('the engine used') ?? false;
   // The generator is the limit when it saturated on a step whose SLOs still held, or its CPU ran out
   // (then its latency figures are its own). VUs exhausted while an SLO broke are the target's doing.
   if (why && (firstBroken.slo_held || cpuBound)) {

@@ -1,4 +1,4 @@
-// The load generator's own CPU: utime + stime of the k6 process and its children (Chromium for the
+// The load generator's own CPU: utime + stime of the engine process (k6 or the built-in one) and its children (Chromium for the
 // browser scenario), read from /proc/<pid>/stat while it runs.
 import { machineTicks, TICKS_PER_SECOND, treeTicks } from '../load/proc.js';
 

@@ -1,9 +1,10 @@
-// Prepares the k6 run a capacity search repeats: the bundled scenario, the step wrapper and the
+// Prepares the run a capacity search repeats: the engine, the bundled scenario, the step wrapper and the
 // environment, from the same run kit as `dialtone load` (src/load/kit.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { LOAD_ENV } from '../load/config.js';
+import { type Engine, type EngineChoice, engineOfRun } from '../load/engine.js';
 import { prepareRunKit } from '../load/kit.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { secretEnv } from '../profile/load.js';
@@ -11,20 +12,29 @@ import type { StepContext } from './step.js';
 import { wrapperSource } from './wrapper.js';
 
 /**
- * Bundles the scenario once and writes the wrapper every step runs.
+ * Resolves the engine (the --engine choice, else DIALTONE_ENGINE, else auto), bundles the scenario once and writes the
+ * wrapper every step runs.
  *
  * @example
- * const ctx = await prepareSteps(ROOT, 'chat-turns', loaded, '/tmp/work', false);
+ * const ctx = await prepareSteps(ROOT, 'chat-turns', loaded, '/tmp/work', false, 'builtin');
  */
-export async function prepareSteps(root: string, scenario: string, loaded: LoadedProfile, workDir: string, allowLive: boolean): Promise<StepContext> {
+export async function prepareSteps(
+  root: string,
+  scenario: string,
+  loaded: LoadedProfile,
+  workDir: string,
+  allowLive: boolean,
+  engineChoice?: Engine | EngineChoice,
+): Promise<StepContext> {
   const p = loaded.profile;
   if (p.environment === 'live' && !allowLive) {
     throw new UsageError(`refusing a capacity search against the live environment of '${p.name}'; pass --allow-live to do it on purpose`);
   }
   // The nightly shape is the constant-arrival-rate one with no abort-on-fail; the wrapper replaces its rate.
-  const kit = await prepareRunKit({ root, scenario, profile: 'nightly', loaded, work: workDir });
+  const engine = engineOfRun({ root, engine: engineChoice });
+  const kit = await prepareRunKit({ root, engine, scenario, profile: 'nightly', loaded, work: workDir });
   const script = join(workDir, 'step.js');
   writeFileSync(script, wrapperSource(kit.script));
   const env = secretEnv(loaded);
-  return { k6: kit.k6, script, env: { ...env, ...kit.env, [LOAD_ENV]: JSON.stringify(kit.config) }, secrets: Object.values(env), workDir };
+  return { engine, script, env: { ...env, ...kit.env, [LOAD_ENV]: JSON.stringify(kit.config) }, secrets: Object.values(env), workDir };
 }

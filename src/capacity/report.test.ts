@@ -34,6 +34,7 @@ const result = (r2: number): CapacityResult => ({
   scenario: 'conversations-paging',
   unit: 'walks',
   target: 'reference',
+  engine: { kind: 'builtin', version: 'v0.1.0' },
   started_at: '2026-11-23T17:59:47.528Z',
   search: DEFAULT_SEARCH,
   stopped: 'refined',
@@ -61,5 +62,10 @@ describe('the capacity page', () => {
     const poor = await capacityPage(result(-3.3));
     expect(poor).toContain('a poor fit (R² below 0.5): its peak is no prediction');
     expect(poor).not.toContain('predicted peak');
+  });
+
+  it('names the engine that ran the steps', async () => {
+    expect(await capacityPage(result(0.9))).toContain('engine dialtone built-in engine v0.1.0');
+    expect(await capacityPage({ ...result(0.9), engine: { kind: 'k6', version: 'k6 v2.2.0 (go1.25.1, linux/amd64)' } })).toContain('engine k6 v2.2.0');
   });
 });

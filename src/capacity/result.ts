@@ -1,3 +1,4 @@
+import type { EngineId } from '../load/engine-version.js';
 import type { CapacityAnalysis } from './analysis.js';
 import type { SearchOptions, SearchOutcome } from './search.js';
 import type { StepResult } from './step.js';
@@ -7,6 +8,8 @@ export interface CapacityResult {
   readonly scenario: string;
   readonly unit: string;
   readonly target: string;
+  /** The engine that ran the steps: the user's k6 or the built-in engine, with its version. */
+  readonly engine: EngineId;
   readonly started_at: string;
   readonly search: SearchOptions;
   readonly stopped: SearchOutcome['stopped'];

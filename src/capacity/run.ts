@@ -1,6 +1,7 @@
-// A whole capacity run: prepare k6, search, analyse, write DIR/capacity/SCENARIO/.
+// A whole capacity run: prepare the engine and the scenario, search, analyse, write DIR/capacity/SCENARIO/.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Engine, type EngineChoice, engineId } from '../load/engine.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { analyse } from './analysis.js';
 import { prepareSteps } from './prepare.js';
@@ -20,6 +21,8 @@ export interface CapacityRun {
   readonly search: SearchOptions;
   readonly allowLive?: boolean;
   readonly onStep?: (s: StepResult) => void;
+  /** The engine, or the --engine choice: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
+  readonly engine?: Engine | EngineChoice | undefined;
 }
 
 /**
@@ -33,13 +36,14 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   const dir = join(o.reportDir, 'capacity', o.scenario);
   const work = join(dir, '.work');
   rmSync(work, { recursive: true, force: true });
-  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false);
+  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine);
   const started = new Date().toISOString();
   const outcome = await searchCapacity(ctx, o.search, o.onStep);
   const result: CapacityResult = {
     scenario: o.scenario,
     unit: unitOf(o.scenario).unit,
     target: o.loaded.profile.name,
+    engine: engineId(ctx.engine),
     started_at: started,
     search: o.search,
     stopped: outcome.stopped,

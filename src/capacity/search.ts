@@ -20,7 +20,7 @@ export interface SearchOptions {
   /** Seconds at the start of each step whose samples are left out. */
   readonly warmupSeconds: number;
   /**
-   * Seconds k6 lets running iterations finish after a step. An iteration cut short may record failures (a browser
+   * Seconds the engine lets running iterations finish after a step. An iteration cut short may record failures (a browser
    * closed mid-call), so scenarios with long iterations need about one iteration's length.
    */
   readonly gracefulStopSeconds: number;
@@ -58,7 +58,7 @@ export const DEFAULT_SEARCH: SearchOptions = {
   keepUpShare: 0.95,
 };
 
-/** k6 could not run a step (its exit code is neither 0 nor 99, threshold failed): the search cannot go on. */
+/** The engine could not run a step (its exit code is neither 0 nor 99, threshold failed): the search cannot go on. */
 export class StepFailed extends Error {
   override readonly name = 'StepFailed';
 }
@@ -66,13 +66,14 @@ export class StepFailed extends Error {
 /** Why the generator could not be trusted at a step, or undefined when it could. */
 export function generatorSaturation(s: StepResult, o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'machineBusyLimit'>): string | undefined {
   if (s.generator_cpu_cores !== undefined && s.generator_cpu_cores >= o.cpuLimitCores) {
-    return `k6 used ${s.generator_cpu_cores.toFixed(2)} cores (limit ${o.cpuLimitCores})`;
+    return `the engine used ${s.generator_cpu_cores.toFixed(2)} cores (limit ${o.cpuLimitCores})`;
   }
   if (s.machine_busy !== undefined && s.machine_busy >= (o.machineBusyLimit ?? 1) && (s.generator_cpu_cores ?? 0) >= 0.5) {
-    return `k6 used ${(s.generator_cpu_cores ?? 0).toFixed(2)} cores of a machine ${(s.machine_busy * 100).toFixed(0)}% busy (limit ${(o.machineBusyLimit * 100).toFixed(0)}%), which it shares with what it measures`;
+    return `the engine used ${(s.generator_cpu_cores ?? 0).toFixed(2)} cores of a machine ${(s.machine_busy * 100).toFixed(0)}% busy (limit ${(o.machineBusyLimit * 100).toFixed(0)}%), which it shares with what it measures`;
   }
-  if (s.vus_in_use >= s.vus_cap && s.dropped_iterations > 0) return `k6 ran out of VUs (all ${s.vus_cap} busy, ${s.dropped_iterations} iterations dropped)`;
-  if (s.dropped_share > o.droppedLimit) return `k6 dropped ${(s.dropped_share * 100).toFixed(1)}% of the offered iterations`;
+  if (s.vus_in_use >= s.vus_cap && s.dropped_iterations > 0)
+    return `the engine ran out of VUs (all ${s.vus_cap} busy, ${s.dropped_iterations} iterations dropped)`;
+  if (s.dropped_share > o.droppedLimit) return `the engine dropped ${(s.dropped_share * 100).toFixed(1)}% of the offered iterations`;
   return undefined;
 }
 
@@ -121,7 +122,9 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
       iterationS,
     });
     if (s.k6_exit_code !== 0 && s.k6_exit_code !== 99) {
-      throw new StepFailed(`k6 could not run step ${s.index} at ${rate.toFixed(2)}/s (exit ${s.k6_exit_code}); see its log in the report's .work folder`);
+      throw new StepFailed(
+        `the engine could not run step ${s.index} at ${rate.toFixed(2)}/s (exit ${s.k6_exit_code}); see its log in the report's .work folder`,
+      );
     }
     steps.push(s);
     onStep(s);

@@ -1,19 +1,21 @@
-// One step of the capacity search: the scenario at a constant arrival rate, run by the real k6, with
-// the generator's own CPU sampled from /proc while it runs.
+// One step of the capacity search: the scenario at a constant arrival rate, run by the engine (the user's k6 or the
+// built-in one), with the generator's own CPU sampled from /proc while it runs.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Engine } from '../load/engine.js';
 import { type K6Summary, stat, type ThresholdResult, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
 import { sampleCpu } from './cpu.js';
 import { OBSERVED, PHASE_TAG, STEP_ENV, type StepShape, steadyKey } from './wrapper.js';
 
-/** What the step runner needs from the search: the prepared k6 run, minus the rate. */
+/** What the step runner needs from the search: the prepared run, minus the rate. */
 export interface StepContext {
-  readonly k6: string;
+  /** The user's k6 or the built-in engine: spawned as `engine.command [...engine.args, 'run', …]`. */
+  readonly engine: Engine;
   /** The wrapper script (src/capacity/wrapper.ts) next to the bundled scenario. */
   readonly script: string;
-  /** Environment for k6: the LoadConfig, the credentials' variables, the browser's. */
+  /** Environment for the engine: the LoadConfig, the credentials' variables, the browser's. */
   readonly env: Readonly<Record<string, string>>;
   readonly secrets: readonly string[];
   readonly workDir: string;
@@ -49,7 +51,7 @@ export interface StepResult {
   readonly dropped_share: number;
   readonly vus_in_use: number;
   readonly vus_cap: number;
-  /** The k6 process tree's CPU over the steady part, in cores (1 = one core busy). */
+  /** The engine's process tree's CPU over the steady part, in cores (1 = one core busy). */
   readonly generator_cpu_cores: number | undefined;
   /** Share of the machine's CPU busy over the steady part, every process counted (a loopback target's too). */
   readonly machine_busy: number | undefined;
@@ -133,11 +135,11 @@ export async function runStep(
   };
   const summaryPath = join(ctx.workDir, `step-${o.index}.summary.json`);
   rmSync(summaryPath, { force: true });
-  const log = createWriteStream(join(ctx.workDir, `step-${o.index}.k6.log`));
+  const log = createWriteStream(join(ctx.workDir, `step-${o.index}.engine.log`));
   const started = Date.now();
   let cpu: ReturnType<typeof sampleCpu> | undefined;
   const exitCode = await new Promise<number>((done) => {
-    const child = spawn(ctx.k6, ['run', '--no-color', '--quiet', '--summary-export', summaryPath, ctx.script], {
+    const child = spawn(ctx.engine.command, [...ctx.engine.args, 'run', '--no-color', '--quiet', '--summary-export', summaryPath, ctx.script], {
       env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

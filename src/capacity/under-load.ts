@@ -5,6 +5,7 @@ import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, UsageError } from '../errors.js';
+import { type Engine, type EngineChoice, type EngineId, engineId, engineName } from '../load/engine.js';
 import { type K6Summary, stat } from '../load/summary.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
@@ -18,11 +19,11 @@ import { STEP_ENV, type StepShape } from './wrapper.js';
 
 /** Seconds the load runs before the gate starts, so the target is at its rate when the cases run. */
 const RAMP_S = 5;
-/** Upper bound on k6's start (VU initialisation) before the gate gives up. */
+/** Upper bound on the engine's start (VU initialisation) before the gate gives up. */
 const START_TIMEOUT_S = 120;
 /** Upper bound on the hold: the gate under load must end well before. */
 const HOLD_MAX_S = 1200;
-/** Share of the asked rate k6 must have completed while the gate ran for the load to count as delivered. */
+/** Share of the asked rate the engine must have completed while the gate ran for the load to count as delivered. */
 export const DELIVERED_SHARE = 0.9;
 
 /** Parses `SCENARIO@RATE` (iterations per second). */
@@ -32,7 +33,7 @@ export function parseUnderLoad(v: string): { scenario: string; rate: number } {
   return { scenario: m[1] as string, rate: Number(m[2]) };
 }
 
-/** A free loopback port for k6's REST API. */
+/** A free loopback port for the engine's REST API (k6's, which the built-in engine serves too). */
 async function freePort(): Promise<number> {
   const srv = createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
@@ -41,7 +42,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Iterations k6 has completed so far, from its REST API; undefined while it does not answer. */
+/** Iterations the engine has completed so far, from its REST API; undefined while it does not answer. */
 async function iterationsSoFar(port: number): Promise<number | undefined> {
   try {
     const res = await fetch(`http://127.0.0.1:${port}/v1/metrics/iterations`, { signal: AbortSignal.timeout(2000) });
@@ -53,13 +54,13 @@ async function iterationsSoFar(port: number): Promise<number | undefined> {
   }
 }
 
-/** A load held at a constant rate until stopped; `stop` resolves with what k6 achieved. */
+/** A load held at a constant rate until stopped; `stop` resolves with what the engine achieved. */
 function holdLoad(
   ctx: StepContext,
   rate: number,
   port: number,
 ): { running: () => Promise<number | undefined>; stop: () => Promise<{ iterations: number; seconds: number }> } {
-  // Few VUs up front (k6 starts faster), more on demand up to the step budget.
+  // Few VUs up front (the engine starts faster), more on demand up to the step budget.
   const budget = vuBudget(rate, 2000);
   const shape: StepShape = {
     perMinute: Math.max(1, Math.round(rate * 60)),
@@ -71,11 +72,15 @@ function holdLoad(
   };
   const summaryPath = join(ctx.workDir, 'hold.summary.json');
   const started = Date.now();
-  const child = spawn(ctx.k6, ['run', '--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, ctx.script], {
-    env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log = createWriteStream(join(ctx.workDir, 'hold.k6.log'));
+  const child = spawn(
+    ctx.engine.command,
+    [...ctx.engine.args, 'run', '--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, ctx.script],
+    {
+      env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const log = createWriteStream(join(ctx.workDir, 'hold.engine.log'));
   const relay = (c: Buffer) => log.write(redact(c.toString('utf8'), ctx.secrets));
   child.stdout.on('data', relay);
   child.stderr.on('data', relay);
@@ -95,7 +100,7 @@ function holdLoad(
 }
 
 /**
- * Iterations k6 completed so far, asked a few times: a busy generator may miss one 2 s answer. Never guessed (a 0 would
+ * Iterations the engine completed so far, asked a few times: a busy generator may miss one 2 s answer. Never guessed (a 0 would
  * count the whole ramp into the gate's window and make the load look delivered).
  */
 async function countOf(hold: { running: () => Promise<number | undefined> }, scenario: string): Promise<number> {
@@ -104,14 +109,16 @@ async function countOf(hold: { running: () => Promise<number | undefined> }, sce
     if (n !== undefined) return n;
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new EnvironmentError(`conformance: k6 running ${scenario} stopped answering on its REST API, so the load it held is unknown`);
+  throw new EnvironmentError(`conformance: the engine running ${scenario} stopped answering on its REST API, so the load it held is unknown`);
 }
 
 /** What under-load.json holds. */
 export interface UnderLoadResult {
   readonly scenario: string;
   readonly rate: number;
-  /** Iterations per second k6 completed while the gate under load ran. */
+  /** The engine that held the load: the user's k6 or the built-in engine, with its version. */
+  readonly engine: EngineId;
+  /** Iterations per second the engine completed while the gate under load ran. */
   readonly achieved_rate: number;
   /** Whether that was at least DELIVERED_SHARE of the rate asked: a gate under less load judged something else. */
   readonly load_delivered: boolean;
@@ -140,14 +147,16 @@ export async function gateUnderLoad(o: {
   rate: number;
   reportDir: string;
   runSuite: () => Promise<Results>;
+  /** The engine, or the --engine choice: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
+  engine?: Engine | EngineChoice | undefined;
 }): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results }> {
   const idle = await o.runSuite();
-  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, join(o.reportDir, 'conformance', '.under-load'), false);
+  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, join(o.reportDir, 'conformance', '.under-load'), false, o.engine);
   const hold = holdLoad(ctx, o.rate, await freePort());
   let underLoad: Results;
   let gate: { iterations: number; seconds: number };
   try {
-    // k6 initialises its VUs first: the gate starts once iterations complete, and RAMP_S later.
+    // The engine initialises its VUs first: the gate starts once iterations complete, and RAMP_S later.
     const deadline = Date.now() + START_TIMEOUT_S * 1000;
     while (((await hold.running()) ?? 0) === 0) {
       if (Date.now() > deadline) throw new EnvironmentError(`conformance: the ${o.scenario} load did not start within ${START_TIMEOUT_S} s`);
@@ -169,6 +178,7 @@ export async function gateUnderLoad(o: {
   const result: UnderLoadResult = {
     scenario: o.scenario,
     rate: o.rate,
+    engine: engineId(ctx.engine),
     achieved_rate: achieved,
     load_delivered: achieved >= DELIVERED_SHARE * o.rate,
     idle_gate: idle.gate,
@@ -186,7 +196,8 @@ export async function gateUnderLoad(o: {
         'dialtone conformance under load',
         `<nav><a href="../index.html">← all reports</a><a href="index.html">the gate under load</a><a href="under-load.json">under-load.json</a></nav>
 <h1>Conformance under load: ${esc(o.scenario)} at ${o.rate}/s</h1>
-<p>k6 held ${achieved.toFixed(1)} iterations/s while the gate ran${
+<p class="muted">engine ${esc(engineName(result.engine))}</p>
+<p>The engine held ${achieved.toFixed(1)} iterations/s while the gate ran${
           result.load_delivered
             ? ''
             : ` <strong>(less than ${DELIVERED_SHARE * 100} % of the ${o.rate}/s asked: the load was not delivered, so the gate under load judged a lighter load)</strong>`

@@ -43,6 +43,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/k6-operator.js');
     return { usage: m.usage, run: m.k6Operator };
   },
+  'k8s-job': async () => {
+    const m = await import('./commands/k8s-job.js');
+    return { usage: m.usage, run: m.k8sJob };
+  },
 };
 
 async function help(): Promise<string> {

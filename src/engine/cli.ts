@@ -1,21 +1,7 @@
 // The engine's command line: the part of k6's that dialtone uses, with k6's flags and exit codes
 // (/using-k6/k6-options/reference/, /get-started/running-k6/).
 import { BUILTIN_ENGINE_VERSION } from '../load/engine-version.js';
-import { EXIT, runEngine } from './run.js';
-
-/** What `run` takes. */
-export interface RunArgs {
-  readonly script: string;
-  readonly quiet: boolean;
-  readonly summaryExport: string | undefined;
-  readonly outs: readonly string[];
-  readonly address: string | undefined;
-  readonly segment: string | undefined;
-  readonly sequence: string | undefined;
-  readonly noThresholds: boolean;
-  readonly noColor: boolean;
-  readonly workers: number | undefined;
-}
+import { EXIT, type RunArgs, runEngine } from './run.js';
 
 const USAGE = `usage: dialtone-engine run [--quiet] [--no-color] [--summary-export FILE] [--out json=FILE|csv=FILE]... [--address HOST:PORT]
        [--execution-segment A:B --execution-segment-sequence S] [--no-thresholds] [--workers N] SCRIPT

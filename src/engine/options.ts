@@ -69,7 +69,8 @@ function rawScenarios(o: Record<string, unknown>): Record<string, Record<string,
   if (declared && Object.keys(declared).length > 0) return declared;
   // Shortcuts (/using-k6/k6-options/reference/): stages ⇒ ramping-vus; iterations ⇒ shared-iterations; duration ⇒ constant-vus; nothing ⇒ 1 VU, 1 iteration.
   if (Array.isArray(o.stages)) return { default: { executor: 'ramping-vus', startVUs: o.vus ?? 1, stages: o.stages, gracefulStop: '30s' } };
-  if (o.iterations !== undefined) return { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations, maxDuration: o.duration ?? '10m' } };
+  if (o.iterations !== undefined)
+    return { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations, maxDuration: o.duration ?? '10m' } };
   if (o.duration !== undefined) return { default: { executor: 'constant-vus', vus: o.vus ?? 1, duration: o.duration } };
   return { default: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } };
 }
@@ -84,7 +85,8 @@ export function planScenarios(options: Record<string, unknown>): ScenarioPlan[] 
   return Object.entries(rawScenarios(options)).map(([name, s]) => {
     const where = `scenarios.${name}`;
     const executor = s.executor as ExecutorName;
-    if (!EXECUTORS.includes(executor)) throw new Error(`${where}.executor: '${String(s.executor)}' is not one the built-in engine runs (${EXECUTORS.join(', ')})`);
+    if (!EXECUTORS.includes(executor))
+      throw new Error(`${where}.executor: '${String(s.executor)}' is not one the built-in engine runs (${EXECUTORS.join(', ')})`);
     const arrival = executor.endsWith('arrival-rate');
     const preAllocatedVUs = arrival ? num(s.preAllocatedVUs, `${where}.preAllocatedVUs`) : 0;
     const stages = executor.startsWith('ramping') ? stagesOf(s.stages, where) : [];

@@ -1,5 +1,5 @@
 // One part of a run (a worker thread's): its VUs, its scenarios' executors, and what it tells the main thread.
-import { type ExecutorContext, EXECUTORS } from './executors/index.js';
+import { EXECUTORS, type ExecutorContext } from './executors/index.js';
 import { compileScript, opener } from './loader.js';
 import { moduleTable } from './modules/index.js';
 import type { ScenarioPlan } from './options.js';
@@ -50,6 +50,8 @@ export interface RunningPart {
   stop(): void;
   readonly done: Promise<void>;
   readonly state: RunState;
+  /** The most VUs that ran an iteration at once since the last call (a short iteration is missed by a plain reading). */
+  peakActive(): number;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     run: state,
   };
   const vus: Vu[] = [];
+  const peak = { active: 0 };
   let localVus = 0;
   const newVu = () => {
     localVus++;
@@ -138,6 +141,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
         vu.exec.iterationInTest = inTest ?? local * part.count + part.index;
         vu.exec.iterationInInstance = local++;
         state.vusActive++;
+        if (state.vusActive > peak.active) peak.active = state.vusActive;
         try {
           return await vu.iterate(fn as (d?: unknown) => unknown, dataOf.get(vu));
         } finally {
@@ -171,5 +175,10 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     stop: () => stop.abort(),
     done,
     state,
+    peakActive: () => {
+      const most = peak.active;
+      peak.active = state.vusActive;
+      return most;
+    },
   };
 }

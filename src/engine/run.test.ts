@@ -88,7 +88,7 @@ describe('the built-in engine', () => {
     expect(n(r, 'hits', 'count')).toBe(6);
   });
 
-  it('refuses a malformed threshold before anything runs, with k6\'s invalid-config exit code 104', async () => {
+  it("refuses a malformed threshold before anything runs, with k6's invalid-config exit code 104", async () => {
     const r = await runScript(`export const options = { thresholds: { iterations: ['p(95) <<< 3'] } }; export default function () {}`);
     expect(r.code).toBe(104);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -160,7 +160,7 @@ describe('the built-in engine', () => {
     expect((r.summary.root_group as { checks: Record<string, { passes: number; fails: number }> }).checks.one).toMatchObject({ passes: 4, fails: 0 });
   });
 
-  it('prints the scenario line of k6\'s header that dialtone reads to know the asked load', async () => {
+  it("prints the scenario line of k6's header that dialtone reads to know the asked load", async () => {
     const r = await runScript(
       `export const options = { scenarios: { chat: { executor: 'constant-arrival-rate', rate: 5, timeUnit: '1s', duration: '1s', preAllocatedVUs: 5, maxVUs: 30, gracefulStop: '5s' } } };
        export default function () {}`,
@@ -175,7 +175,10 @@ describe('the built-in engine', () => {
       export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 30, timeUnit: '1s', duration: '1s', preAllocatedVUs: 10 } } };
       export default function () { c.add(1); }`;
     const seq = ['--execution-segment-sequence', '0,1/2,1'];
-    const [a, b] = await Promise.all([runScript(script, ['--execution-segment', '0:1/2', ...seq]), runScript(script, ['--execution-segment', '1/2:1', ...seq])]);
+    const [a, b] = await Promise.all([
+      runScript(script, ['--execution-segment', '0:1/2', ...seq]),
+      runScript(script, ['--execution-segment', '1/2:1', ...seq]),
+    ]);
     expect((n(a, 'started', 'count') ?? 0) + (n(b, 'started', 'count') ?? 0)).toBe(30);
     expect(n(a, 'started', 'count')).toBe(15);
   });

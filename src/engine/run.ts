@@ -5,13 +5,12 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { RunArgs } from './cli.js';
 import { formatDuration } from './duration.js';
 import { bundleScript, compileScript, opener } from './loader.js';
-import { openOutput, type Output, parseOutArg } from './metrics/outputs.js';
+import { type Output, openOutput, parseOutArg } from './metrics/outputs.js';
 import { type RestApi, startRestApi } from './metrics/rest.js';
-import { MetricStore } from './metrics/store.js';
 import { summaryKeys, summaryValues } from './metrics/sink.js';
+import { MetricStore } from './metrics/store.js';
 import { summaryExport, writeSummaryExport } from './metrics/summary-export.js';
 import { textSummary } from './metrics/text-summary.js';
 import { abortingVerdict, parseThresholds, type ThresholdSet } from './metrics/thresholds.js';
@@ -23,6 +22,20 @@ import { BatchReceiver, type SampleBatch } from './transport.js';
 import type { EngineTls, MetricDecl, SampleSink } from './types.js';
 import { errorText, type RunState, Vu } from './vu.js';
 import type { FromWorker } from './worker.js';
+
+/** What `run` takes. */
+export interface RunArgs {
+  readonly script: string;
+  readonly quiet: boolean;
+  readonly summaryExport: string | undefined;
+  readonly outs: readonly string[];
+  readonly address: string | undefined;
+  readonly segment: string | undefined;
+  readonly sequence: string | undefined;
+  readonly noThresholds: boolean;
+  readonly noColor: boolean;
+  readonly workers: number | undefined;
+}
 
 /** k6's exit codes (/get-started/... and errext/exitcodes, as the facts sheet lists them). */
 export const EXIT = {
@@ -39,9 +52,15 @@ export const EXIT = {
 /** k6's built-in metrics the modules emit, declared before thresholds are checked against what exists. */
 export const BUILTIN_METRICS: readonly MetricDecl[] = [
   ...CORE_METRICS,
-  ...['http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving'].map(
-    (name) => ({ name, type: 'trend', contains: 'time' }) as const,
-  ),
+  ...[
+    'http_req_duration',
+    'http_req_blocked',
+    'http_req_connecting',
+    'http_req_tls_handshaking',
+    'http_req_sending',
+    'http_req_waiting',
+    'http_req_receiving',
+  ].map((name) => ({ name, type: 'trend', contains: 'time' }) as const),
   { name: 'http_reqs', type: 'counter', contains: 'default' },
   { name: 'http_req_failed', type: 'rate', contains: 'default' },
   { name: 'ws_connecting', type: 'trend', contains: 'time' },
@@ -100,7 +119,11 @@ const clock = (ms: number) => `${Math.floor(ms / 60_000)}m${pad(Math.floor((ms %
 /** A log line as k6's text logger writes one: `WARN[0003] message  key=value`. */
 function logLine(started: number, level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>): string {
   const secs = pad(Math.max(0, Math.floor((Date.now() - started) / 1000)), 4);
-  const tail = fields ? `  ${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
+  const tail = fields
+    ? `  ${Object.entries(fields)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`
+    : '';
   return `${level.toUpperCase().slice(0, 4)}[${secs}] ${message}${tail}\n`;
 }
 
@@ -178,7 +201,17 @@ export async function runEngine(args: RunArgs): Promise<number> {
     const table = await moduleTable(imports);
     const bare = compileScript(code, args.script);
     tls = tlsFromEnv(process.env, {});
-    vu0 = new Vu(0, 0, { sink: forward, tls, options: {}, baseEnv: process.env as Record<string, string>, script: bare, modules: (vu) => table(vu), open: opener(args.script), log, run: state });
+    vu0 = new Vu(0, 0, {
+      sink: forward,
+      tls,
+      options: {},
+      baseEnv: process.env as Record<string, string>,
+      script: bare,
+      modules: (vu) => table(vu),
+      open: opener(args.script),
+      log,
+      run: state,
+    });
     options = (vu0.exports.options ?? {}) as Record<string, unknown>;
     tls = tlsFromEnv(process.env, options);
   } catch (e) {
@@ -269,7 +302,18 @@ export async function runEngine(args: RunArgs): Promise<number> {
   const insufficient = new Set<string>();
   const ready: Promise<void>[] = [];
   for (let index = 0; index < count; index++) {
-    const spec: PartSpec = { scriptPath: args.script, code, imports, options, plans, env: process.env as Record<string, string>, tls, segment, worker: { index, count }, setupData };
+    const spec: PartSpec = {
+      scriptPath: args.script,
+      code,
+      imports,
+      options,
+      plans,
+      env: process.env as Record<string, string>,
+      tls,
+      segment,
+      worker: { index, count },
+      setupData,
+    };
     const w = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: spec });
     workers.push(w);
     const receiver = new BatchReceiver(store);
@@ -309,7 +353,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
               outcome.failed ??= m.message ?? 'failed by the script';
               break;
             case 'state':
-              live.active[index] = m.active;
+              // The most VUs busy at once since the worker's last report: vus is read once a second.
+              live.active[index] = Math.max(live.active[index] ?? 0, m.active);
               live.initialized[index] = m.initialized;
               live.completed[index] = m.completed;
               live.interrupted[index] = m.interrupted;
@@ -364,6 +409,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     const now = Date.now();
     store.emit('vus', sum(live.active), {}, now);
     store.emit('vus_max', sum(live.initialized), {}, now);
+    live.active.fill(0);
   };
   sampleVus();
   const gauges = setInterval(sampleVus, GAUGE_EVERY_MS);
@@ -420,7 +466,9 @@ export async function runEngine(args: RunArgs): Promise<number> {
   if (outcome.signal) return EXIT.externalAbort;
   if (outcome.aborted) return fatal(EXIT.scriptAborted, `test aborted: ${outcome.aborted}`);
   if (verdicts.some((v) => !v.ok)) {
-    process.stderr.write(logLine(started, 'error', `thresholds on metrics '${[...new Set(verdicts.filter((v) => !v.ok).map((v) => v.key))].join(', ')}' have been crossed`));
+    process.stderr.write(
+      logLine(started, 'error', `thresholds on metrics '${[...new Set(verdicts.filter((v) => !v.ok).map((v) => v.key))].join(', ')}' have been crossed`),
+    );
     return EXIT.thresholds;
   }
   if (outcome.failed) return fatal(EXIT.scriptFailed, `test failed: ${outcome.failed}`);
@@ -460,5 +508,10 @@ export function handleSummaryData(store: MetricStore, trendStats: readonly strin
       ...(own.length ? { thresholds: Object.fromEntries(own.map((v) => [v.threshold.source, { ok: v.ok }])) } : {}),
     };
   }
-  return { metrics, root_group: summaryExport(store, { summaryTrendStats: trendStats, verdicts }).root_group, options: { summaryTrendStats: trendStats, summaryTimeUnit: '' }, state: { testRunDurationMs: store.elapsedMs() } };
+  return {
+    metrics,
+    root_group: summaryExport(store, { summaryTrendStats: trendStats, verdicts }).root_group,
+    options: { summaryTrendStats: trendStats, summaryTimeUnit: '' },
+    state: { testRunDurationMs: store.elapsedMs() },
+  };
 }

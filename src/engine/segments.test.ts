@@ -4,7 +4,8 @@ import { owns, parseSegment, shareOf, within } from './segments.js';
 describe('execution segments', () => {
   it('splits a VU count so the parts add up to it exactly', () => {
     for (const total of [0, 1, 7, 10, 301])
-      for (const count of [1, 2, 3, 8]) expect(Array.from({ length: count }, (_, index) => shareOf({ index, count }, total)).reduce((a, b) => a + b, 0)).toBe(total);
+      for (const count of [1, 2, 3, 8])
+        expect(Array.from({ length: count }, (_, index) => shareOf({ index, count }, total)).reduce((a, b) => a + b, 0)).toBe(total);
   });
 
   it('gives every arrival to exactly one part, also for a worker within a machine segment', () => {

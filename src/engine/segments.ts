@@ -55,7 +55,8 @@ export function parseSegment(segment: string | undefined, sequence: string | und
   if (a === undefined || b === undefined || !(a < b) || a < 0 || b > 1) throw new Error(`execution segment: '${segment}' must be A:B with 0 ≤ A < B ≤ 1`);
   const width = b - a;
   const count = Math.round(1 / width);
-  if (Math.abs(count * width - 1) > 1e-9) throw new Error(`execution segment: '${segment}' is not 1/N of the run; the built-in engine runs equal segments only`);
+  if (Math.abs(count * width - 1) > 1e-9)
+    throw new Error(`execution segment: '${segment}' is not 1/N of the run; the built-in engine runs equal segments only`);
   if (sequence) {
     const bounds = sequence.split(',').map(frac);
     const equal = bounds.length === count + 1 && bounds.every((x, i) => Math.abs(x - i / count) < 1e-9);

@@ -35,7 +35,8 @@ try {
   });
   const s = part.state;
   const state = setInterval(
-    () => post({ t: 'state', active: s.vusActive, initialized: s.vusInitialized, completed: s.iterationsCompleted, interrupted: s.iterationsInterrupted }),
+    () =>
+      post({ t: 'state', active: part.peakActive(), initialized: s.vusInitialized, completed: s.iterationsCompleted, interrupted: s.iterationsInterrupted }),
     250,
   );
   port.on('message', (m: ToWorker) => {
@@ -53,4 +54,3 @@ try {
   sink.close();
   post({ t: 'crash', message: errorText(e) });
 }
-

@@ -99,7 +99,7 @@ describe('deliveryHeadline', () => {
   it('leads with every reason when the load fell short', () => {
     const d = judgeDelivery(summary(500, 1500, 30), generator({ insufficientVUs: 30, cpuCores: [1.9, 1.9] }));
     expect(deliveryHeadline(d)).toEqual([
-      "LOAD NOT DELIVERED: 1,500 iterations dropped (75.0 % of 2,000; tolerance 0.1 %); VUs exhausted (peak 30 of maxVUs 30; raise --max-vus or spread the load); the generator's CPU was saturated in 2 s (at least 90.0 % of 2 cores; run k6 on more machines)",
+      "LOAD NOT DELIVERED: 1,500 iterations dropped (75.0 % of 2,000; tolerance 0.1 %); VUs exhausted (peak 30 of maxVUs 30; raise --max-vus or spread the load); the generator's CPU was saturated in 2 s (at least 90.0 % of 2 cores; spread the load over more machines)",
       'asked 100.0 iterations/s, delivered 50.0/s (500 iterations, 300.0 requests/s), 1,500 dropped (75.0 %); peak 30 of 30 VUs; generator CPU 1.90 cores on average, peak 1.90 of 2; machine 50.0 % busy',
     ]);
   });

@@ -100,7 +100,7 @@ const WHY: Record<ShortBy, (d: Delivery) => string> = {
     `${n(d.dropped, 0)} iterations dropped (${pct(d.dropped_share)} of ${n(d.iterations + d.dropped, 0)}; tolerance ${pct(DROPPED_TOLERANCE)})`,
   vus_exhausted: (d) => `VUs exhausted (peak ${d.peak_vus} of maxVUs ${d.max_vus ?? 'n/a'}; raise --max-vus or spread the load)`,
   generator_cpu: (d) =>
-    `the generator's CPU was saturated in ${d.generator_saturated_seconds} s (at least ${pct(CPU_SATURATED)} of ${d.cores} cores; run k6 on more machines)`,
+    `the generator's CPU was saturated in ${d.generator_saturated_seconds} s (at least ${pct(CPU_SATURATED)} of ${d.cores} cores; spread the load over more machines)`,
 };
 
 /**
@@ -132,7 +132,7 @@ export function exitWithDelivery(k6Exit: number, d: Delivery): number {
 const VERDICTS: Record<number, string> = {
   0: 'thresholds held on the load asked for',
   [EXIT_LOAD_NOT_DELIVERED]: `thresholds held, but the load asked for was not delivered (exit ${EXIT_LOAD_NOT_DELIVERED})`,
-  99: 'threshold failed (k6 exit 99)',
+  99: 'threshold failed (exit 99)',
 };
 
 /**
@@ -141,4 +141,4 @@ const VERDICTS: Record<number, string> = {
  * @example
  * loadVerdict(5); // 'thresholds held, but the load asked for was not delivered (exit 5)'
  */
-export const loadVerdict = (exitCode: number) => VERDICTS[exitCode] ?? `k6 failed (exit ${exitCode})`;
+export const loadVerdict = (exitCode: number) => VERDICTS[exitCode] ?? `the engine failed (exit ${exitCode})`;

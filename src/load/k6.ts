@@ -1,67 +1,58 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { EnvironmentError } from '../errors.js';
+import { existsSync } from 'node:fs';
 
-/** The pinned k6 release; tools/k6/go.mod pins the same version with its checksums in go.sum. */
+/**
+ * The k6 release dialtone is tested with (the oldest v2 it accepts), and the k6-operator's default image tag. dialtone
+ * never fetches, builds or ships k6: it runs one the user installed, as a separate program.
+ */
 export const K6_VERSION = 'v2.2.0';
 const SUITABLE = /^k6 v2\.(\d+)\.\d+/;
 
-/** Where the project's own k6 build lives. */
-export const localK6 = (root: string) => join(root, '.tools', 'bin', 'k6');
+/** A k6 the user installed: where it is and the first line of its `k6 version`. */
+export interface FoundK6 {
+  readonly path: string;
+  readonly version: string;
+}
 
-function versionOf(bin: string): string | undefined {
+/** The first line of `BIN version`, or undefined when it does not run. */
+function versionOf(bin: string, env: NodeJS.ProcessEnv): string | undefined {
   try {
-    const out = execFileSync(bin, ['version'], { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' }, timeout: 20_000 });
+    const out = execFileSync(bin, ['version'], { encoding: 'utf8', env: { ...env, K6_NO_USAGE_REPORT: 'true' }, timeout: 20_000 });
     return out.trim().split('\n')[0];
   } catch {
     return undefined;
   }
 }
 
-const onPath = (name: string): string | undefined => {
-  const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
+/** Where `name` is on the PATH of `env`, if anywhere. */
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const r = spawnSync('/bin/sh', ['-c', `command -v ${name}`], { encoding: 'utf8', env });
   return r.status === 0 ? r.stdout.trim() || undefined : undefined;
-};
+}
 
-/**
- * Finds a suitable k6 (a v2.x at least as new as the pin): $DIALTONE_K6, then the project's
- * .tools/bin/k6, then k6 on PATH. Returns undefined when there is none.
- */
-export function findK6(root: string): string | undefined {
-  const min = Number(K6_VERSION.split('.')[1]);
-  const candidates = [process.env.DIALTONE_K6, localK6(root), onPath('k6')].filter((c): c is string => !!c && existsSync(c));
-  return candidates.find((c) => {
-    const m = SUITABLE.exec(versionOf(c) ?? '');
-    return m !== null && Number(m[1]) >= min;
-  });
+/** Whether a `k6 version` line is a v2 at least as new as K6_VERSION. */
+export function suitableK6(version: string | undefined): boolean {
+  const m = SUITABLE.exec(version ?? '');
+  return m !== null && Number(m[1]) >= Number(K6_VERSION.split('.')[1]);
 }
 
 /**
- * Builds the pinned k6 into .tools/bin with the Go toolchain, from tools/k6 (go.mod + go.sum), so
- * every module is checksum-verified. `go install k6@version` cannot be used here: it asks the proxy
- * for the module's version list to check deprecations, which the proxy does not serve for k6/v2.
+ * The k6 programs the user installed, in the order they are tried: $DIALTONE_K6, then k6 on PATH; each with the first
+ * line of its `k6 version` (undefined when it does not run).
  */
-export function buildK6(root: string, log: (line: string) => void = console.log): string {
-  const go = onPath('go') ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
-  if (!go) {
-    throw new EnvironmentError(
-      `k6 ${K6_VERSION} is not installed and Go is not available to build it: install k6 v2 (https://grafana.com/docs/k6/latest/set-up/install-k6/) or Go 1.25+, then run 'npm install' again`,
-    );
-  }
-  const out = localK6(root);
-  mkdirSync(join(root, '.tools', 'bin'), { recursive: true });
-  log(`dialtone: building k6 ${K6_VERSION} with ${go} (first time only; about two minutes on a cold cache)`);
-  const r = spawnSync(go, ['build', '-trimpath', '-o', out, 'go.k6.io/k6/v2'], {
-    cwd: join(root, 'tools', 'k6'),
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, GOFLAGS: '-buildvcs=false -mod=readonly', CGO_ENABLED: '0' },
-  });
-  if (r.status !== 0 || !existsSync(out)) throw new EnvironmentError(`building k6 ${K6_VERSION} with Go failed (exit ${r.status}); see the Go output above`);
-  return out;
+export function k6Candidates(env: NodeJS.ProcessEnv = process.env): { path: string; version: string | undefined }[] {
+  const paths = [env.DIALTONE_K6, onPath('k6', env)].filter((c): c is string => !!c && existsSync(c));
+  return [...new Set(paths)].map((path) => ({ path, version: versionOf(path, env) }));
 }
 
-/** A suitable k6, building the pinned one when none is found. */
-export function ensureK6(root: string, log?: (line: string) => void): string {
-  return findK6(root) ?? buildK6(root, log);
+/**
+ * Finds the user's k6 (a v2.x at least as new as K6_VERSION): $DIALTONE_K6, then k6 on PATH. Undefined when there is
+ * none; dialtone then runs its built-in engine (src/load/engine.ts).
+ *
+ * @example
+ * findK6()?.version; // 'k6 v2.2.0 (go1.25.1, linux/amd64)'
+ */
+export function findK6(env: NodeJS.ProcessEnv = process.env): FoundK6 | undefined {
+  const found = k6Candidates(env).find((c) => suitableK6(c.version));
+  return found ? { path: found.path, version: found.version as string } : undefined;
 }

@@ -7,7 +7,7 @@ import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
 import { writeChatData } from './data.js';
-import { ensureK6 } from './k6.js';
+import type { Engine } from './engine.js';
 import { recordsWindow } from './records-window.js';
 import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
 
@@ -53,28 +53,30 @@ export function loadConfigOf(o: {
   };
 }
 
-/** What a k6 run of one scenario needs on disk and in its environment, made in the run's work folder. */
+/** What a run of one scenario needs on disk and in its environment, made in the run's work folder. */
 export interface RunKit {
-  readonly k6: string;
+  /** The engine that runs it: the user's k6 or the built-in engine (src/load/engine.ts). */
+  readonly engine: Engine;
   /** The bundled scenario. */
   readonly script: string;
   readonly config: LoadConfig;
-  /** Chromium for a browser scenario, and the trust k6 (and Chromium) need: no secret values. */
+  /** Chromium for a browser scenario, and the trust the engine (and Chromium) need: no secret values. */
   readonly env: Readonly<Record<string, string>>;
   /** Whether the profile turned certificate verification off (the report says so). */
   readonly insecure: boolean;
 }
 
 /**
- * Everything a k6 run of `scenario` against `loaded` needs, made in `work`: the pinned k6, the bundled script, the data
- * file, the voice client page for a browser scenario (served by the scenario itself), and the environment that makes
- * k6 and Chromium trust what the profile trusts. Shared by `dialtone load` and the capacity search.
+ * Everything a run of `scenario` against `loaded` needs, made in `work`: the bundled script, the data file, the voice
+ * client page for a browser scenario (served by the scenario itself), and the environment that makes the engine and
+ * Chromium trust what the profile trusts. Shared by `dialtone load` and the capacity search.
  *
  * @example
- * const kit = await prepareRunKit({ root, scenario: 'chat-turns', profile: 'smoke', loaded, work: '/tmp/run' });
+ * const kit = await prepareRunKit({ root, engine: resolveEngine(root), scenario: 'chat-turns', profile: 'smoke', loaded, work: '/tmp/run' });
  */
 export async function prepareRunKit(o: {
   root: string;
+  engine: Engine;
   scenario: string;
   profile: WorkloadName;
   loaded: LoadedProfile;
@@ -82,7 +84,6 @@ export async function prepareRunKit(o: {
   overrides?: LoadConfig['overrides'];
 }): Promise<RunKit> {
   const p = o.loaded.profile;
-  const k6 = ensureK6(o.root);
   const trust = trustOf(p, o.loaded.path);
   // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
   const isBrowser = usesBrowser(o.root, o.scenario);
@@ -95,5 +96,5 @@ export async function prepareRunKit(o: {
   const voiceClientFile = isBrowser ? join(o.work, 'voice-client.html') : undefined;
   if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
   const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides });
-  return { k6, script, config, env: { ...browser, ...k6TlsEnv(trust, o.work) }, insecure: trust.insecure };
+  return { engine: o.engine, script, config, env: { ...browser, ...k6TlsEnv(trust, o.work) }, insecure: trust.insecure };
 }

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Verdict } from '../nightly/verdict.js';
 import { writeRunReport } from '../nightly/write-run.js';
+import type { EngineId } from './engine-version.js';
 import { mergeSegments, type SegmentFiles } from './merge.js';
 import type { LoadResult } from './page.js';
 
@@ -15,6 +16,8 @@ export interface MergeTarget {
   readonly history?: string | undefined;
   readonly secrets: readonly string[];
   readonly started: number;
+  /** The engine every segment ran on. */
+  readonly engine: EngineId;
 }
 
 /**

@@ -6,13 +6,13 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/root.js';
+import { resolveEngine } from './engine.js';
 import { RAW_FILE, segmentArgs } from './extras.js';
-import { findK6 } from './k6.js';
 import { mergeSegments, percentile, readSegment } from './merge.js';
 import type { K6Summary } from './summary.js';
 
-// A tiny real k6 script: one trend with an op-tagged submetric, a counter and a rate, under an
-// arrival-rate executor that k6 splits across execution segments.
+// A tiny real script: one trend with an op-tagged submetric, a counter and a rate, under an arrival-rate executor that
+// the engine (the user's k6 when installed, else the built-in one) splits across execution segments.
 const SCRIPT = `
 import { Counter, Rate, Trend } from 'k6/metrics';
 const t = new Trend('merge_latency', true);
@@ -44,8 +44,7 @@ function rawValues(dir: string, metric: string, op?: string): number[] {
 }
 
 beforeAll(async () => {
-  const k6 = findK6(ROOT);
-  if (!k6) throw new Error('k6 v2 is not installed: run npm install');
+  const engine = resolveEngine(ROOT, 'auto');
   const base = mkdtempSync(join(tmpdir(), 'dialtone-merge-'));
   writeFileSync(join(base, 'script.js'), SCRIPT);
   dirs = [1, 2].map((i) => join(base, `seg${i}`));
@@ -62,9 +61,11 @@ beforeAll(async () => {
         `json=${join(dir, RAW_FILE)}`,
       ];
       await exec('mkdir', ['-p', dir]);
-      await exec(k6, [...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }).catch((e: { code?: number }) => {
-        if (e.code !== 99) throw e; // merge_ok's threshold fails on purpose
-      });
+      await exec(engine.command, [...engine.args, ...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }).catch(
+        (e: { code?: number }) => {
+          if (e.code !== 99) throw e; // merge_ok's threshold fails on purpose
+        },
+      );
       writeFileSync(join(dir, 'result.json'), JSON.stringify({ scenario: 'merge-test', duration_ms: 2000, k6_exit_code: 99 }));
     }),
   );

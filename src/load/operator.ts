@@ -33,6 +33,60 @@ export interface OperatorManifests {
   readonly secretKeys: string[];
 }
 
+/** The name of a scenario's manifests: `dialtone-SCENARIO`. */
+export const manifestName = (scenario: string): string => `dialtone-${scenario}`;
+
+/**
+ * A Kubernetes name as --secret takes one (a DNS subdomain), or undefined when `v` is not one.
+ *
+ * @example
+ * kubernetesName('dialtone-credentials'); // 'dialtone-credentials'
+ * kubernetesName('Credentials'); // undefined
+ */
+export const kubernetesName = (v: string): string | undefined => (/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(v) && v.length <= 253 ? v : undefined);
+
+/** The metadata every dialtone manifest carries: its name, the namespace when one is given, and labels naming the scenario. */
+export function manifestMetadata(name: string, scenario: string, namespace?: string): Record<string, unknown> {
+  return {
+    name,
+    ...(namespace ? { namespace } : {}),
+    labels: { 'app.kubernetes.io/name': 'dialtone', 'dialtone/scenario': scenario },
+  };
+}
+
+/**
+ * The ConfigMap that carries a scenario's files into its pods (the k6-operator's runners, the Indexed Job's
+ * segments); past the 1 MiB a ConfigMap holds, a usage error naming what it holds.
+ *
+ * @example
+ * scenarioConfigMap({ command: 'k8s-job', name: 'dialtone-chat-turns', scenario: 'chat-turns', data: { 'profile.json': '{}' }, holds: 'the profile' });
+ */
+export function scenarioConfigMap(o: {
+  command: string;
+  name: string;
+  scenario: string;
+  namespace?: string | undefined;
+  data: Record<string, string>;
+  /** What the data is, for the message when it is too big. */
+  holds: string;
+}): Record<string, unknown> {
+  const size = Object.values(o.data).reduce((a, v) => a + Buffer.byteLength(v), 0);
+  if (size > CONFIGMAP_LIMIT) throw new UsageError(`${o.command}: ${o.holds} of '${o.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: manifestMetadata(o.name, o.scenario, o.namespace), data: o.data };
+}
+
+/**
+ * Container env entries that read each credential variable from the Secret by reference (secretKeyRef): the
+ * manifests name a key, never hold a value.
+ *
+ * @example
+ * secretEnvRefs('dialtone-credentials', ['ACME_CHAT_API_KEY']);
+ * // [{ name: 'ACME_CHAT_API_KEY', valueFrom: { secretKeyRef: { name: 'dialtone-credentials', key: 'ACME_CHAT_API_KEY' } } }]
+ */
+export function secretEnvRefs(secretName: string, keys: readonly string[]): Record<string, unknown>[] {
+  return keys.map((key) => ({ name: key, valueFrom: { secretKeyRef: { name: secretName, key } } }));
+}
+
 /**
  * The k6-operator manifests for one scenario: a ConfigMap with the bundled script, its data file and its
  * LoadConfig, and a TestRun (k6.io/v1alpha1) that runs it on `parallelism` pods (the operator gives each
@@ -43,7 +97,7 @@ export interface OperatorManifests {
  * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName: 'dialtone-credentials' });
  */
 export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
-  const name = `dialtone-${o.scenario}`;
+  const name = manifestName(o.scenario);
   const work = mkdtempSync(join(tmpdir(), 'dialtone-operator-'));
   let script: string;
   try {
@@ -54,20 +108,19 @@ export async function operatorManifests(o: OperatorOptions): Promise<OperatorMan
   }
   const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile: `${MOUNT}/data.json`, overrides: o.overrides });
   const data = { 'script.js': script, 'data.json': JSON.stringify(chatData(20261121, 500)), 'config.json': JSON.stringify(config) };
-  const size = Object.values(data).reduce((a, v) => a + Buffer.byteLength(v), 0);
-  if (size > CONFIGMAP_LIMIT)
-    throw new UsageError(`k6-operator: the bundle, data and config of '${o.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
-  const secretKeys = [...new Set(Object.values(config.secretEnv).filter(Boolean))].sort();
-  const metadata = (n: string) => ({
-    name: n,
-    ...(o.namespace ? { namespace: o.namespace } : {}),
-    labels: { 'app.kubernetes.io/name': 'dialtone', 'dialtone/scenario': o.scenario },
+  const configMap = scenarioConfigMap({
+    command: 'k6-operator',
+    name,
+    scenario: o.scenario,
+    namespace: o.namespace,
+    data,
+    holds: 'the bundle, data and config',
   });
-  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(name), data };
+  const secretKeys = [...new Set(Object.values(config.secretEnv).filter(Boolean))].sort();
   const testRun = {
     apiVersion: 'k6.io/v1alpha1',
     kind: 'TestRun',
-    metadata: metadata(name),
+    metadata: manifestMetadata(name, o.scenario, o.namespace),
     spec: {
       parallelism: o.parallelism,
       script: { configMap: { name, file: 'script.js' } },
@@ -77,7 +130,7 @@ export async function operatorManifests(o: OperatorOptions): Promise<OperatorMan
         env: [
           { name: LOAD_ENV, valueFrom: { configMapKeyRef: { name, key: 'config.json' } } },
           { name: 'K6_NO_USAGE_REPORT', value: 'true' },
-          ...secretKeys.map((key) => ({ name: key, valueFrom: { secretKeyRef: { name: o.secretName, key } } })),
+          ...secretEnvRefs(o.secretName, secretKeys),
         ],
       },
     },

@@ -11,6 +11,7 @@ import { redact } from '../profile/redact.js';
 import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { dashboardEnv } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
+import { type Engine, type EngineChoice, engineId, engineOfRun } from './engine.js';
 import { k6ExtraArgs, type LoadExtras } from './extras.js';
 import { GeneratorWatch, goSeconds } from './generator-watch.js';
 import { prepareRunKit } from './kit.js';
@@ -32,6 +33,8 @@ export interface LoadRun {
   readonly graceSeconds?: number;
   /** k6 outputs, an execution segment, the history file: src/load/extras.ts. */
   readonly extras?: LoadExtras | undefined;
+  /** The engine (resolved once for all segments), or the --engine choice (default: DIALTONE_ENGINE, then auto). */
+  readonly engine?: Engine | EngineChoice | undefined;
 }
 
 /** Upper bound on a run's wall time per load profile: every loop is bounded in time. */
@@ -52,8 +55,9 @@ export function runLimitSeconds(profile: WorkloadName, duration: string | undefi
 }
 
 /**
- * Runs one scenario with the real k6 against a loaded profile and writes DIR/load/SCENARIO/.
- * Returns k6's exit code (99 when a threshold failed).
+ * Runs one scenario on its engine (the user's k6 or the built-in one) against a loaded profile and writes
+ * DIR/load/SCENARIO/. Returns the engine's exit code (99 when a threshold failed, as k6), or 5 when the load was not
+ * delivered.
  */
 export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
   checkScenario(o.root, o.scenario);
@@ -63,27 +67,32 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   }
   const dir = join(o.reportDir, 'load', o.scenario);
   mkdirSync(dir, { recursive: true });
-  for (const f of ['summary.json', 'dashboard.html', 'k6.log']) rmSync(join(dir, f), { force: true });
+  const engine = engineOfRun(o);
+  for (const f of ['summary.json', 'dashboard.html', 'engine.log']) rmSync(join(dir, f), { force: true });
   const work = join(dir, '.work');
-  const kit = await prepareRunKit({ root: o.root, scenario: o.scenario, profile: o.profile, loaded: o.loaded, work, overrides: o.overrides });
-  const { k6, script, config } = kit;
+  const kit = await prepareRunKit({ root: o.root, engine, scenario: o.scenario, profile: o.profile, loaded: o.loaded, work, overrides: o.overrides });
+  const { script, config } = kit;
   const env = secretEnv(o.loaded);
   const started = Date.now();
-  const log = createWriteStream(join(dir, 'k6.log'));
+  const log = createWriteStream(join(dir, 'engine.log'));
   const secrets = Object.values(env);
   const watch = new GeneratorWatch();
   const k6Exit = await new Promise<number>((resolveExit) => {
-    const child = spawn(k6, ['run', '--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), script], {
-      env: {
-        ...process.env,
-        ...env,
-        ...kit.env,
-        [LOAD_ENV]: JSON.stringify(config),
-        K6_NO_USAGE_REPORT: 'true',
-        ...dashboardEnv(o, join(dir, 'dashboard.html')),
+    const child = spawn(
+      engine.command,
+      [...engine.args, 'run', '--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), script],
+      {
+        env: {
+          ...process.env,
+          ...env,
+          ...kit.env,
+          [LOAD_ENV]: JSON.stringify(config),
+          K6_NO_USAGE_REPORT: 'true',
+          ...dashboardEnv(o, join(dir, 'dashboard.html')),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     watch.attach(child);
     const relay = (chunk: Buffer, to: NodeJS.WriteStream) => {
       const text = redact(chunk.toString('utf8'), secrets);
@@ -94,9 +103,14 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     child.stderr.on('data', (c: Buffer) => relay(c, process.stderr));
     const limitS = runLimitSeconds(o.profile, o.overrides?.duration) + (o.graceSeconds ?? 0);
     const limit = setTimeout(() => {
-      process.stderr.write(`dialtone: load: stopping k6 at its time limit of ${limitS} s; the run is cut short\n`);
+      process.stderr.write(`dialtone: load: stopping ${engine.kind === 'k6' ? 'k6' : 'the engine'} at its time limit of ${limitS} s; the run is cut short\n`);
       child.kill('SIGINT');
     }, limitS * 1000);
+    child.on('error', (e) => {
+      clearTimeout(limit);
+      process.stderr.write(`dialtone: load: could not start ${engine.command}: ${e.message}\n`);
+      resolveExit(127);
+    });
     child.on('exit', (code, signal) => {
       clearTimeout(limit);
       resolveExit(code ?? (signal ? 130 : 1));
@@ -123,6 +137,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     history: o.extras?.history,
     record: !o.extras?.segment,
     tlsInsecure: kit.insecure,
+    engine: engineId(engine),
     k6ExitCode: k6Exit,
     delivery,
   });

@@ -2,13 +2,14 @@ import { join } from 'node:path';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
 import { secretEnv } from '../profile/load.js';
+import { engineId, engineOfRun } from './engine.js';
 import { readSegment } from './merge.js';
 import { mergeAndReport } from './merge-report.js';
 import type { LoadResult } from './page.js';
 import { type LoadRun, runLoad } from './run.js';
 
 /**
- * `dialtone load SCENARIO --segments N`: N k6 processes side by side, each on its own execution
+ * `dialtone load SCENARIO --segments N`: N engine processes side by side, each on its own execution
  * segment (DIR/load/SCENARIO/segments/I-of-N/), then merged from their raw samples into
  * DIR/load/SCENARIO/, which gets the history, the verdict and the pages as a single run would.
  *
@@ -18,9 +19,10 @@ import { type LoadRun, runLoad } from './run.js';
 export async function runSegments(o: LoadRun, count: number): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
   const dir = join(o.reportDir, 'load', o.scenario);
   const started = Date.now();
+  const engine = engineOfRun(o); // resolved once: every segment runs on the same engine
   const parts = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      runLoad({ ...o, reportDir: join(dir, 'segments', `${i + 1}-of-${count}`), extras: { ...o.extras, segment: { index: i + 1, count } } }),
+      runLoad({ ...o, engine, reportDir: join(dir, 'segments', `${i + 1}-of-${count}`), extras: { ...o.extras, segment: { index: i + 1, count } } }),
     ),
   );
   return mergeAndReport(
@@ -34,6 +36,7 @@ export async function runSegments(o: LoadRun, count: number): Promise<{ exitCode
       history: o.extras?.history,
       secrets: Object.values(secretEnv(o.loaded)),
       started,
+      engine: engineId(engine),
     },
   );
 }

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import type { EngineKind } from '../load/engine-version.js';
 import type { LoadResult } from '../load/page.js';
 import { NightMetric } from './metrics.js';
 
@@ -16,6 +17,7 @@ export const HistoryLine = z.looseObject({
   thresholds: z.array(z.any()).default([]),
   duration_ms: z.number().default(0),
   target: z.string().default(''),
+  engine: z.object({ kind: z.enum(['k6', 'builtin']), version: z.string() }).optional(),
   workload: z.string().optional(),
   metrics: z.record(z.string(), NightMetric).optional(),
 });
@@ -49,12 +51,24 @@ export function appendHistory(path: string, line: string): void {
 }
 
 /**
- * The earlier runs tonight is compared with: same scenario, same target, same workload (profile plus any
- * --rate or --duration), k6 having finished (0, or 99 for a threshold failure), with metrics recorded.
+ * The kind of engine a run was on. A record without one comes from before the built-in engine existed, when every run
+ * was on k6.
  */
-export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadResult, 'scenario' | 'workload'>): LoadResult[] {
+export const engineKindOf = (r: Pick<LoadResult, 'engine'>): EngineKind => r.engine?.kind ?? 'k6';
+
+/**
+ * The earlier runs tonight is compared with: same scenario, same target, same workload (profile plus any
+ * --rate or --duration), the same kind of engine (runs of k6 and of the built-in engine are never compared), the
+ * engine having finished (0, or 99 for a threshold failure), with metrics recorded.
+ */
+export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadResult, 'scenario' | 'workload' | 'engine'>): LoadResult[] {
   return history.filter(
-    (h) => h.scenario === tonight.scenario && h.workload === tonight.workload && h.metrics && (h.k6_exit_code === 0 || h.k6_exit_code === 99),
+    (h) =>
+      h.scenario === tonight.scenario &&
+      h.workload === tonight.workload &&
+      engineKindOf(h) === engineKindOf(tonight) &&
+      h.metrics &&
+      (h.k6_exit_code === 0 || h.k6_exit_code === 99),
   );
 }
 

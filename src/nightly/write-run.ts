@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Delivery, deliveryHeadline } from '../load/delivery.js';
+import type { EngineId } from '../load/engine-version.js';
 import { FIGURES } from '../load/figures.js';
 import { type LoadResult, loadPage } from '../load/page.js';
 import { type K6Summary, thresholdsOf } from '../load/summary.js';
@@ -14,12 +15,14 @@ import { metricsOf } from './metrics.js';
 import { nightlySection } from './trend-plots.js';
 import { judge, type Verdict } from './verdict.js';
 
-/** What a finished k6 run (or a merge of segments) hands to the report writer. */
+/** What a finished load run (or a merge of segments) hands to the report writer. */
 export interface FinishedRun {
   readonly scenario: string;
   readonly profile: string;
   readonly workload: string;
   readonly target: string;
+  /** The engine that ran it: the user's k6 or the built-in engine, with its version. */
+  readonly engine: EngineId;
   readonly started: number;
   readonly exitCode: number;
   readonly summary: K6Summary;
@@ -35,7 +38,7 @@ export interface FinishedRun {
   readonly durationMs?: number | undefined;
   /** The profile turned certificate verification off: the page says so. */
   readonly tlsInsecure?: boolean;
-  /** k6's own exit code when `exitCode` was replaced (load not delivered: 5); default `exitCode`. */
+  /** The engine's own exit code when `exitCode` was replaced (load not delivered: 5); default `exitCode`. */
   readonly k6ExitCode?: number;
   /** Whether the load asked for was delivered (src/load/delivery.ts); its headline comes first. */
   readonly delivery?: Delivery;
@@ -44,7 +47,7 @@ export interface FinishedRun {
 /**
  * Writes a run's report: result.json, junit.xml (one case per threshold), index.html with the
  * regression verdict and trend plots, appends the run to the history and judges it against the earlier
- * runs of the same workload. Every file passes the redactor.
+ * runs of the same workload on the same kind of engine. Every file passes the redactor.
  *
  * @example
  * const { result, verdict } = await writeRunReport({ scenario: 'chat-turns', profile: 'smoke', workload: 'smoke', … });
@@ -55,6 +58,7 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     scenario: o.scenario,
     profile: o.profile,
     target: o.target,
+    engine: { kind: o.engine.kind, version: o.engine.version },
     started_at: new Date(o.started).toISOString(),
     duration_ms: o.durationMs ?? Date.now() - o.started,
     k6_exit_code: o.k6ExitCode ?? o.exitCode,

@@ -41,7 +41,7 @@ export function findGoTool(root: string, name: GoToolName): string | undefined {
 }
 
 /**
- * Builds a pinned tool into .tools/bin with Go, from tools/NAME (go.mod + go.sum), the way k6 is built.
+ * Builds a pinned tool into .tools/bin with Go, from tools/NAME (go.mod + go.sum), so every module is checksum-verified.
  *
  * @example
  * buildGoTool(root, 'kubeconform'); // '/repo/.tools/bin/kubeconform'

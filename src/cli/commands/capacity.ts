@@ -1,22 +1,24 @@
 import { relative, resolve } from 'node:path';
 import type { SearchOptions } from '../../capacity/search.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
+import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
 
-export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
+export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
     [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
     [--max-steps N] [--max-time 15m] [--max-vus N]
   Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
-  long, its first --warmup is discarded, and k6 gives running iterations --graceful-stop to finish. The defaults
+  long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
   shown are the generic ones; each scenario sets its own where its iterations need them (chat-turns 10s steps,
   conversations-paging 75s, voice-browser 150s with a 60s graceful stop: src/capacity/units.ts). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
   --capacity (only without --target) starts the reference target with that surface at a known capacity.
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
-  2 usage or profile error; 3 k6, Chromium or the target missing; 4 the search could not complete (a step k6 could not run, its step or time budget ran out before the knee, an internal error).`;
+  2 usage or profile error; 3 Chromium or the target missing (or k6, under --engine k6); 4 the search could not complete (a step the engine could not run, its step or time budget ran out before the knee, an internal error).
+${ENGINE_USAGE}`;
 
 /** Parses a duration flag (30s, 5m) into seconds. */
 function seconds(flag: string, v: string | undefined, fallback: number): number {
@@ -76,6 +78,7 @@ export async function capacity(argv: string[]): Promise<number> {
       'max-steps': { type: 'string' },
       'max-time': { type: 'string' },
       'max-vus': { type: 'string' },
+      engine: { type: 'string' },
     },
     true,
   );
@@ -92,6 +95,8 @@ export async function capacity(argv: string[]): Promise<number> {
   const [{ parseCapacity }, { SURFACES }] = await Promise.all([import('../../target/capacity.js'), import('../../target/surfaces.js')]);
   const known = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in known) throw new UsageError(`capacity: ${known.error}`);
+  // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
+  const engine = resolveEngine(ROOT, values.engine === undefined ? undefined : engineChoice(values.engine, 'capacity: --engine'));
 
   const [{ runCapacity }, { verdict }, { openTarget }, { startTarget }] = await Promise.all([
     import('../../capacity/run.js'),
@@ -110,12 +115,13 @@ export async function capacity(argv: string[]): Promise<number> {
       reportDir: resolve(values['report-dir'] ?? 'reports'),
       search,
       allowLive: values['allow-live'] ?? false,
+      engine,
       onStep: (s) =>
         console.log(
-          `step ${s.index} (${s.stage}) offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, k6 CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
+          `step ${s.index} (${s.stage}) offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
         ),
     });
-    console.log(`capacity ${scenario} against ${result.target}: ${verdict(result)}`);
+    console.log(`capacity ${scenario} on ${engineName(engine)} against ${result.target}: ${verdict(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
     // load generator was the limit, that is the finding, whatever stopped the search.)

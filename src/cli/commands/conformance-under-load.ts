@@ -1,12 +1,14 @@
 import { relative, resolve } from 'node:path';
+import type { EngineChoice } from '../../load/engine.js';
+import { engineName } from '../../load/engine-version.js';
 import type { DefectId } from '../../target/defects.js';
 import { ROOT } from '../root.js';
 import { openTarget } from '../target-session.js';
 
 /**
  * `dialtone conformance --under-load SCENARIO@RATE`: the gate idle, then while the scenario holds
- * the target at RATE. Exit 0 when both gates pass, 1 when a rule failed in either, 5 when the idle gate passed but k6
- * completed less than 90 % of RATE while the gate ran (the load was not delivered).
+ * the target at RATE. Exit 0 when both gates pass, 1 when a rule failed in either, 5 when the idle gate passed but the
+ * engine completed less than 90 % of RATE while the gate ran (the load was not delivered).
  */
 export async function conformanceUnderLoad(o: {
   underLoad: string;
@@ -14,6 +16,8 @@ export async function conformanceUnderLoad(o: {
   only?: string | undefined;
   reportDir?: string | undefined;
   defects: DefectId[];
+  /** --engine: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
+  engine?: EngineChoice | undefined;
 }): Promise<number> {
   const [{ parseUnderLoad, gateUnderLoad, DELIVERED_SHARE }, { checkScenario }, { SuiteRunner }, { EXIT_LOAD_NOT_DELIVERED }] = await Promise.all([
     import('../../capacity/under-load.js'),
@@ -23,6 +27,8 @@ export async function conformanceUnderLoad(o: {
   ]);
   const { scenario, rate } = parseUnderLoad(o.underLoad);
   checkScenario(ROOT, scenario);
+  // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
+  const engine = (await import('../../load/engine.js')).resolveEngine(ROOT, o.engine);
   const reportDir = resolve(o.reportDir ?? 'reports');
   const session = await openTarget(o.target, o.defects);
   const runner = await SuiteRunner.create(ROOT);
@@ -34,9 +40,10 @@ export async function conformanceUnderLoad(o: {
       rate,
       reportDir,
       runSuite: () => runner.run(session.loaded, o.only),
+      engine,
     });
     console.log(
-      `conformance under load (${scenario} at ${rate}/s, k6 held ${result.achieved_rate.toFixed(1)}/s) against ${session.loaded.profile.name}: idle gate ${result.idle_gate}, gate under load ${result.under_load_gate}`,
+      `conformance under load (${scenario} at ${rate}/s on ${engineName(result.engine)}, which held ${result.achieved_rate.toFixed(1)}/s) against ${session.loaded.profile.name}: idle gate ${result.idle_gate}, gate under load ${result.under_load_gate}`,
     );
     for (const id of result.failed_only_under_load) console.log(`  FAIL UNDER LOAD ${id} (passed idle)`);
     for (const id of result.failed_in_both) console.log(`  FAIL ${id} (idle too)`);
@@ -45,7 +52,7 @@ export async function conformanceUnderLoad(o: {
     // A gate under a lighter load than asked is no verdict on that load, whatever it found.
     if (!result.load_delivered) {
       console.error(
-        `dialtone: conformance: the load was not delivered: k6 held ${result.achieved_rate.toFixed(1)}/s of the ${rate}/s asked while the gate ran (at least ${DELIVERED_SHARE * 100} % needed)`,
+        `dialtone: conformance: the load was not delivered: the engine held ${result.achieved_rate.toFixed(1)}/s of the ${rate}/s asked while the gate ran (at least ${DELIVERED_SHARE * 100} % needed)`,
       );
       return EXIT_LOAD_NOT_DELIVERED;
     }

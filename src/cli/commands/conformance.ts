@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { engineChoice } from '../../load/engine.js';
 import type { Results, RuleProofRow } from '../../report/results.js';
 import { ruleList } from '../../spec/index.js';
 import { matchesGlob } from '../../suite/glob.js';
@@ -10,7 +11,7 @@ import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';
 
-export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--report-dir DIR] [--defect ID]... [--selftest] [--slow] [--under-load SCENARIO@RATE]
+export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--report-dir DIR] [--defect ID]... [--selftest] [--slow] [--under-load SCENARIO@RATE [--engine auto|k6|builtin]]
   Runs the conformance suite and writes DIR/conformance/{index.html,results.json,junit.xml}.
   Exit 0 when no documented rule failed, 1 when one did, 2 for a usage or profile error, 3 when the target is unreachable.
   --selftest  also starts the reference target once per defect and checks the suite fails exactly the broken rules.
@@ -18,7 +19,9 @@ export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--r
               status retention), which wait as long as the documents say: the run takes about 2 h 15 min.
   --under-load SCENARIO@RATE  runs the gate idle, then again while the load scenario holds the target at RATE
               iterations per second, and lists the rules that passed idle but failed under load (DIR/conformance/under-load.html).
-              Exit 5 when k6 completed less than 90 % of RATE while the gate ran: a gate under a lighter load is no verdict.`;
+              Exit 5 when the engine completed less than 90 % of RATE while the gate ran: a gate under a lighter load is no verdict.
+  --engine auto|k6|builtin  with --under-load, the engine that holds the load (default DIALTONE_ENGINE, else auto: the
+              user's k6 when installed, else dialtone's built-in engine); under-load.json and its page name it.`;
 
 export interface ConformanceOutcome {
   readonly results: Results;
@@ -37,11 +40,15 @@ export async function conformance(argv: string[]): Promise<number> {
     selftest: { type: 'boolean' },
     slow: { type: 'boolean' },
     'under-load': { type: 'string' },
+    engine: { type: 'string' },
   });
   // Checked before anything starts: a filter that selects no rule, or a report directory that cannot be written.
   if (values.only !== undefined && !ruleList.some((r) => matchesGlob(r.id, values.only))) {
     throw new UsageError(`conformance: --only '${values.only}' selects no rule; rule ids look like chat.close.success-true`);
   }
+  const engine = values.engine === undefined ? undefined : engineChoice(values.engine, 'conformance: --engine');
+  if (engine !== undefined && values['under-load'] === undefined)
+    throw new UsageError('conformance: --engine picks the engine of --under-load; give --under-load SCENARIO@RATE');
   if (values['under-load'] !== undefined) {
     const { conformanceUnderLoad } = await import('./conformance-under-load.js');
     return conformanceUnderLoad({
@@ -50,6 +57,7 @@ export async function conformance(argv: string[]): Promise<number> {
       only: values.only,
       reportDir: values['report-dir'],
       defects: defectIds(values.defect ?? []),
+      engine,
     });
   }
   const reportDir = usableReportDir(values['report-dir']);

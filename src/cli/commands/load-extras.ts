@@ -14,15 +14,16 @@ export const LOAD_EXTRA_OPTIONS = {
   'fail-on-regression': { type: 'boolean' },
 } as const;
 
-export const LOAD_EXTRA_USAGE = `  --out OUTPUT (repeatable) passes a k6 output through: json=FILE, csv=FILE, experimental-prometheus-rw, influxdb=URL.
+export const LOAD_EXTRA_USAGE = `  --out OUTPUT (repeatable) passes a k6 output through: json=FILE, csv=FILE, and on k6 only experimental-prometheus-rw,
+  influxdb=URL.
   --history FILE reads and appends the run history there (default DIR/load/SCENARIO/history.jsonl); --fail-on-regression
   exits 6 when the verdict against the last 14 runs of the same workload is 'regressed'.
-  --segments N runs N k6 processes on k6 execution segments and merges them; --segment i/N runs one (one per machine)
+  --segments N runs N engine processes on k6 execution segments and merges them; --segment i/N runs one (one per machine)
   and writes its raw samples for 'dialtone merge'.`;
 
 export interface ParsedExtras {
   readonly extras: LoadExtras;
-  /** --segments N: how many local k6 processes; absent for a single process. */
+  /** --segments N: how many local engine processes; absent for a single process. */
   readonly segments?: number | undefined;
   readonly failOnRegression: boolean;
 }

@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
+import { ENGINE_USAGE, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
@@ -10,16 +11,18 @@ import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--workload smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--segments N | --segment i/N]
-  Bundles scenarios/SCENARIO.ts, runs it with the pinned k6 and writes DIR/load/SCENARIO/.
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--segments N | --segment i/N]
+  Bundles scenarios/SCENARIO.ts, runs it on the engine (the user's k6 when installed, else dialtone's built-in engine)
+  and writes DIR/load/SCENARIO/.
   Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
   load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated), 6 for a regression under
-  --fail-on-regression, 2 for usage, 3 when k6 or the target is missing.
+  --fail-on-regression, 2 for usage, 3 when the target is missing (or k6, under --engine k6).
+${ENGINE_USAGE}
   A profile whose environment is live is refused unless --allow-live is given.
   --workload picks how hard the run pushes (default smoke); --rate/--duration replace its arrival rate (iterations per
   second) and length; --max-vus caps the VUs an arrival-rate scenario may start (default: 5 per iteration per second
   asked, at most 1000).
-  --dashboard exports k6's web dashboard on a capacity or --rate run too (smoke and nightly runs always get it).
+  --dashboard exports k6's web dashboard on a capacity or --rate run too (smoke and nightly runs always get it); k6 only.
 ${LOAD_EXTRA_USAGE}`;
 
 /** Parses a workload name (how hard a run pushes); an unknown one is a usage error listing the known ones. */
@@ -29,7 +32,7 @@ export function workloadName(v: string | undefined): WorkloadName {
   return name as WorkloadName;
 }
 
-/** Runs one k6 scenario and prints its headline. */
+/** Runs one load scenario and prints its headline. */
 export async function load(argv: string[]): Promise<number> {
   const { values, positionals } = parse(
     'load',
@@ -43,6 +46,7 @@ export async function load(argv: string[]): Promise<number> {
       duration: { type: 'string' },
       'max-vus': { type: 'string' },
       dashboard: { type: 'boolean' },
+      engine: { type: 'string' },
       ...LOAD_EXTRA_OPTIONS,
     },
     true,
@@ -66,6 +70,7 @@ export async function load(argv: string[]): Promise<number> {
     allowLive: values['allow-live'] ?? false,
     overrides: rate || values.duration || maxVUs ? { rate, duration: values.duration, maxVUs } : undefined,
     dashboard: values.dashboard,
+    engine: values.engine === undefined ? undefined : engineChoice(values.engine, 'load: --engine'),
     ...loadExtrasOf(values),
   });
 }
@@ -79,6 +84,8 @@ export async function runLoadCommand(
     allowLive?: boolean;
     overrides?: LoadConfig['overrides'];
     dashboard?: boolean | undefined;
+    /** --engine; default DIALTONE_ENGINE, then auto. */
+    engine?: EngineChoice | undefined;
   } & Partial<ParsedExtras>,
 ): Promise<number> {
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
@@ -87,6 +94,8 @@ export async function runLoadCommand(
   if (o.target && loadProfile(o.target).profile.environment === 'live' && !o.allowLive) {
     throw new UsageError(`refusing a load run against the live environment of '${o.target}'; pass --allow-live to do it on purpose`);
   }
+  // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
+  const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   const session = await openTarget(o.target);
@@ -101,9 +110,10 @@ export async function runLoadCommand(
       overrides: o.overrides,
       extras: o.extras,
       dashboard: o.dashboard,
+      engine,
     };
     const { exitCode, result, dir, verdict } = o.segments ? await (await import('../../load/segments.js')).runSegments(run, o.segments) : await runLoad(run);
-    console.log(`load ${o.scenario} (${o.profile}) against ${result.target}: ${loadVerdict(exitCode)}`);
+    console.log(`load ${o.scenario} (${o.profile}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     for (const t of result.thresholds.filter((x) => !x.passed)) console.log(`  FAIL ${t.metric} ${t.expression} (value ${t.value ?? 'n/a'})`);
     if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);

@@ -6,7 +6,8 @@ import { exitWithVerdict } from './load-extras.js';
 export const usage = `dialtone merge DIR... [--report-dir DIR] [--history FILE] [--fail-on-regression]
   Merges the segments of one load run (each DIR a segment's report directory, made by
   'dialtone load SCENARIO --segment i/N') into DIR/load/SCENARIO/: percentiles from the union of their raw
-  samples, counts summed, thresholds judged again, then the history, the verdict and the pages.
+  samples, counts summed, thresholds judged again, then the history, the verdict and the pages. The segments must have
+  run on one kind of engine (k6 or the built-in one); the merged report names it.
   Exit 0 when every merged threshold held, 99 when one failed, 6 for a regression under --fail-on-regression, 2 for usage.`;
 
 /** Merges segment directories into one run's report. */
@@ -26,6 +27,15 @@ export async function merge(argv: string[]): Promise<number> {
     throw new UsageError(
       `merge: ${other?.dir}: a segment of '${other?.result.scenario}' (${other?.result.workload}), not of '${first?.scenario}' (${first?.workload})`,
     );
+  // Samples of k6 and of the built-in engine are not one run: a segment without an engine named ran before there was a
+  // choice, on k6.
+  const engines = segs.map((s) => s.result.engine ?? { kind: 'k6' as const, version: 'k6 (version not recorded)' });
+  const otherEngine = segs.find((_, i) => engines[i]?.kind !== engines[0]?.kind);
+  if (otherEngine)
+    throw new UsageError(
+      `merge: ${otherEngine.dir}: a segment run on ${otherEngine.result.engine?.kind ?? 'k6'}, the others on ${engines[0]?.kind}: merge segments of one engine`,
+    );
+  const engine = { kind: engines[0]?.kind ?? 'k6', version: [...new Set(engines.map((e) => e.version))].join(', ') };
   const reportDir = resolve(values['report-dir'] ?? 'reports');
   const out = resolve(reportDir, 'load', first.scenario);
   if (segs.some((s) => s.dir === out)) throw new UsageError(`merge: the merged report would overwrite the segment in ${out}; give another --report-dir`);
@@ -38,6 +48,7 @@ export async function merge(argv: string[]): Promise<number> {
     history: values.history,
     secrets: [],
     started: Math.min(...segs.map((s) => Date.parse(s.result.started_at))),
+    engine,
   });
   const { verdictLines } = await import('../../nightly/verdict.js');
   console.log(`merge ${first.scenario}: ${segs.length} segments, ${result.passed ? 'thresholds held' : `threshold failed (exit ${exitCode})`}`);

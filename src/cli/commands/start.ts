@@ -6,7 +6,8 @@ import { runLoadCommand } from './load.js';
 
 export const usage = `dialtone start [--report-dir DIR]
   The first run on a new machine: starts the reference target, runs the conformance suite with the
-  defect self-test and a short chat-turns load run with the real k6, and writes DIR/index.html.`;
+  defect self-test and a short chat-turns load run (on the user's k6 when installed, else the built-in engine), and
+  writes DIR/index.html.`;
 
 /** Conformance (with self-test) then a smoke load run, against the reference target. */
 export async function start(argv: string[]): Promise<number> {

@@ -21,7 +21,9 @@ describe('arrival schedules', () => {
 
   // ramping-arrival-rate docs: the rate changes linearly within a stage, from startRate.
   it('ramps linearly: 0 to 100 per second over 2 s starts 100 iterations, denser towards the end', () => {
-    const at = arrivalTimes(plan({ executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', preAllocatedVUs: 1, stages: [{ target: 100, duration: '2s' }] }));
+    const at = arrivalTimes(
+      plan({ executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', preAllocatedVUs: 1, stages: [{ target: 100, duration: '2s' }] }),
+    );
     const times: number[] = [];
     for (let i = 0; ; i++) {
       const t = at(i);
@@ -35,7 +37,18 @@ describe('arrival schedules', () => {
   });
 
   it('holds a stage whose start and target are equal at that rate', () => {
-    const at = arrivalTimes(plan({ executor: 'ramping-arrival-rate', startRate: 4, timeUnit: '1s', preAllocatedVUs: 1, stages: [{ target: 4, duration: '1s' }, { target: 0, duration: '1s' }] }));
+    const at = arrivalTimes(
+      plan({
+        executor: 'ramping-arrival-rate',
+        startRate: 4,
+        timeUnit: '1s',
+        preAllocatedVUs: 1,
+        stages: [
+          { target: 4, duration: '1s' },
+          { target: 0, duration: '1s' },
+        ],
+      }),
+    );
     expect([0, 1, 2, 3].map(at)).toEqual([0, 250, 500, 750]);
     expect(at(4)).toBe(1000);
   });

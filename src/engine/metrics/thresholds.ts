@@ -1,8 +1,8 @@
 // k6 thresholds (/using-k6/thresholds/): parsing `options.thresholds`, checking each against the metrics the script
 // declared, and judging each expression on a metric's aggregated value.
 
-import type { MetricType, Tags } from '../types.js';
 import { parseDuration } from '../duration.js';
+import type { MetricType, Tags } from '../types.js';
 
 /** The comparison of a threshold expression. */
 export type Operator = '<' | '<=' | '>' | '>=' | '==' | '===' | '!=';

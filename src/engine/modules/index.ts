@@ -38,7 +38,10 @@ export async function moduleTable(imports: readonly string[]): Promise<(vu: VuHo
   for (const name of imports) {
     if (table[name]) continue;
     const lazy = LAZY[name];
-    if (!lazy) throw new Error(`the script imports '${name}', which the built-in engine does not provide (it provides ${[...Object.keys(EAGER), ...Object.keys(LAZY)].join(', ')})`);
+    if (!lazy)
+      throw new Error(
+        `the script imports '${name}', which the built-in engine does not provide (it provides ${[...Object.keys(EAGER), ...Object.keys(LAZY)].join(', ')})`,
+      );
     table[name] = await lazy();
   }
   return (vu) => {

@@ -11,7 +11,8 @@ export function metricsModule(vu: VuHost) {
       readonly name: string;
       constructor(name: string, isTime = false) {
         // k6 docs: metric names must only include ASCII letters, numbers, or underscores and start with a letter or underscore (at most 128).
-        if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`invalid metric name '${String(name)}': ASCII letters, digits and underscores, starting with a letter or underscore, at most 128`);
+        if (typeof name !== 'string' || !NAME.test(name))
+          throw new Error(`invalid metric name '${String(name)}': ASCII letters, digits and underscores, starting with a letter or underscore, at most 128`);
         this.name = name;
         const contains: MetricContains = isTime === true && type === 'trend' ? 'time' : 'default';
         vu.sink.declare({ name, type, contains });

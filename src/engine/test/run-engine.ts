@@ -22,7 +22,11 @@ export interface EngineRun {
  * const r = await runScript(`export default function () {}`);
  * r.code; // 0
  */
-export async function runScript(script: string, args: readonly string[] = [], o: { env?: NodeJS.ProcessEnv; signalAfterMs?: number; dir?: string } = {}): Promise<EngineRun> {
+export async function runScript(
+  script: string,
+  args: readonly string[] = [],
+  o: { env?: NodeJS.ProcessEnv; signalAfterMs?: number; dir?: string } = {},
+): Promise<EngineRun> {
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
   writeFileSync(join(dir, 'script.js'), script);
   const summaryPath = join(dir, 'summary.json');

@@ -1,0 +1,214 @@
+// `dialtone k8s-job`: a Kubernetes Indexed Job that runs one execution segment of a load per pod on the dialtone image
+// (the built-in engine, no k6), for `dialtone merge` to join. The k6-operator's manifests (operator.ts) are the k6 way.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { parseProfile } from '../profile/load.js';
+import { trustOf } from '../profile/tls.js';
+import { usesBrowser } from './chromium.js';
+import type { LoadConfig, WorkloadName } from './config.js';
+import { RAW_FILE } from './extras.js';
+import { manifestMetadata, manifestName, scenarioConfigMap, secretEnvRefs } from './operator.js';
+import { runLimitSeconds } from './run.js';
+
+/** Where each pod mounts the ConfigMap (profile.json, and ca.pem when the profile trusts a CA of its own). */
+export const CONFIG_MOUNT = '/config';
+/** Each pod's emptyDir: `dialtone load --report-dir` writes RESULTS/load/SCENARIO there. */
+export const RESULTS_MOUNT = '/results';
+/** Seconds a Job may take before its load starts: scheduling, pulling the image, Node and the bundle starting. */
+export const START_ALLOWANCE_S = 300;
+/** Seconds a finished pod stays up for `kubectl cp` to take its results, unless told earlier that they were taken. */
+export const COLLECT_WINDOW_S = 900;
+/** The file a pod writes when its segment finished (its readiness probe) and the one `collect` writes when it took them. */
+const DONE = `${RESULTS_MOUNT}/.done`;
+const COLLECTED = `${RESULTS_MOUNT}/.collected`;
+
+/** What one segment's pod asks for: the built-in engine is one Node process; a browser scenario adds Chromium. */
+const RESOURCES = { requests: { cpu: '1', memory: '1Gi' }, limits: { memory: '2Gi' } };
+const BROWSER_RESOURCES = { requests: { cpu: '2', memory: '2Gi' }, limits: { memory: '4Gi' } };
+
+export interface JobOptions {
+  readonly root: string;
+  readonly scenario: string;
+  readonly workload: WorkloadName;
+  /** The profile file as read (JSON) and where it was read from: a tls.ca_file is relative to it. */
+  readonly profile: { readonly json: unknown; readonly path: string };
+  /** Pods, each running segment i/N: 1..64 (what `dialtone load --segment` takes). */
+  readonly parallelism: number;
+  /** The Kubernetes Secret whose keys are the credential variables' names. */
+  readonly secretName: string;
+  readonly namespace?: string | undefined;
+  /** Default `dialtone:VERSION`, VERSION from package.json (the Dockerfile at the repository root builds it). */
+  readonly image?: string | undefined;
+  readonly overrides?: LoadConfig['overrides'];
+  /** Passes --allow-live to every pod; without it a live profile is refused here, before anything is applied. */
+  readonly allowLive?: boolean | undefined;
+}
+
+export interface JobManifests {
+  /** The manifests by file name: configmap.yaml and job.yaml. */
+  readonly files: Record<string, Record<string, unknown>>;
+  /** The credential variables the Secret must hold. */
+  readonly secretKeys: string[];
+  readonly name: string;
+  readonly image: string;
+  readonly activeDeadlineSeconds: number;
+}
+
+/** The default image: `dialtone:` and the version in package.json. */
+export function defaultImage(root: string): string {
+  return `dialtone:${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}`;
+}
+
+/**
+ * The profile as the pods read it, and the ConfigMap's other files: no env_file (the credentials come from the
+ * Secret), and a tls.ca_file carried in the ConfigMap as ca.pem beside it.
+ */
+function podProfile(o: JobOptions): { data: Record<string, string>; keys: string[] } {
+  const profile = parseProfile(o.profile.json, o.profile.path);
+  if (profile.environment === 'live' && !o.allowLive)
+    throw new UsageError(`k8s-job: refusing a load run against the live environment of '${o.profile.path}'; pass --allow-live to do it on purpose`);
+  const json = { ...(o.profile.json as Record<string, unknown>) };
+  delete json.env_file;
+  const data: Record<string, string> = {};
+  const trust = trustOf(profile, o.profile.path);
+  if (trust.ca) {
+    json.tls = { ...(json.tls as Record<string, unknown>), ca_file: 'ca.pem' };
+    data['ca.pem'] = `${trust.ca.join('\n')}\n`;
+  }
+  data['profile.json'] = `${JSON.stringify(json, null, 2)}\n`;
+  const refs = [...Object.values(profile.credentials).map((r) => r?.env), profile.control?.token.env];
+  return { data, keys: [...new Set(refs.filter((k): k is string => Boolean(k)))].sort() };
+}
+
+/** `dialtone load`'s arguments in every pod, up to (not including) its segment. */
+function loadArgs(o: JobOptions): string[] {
+  const x = o.overrides;
+  return [
+    ...['npx', 'dialtone', 'load', o.scenario, '--target', `${CONFIG_MOUNT}/profile.json`, '--workload', o.workload, '--engine', 'builtin'],
+    ...(x?.rate ? ['--rate', String(x.rate)] : []),
+    ...(x?.duration ? ['--duration', x.duration] : []),
+    ...(x?.maxVUs ? ['--max-vus', String(x.maxVUs)] : []),
+    ...(o.allowLive ? ['--allow-live'] : []),
+  ];
+}
+
+/**
+ * The pod's shell script. JOB_COMPLETION_INDEX (0-based, set by Kubernetes in an Indexed Job) becomes dialtone's
+ * 1-based segment. A segment that wrote its raw samples succeeds whatever its own thresholds said (the merge judges
+ * those on the whole run); one that did not fails, and with backoffLimit 0 fails the Job without a retry that would
+ * add load. A finished pod turns Ready and waits for its results to be copied.
+ */
+export function segmentScript(o: JobOptions): string {
+  // Every word is checked before it gets here (a scenario file's name, a workload, numbers, a duration): no quoting needed.
+  const args = loadArgs(o).join(' ');
+  if (!/^[-\w ./]+$/.test(args)) throw new UsageError(`k8s-job: cannot put '${args}' in a shell command`);
+  const dir = `${RESULTS_MOUNT}/load/${o.scenario}`;
+  return [
+    'if [ -z "$JOB_COMPLETION_INDEX" ]; then echo "dialtone: no JOB_COMPLETION_INDEX: this script runs in a pod of an Indexed Job" >&2; exit 2; fi',
+    `segment="$((JOB_COMPLETION_INDEX + 1))/${o.parallelism}"`,
+    `${args} --segment "$segment" --report-dir ${RESULTS_MOUNT}`,
+    'code=$?',
+    `if [ ! -f ${dir}/${RAW_FILE} ]; then`,
+    '  echo "dialtone: segment $segment wrote no raw samples (dialtone load exited $code)" >&2',
+    '  exit $((code == 0 ? 1 : code))',
+    'fi',
+    `touch ${DONE}`,
+    'echo "dialtone: segment $segment finished (dialtone load exited $code; dialtone merge judges the thresholds on the whole run)"',
+    `echo "dialtone: waiting up to ${COLLECT_WINDOW_S} s for kubectl cp to take ${dir} (then: touch ${COLLECTED})"`,
+    'waited=0',
+    `while [ ! -f ${COLLECTED} ] && [ "$waited" -lt ${COLLECT_WINDOW_S} ]; do sleep 5; waited=$((waited + 5)); done`,
+    `[ -f ${COLLECTED} ] || echo "dialtone: segment $segment was not collected; its results go with the pod" >&2`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The Indexed Job for one scenario and the ConfigMap it reads: N pods, pod i running `dialtone load --segment i/N` on
+ * the dialtone image and writing to an emptyDir. Credentials reach the pods from a Secret by reference (secretKeyRef):
+ * no value is ever written.
+ *
+ * @example
+ * const { files, secretKeys } = jobManifests({ root, scenario: 'chat-turns', workload: 'nightly', profile: { json, path: 'staging.json' }, parallelism: 4, secretName: 'dialtone-credentials' });
+ */
+export function jobManifests(o: JobOptions): JobManifests {
+  if (!(Number.isInteger(o.parallelism) && o.parallelism >= 1 && o.parallelism <= 64))
+    throw new UsageError(`k8s-job: --parallelism must be an integer from 1 to 64, got '${o.parallelism}'`);
+  const name = manifestName(o.scenario);
+  const { data, keys } = podProfile(o);
+  const configMap = scenarioConfigMap({ command: 'k8s-job', name, scenario: o.scenario, namespace: o.namespace, data, holds: 'the profile' });
+  const browser = usesBrowser(o.root, o.scenario);
+  const image = o.image ?? defaultImage(o.root);
+  // The Job's whole life: the start, the scenario's own bound (as `dialtone load` bounds it), the window to collect.
+  const activeDeadlineSeconds = START_ALLOWANCE_S + runLimitSeconds(o.workload, o.overrides?.duration) + COLLECT_WINDOW_S;
+  const { labels } = manifestMetadata(name, o.scenario) as { labels: Record<string, string> };
+  const job = {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: manifestMetadata(name, o.scenario, o.namespace),
+    spec: {
+      completionMode: 'Indexed',
+      completions: o.parallelism,
+      parallelism: o.parallelism,
+      backoffLimit: 0,
+      activeDeadlineSeconds,
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'Never',
+          containers: [
+            {
+              name: 'dialtone',
+              image,
+              command: ['sh', '-c', segmentScript(o)],
+              env: secretEnvRefs(o.secretName, keys),
+              resources: browser ? BROWSER_RESOURCES : RESOURCES,
+              readinessProbe: { exec: { command: ['test', '-f', DONE] }, periodSeconds: 5 },
+              volumeMounts: [
+                { name: 'config', mountPath: CONFIG_MOUNT, readOnly: true },
+                { name: 'results', mountPath: RESULTS_MOUNT },
+                // Chromium's shared memory: the container runtime's 64 MiB default crashes its renderers.
+                ...(browser ? [{ name: 'dshm', mountPath: '/dev/shm' }] : []),
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'config', configMap: { name } },
+            { name: 'results', emptyDir: {} },
+            ...(browser ? [{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } }] : []),
+          ],
+        },
+      },
+    },
+  };
+  return { files: { 'configmap.yaml': configMap, 'job.yaml': job }, secretKeys: keys, name, image, activeDeadlineSeconds };
+}
+
+/**
+ * The shell lines that take every segment's results once the pods are Ready (their segment finished), release the
+ * pods, and merge the segments; run from the directory `dir` is relative to (where `npx dialtone` finds dialtone).
+ *
+ * @example
+ * collectLines({ name: 'dialtone-chat-turns', scenario: 'chat-turns', parallelism: 3, dir: 'reports/k8s-job/chat-turns' });
+ */
+export function collectLines(o: {
+  name: string;
+  scenario: string;
+  parallelism: number;
+  dir: string;
+  namespace?: string | undefined;
+  timeoutSeconds: number;
+}): string[] {
+  const k = `kubectl${o.namespace ? ` -n ${o.namespace}` : ''}`;
+  const segments = `${o.dir}/segments`;
+  return [
+    `mkdir -p ${segments}`,
+    `until [ "$(${k} get pod -l job-name=${o.name} -o name | wc -l)" -ge ${o.parallelism} ]; do sleep 5; done`,
+    `${k} wait --for=condition=Ready pod -l job-name=${o.name} --timeout=${o.timeoutSeconds}s`,
+    `for i in $(seq 0 ${o.parallelism - 1}); do` +
+      ` pod=$(${k} get pod -l job-name=${o.name},batch.kubernetes.io/job-completion-index=$i -o jsonpath='{.items[0].metadata.name}')` +
+      ` && ${k} cp "$pod:${RESULTS_MOUNT}/load/${o.scenario}" "${segments}/$((i + 1))"` +
+      ` && ${k} exec "$pod" -- touch ${COLLECTED} || exit 1; done`,
+    `npx dialtone merge ${segments}/* --report-dir ${o.dir}/merged`,
+  ];
+}

@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findK6, K6_VERSION } from '../src/load/k6.js';
+import { dialtone } from './run-cli.js';
+
+// The k6-engine tests: a load on a k6 the user installed (DIALTONE_K6, else k6 on PATH; a v2 not older than the one
+// dialtone is tested with). dialtone never installs k6, so where there is none they are skipped, saying so; the
+// "k6 engine" workflow installs one with grafana/setup-k6-action and runs them (DIALTONE_REQUIRE_K6=1 there makes a
+// k6 that was not found a failure rather than a skip).
+const k6 = findK6();
+const title = k6
+  ? `load on the user's k6 (${k6.version} at ${k6.path})`
+  : `load on the user's k6: skipped, no k6 ${K6_VERSION} or newer installed (DIALTONE_K6 or k6 on PATH)`;
+
+describe.skipIf(!k6)(title, () => {
+  it('runs chat-turns at smoke with --engine k6 against the reference target: exit 0, and the report names k6', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-engine-'));
+    const r = await dialtone(['load', 'chat-turns', '--workload', 'smoke', '--engine', 'k6', '--report-dir', dir], { timeoutMs: 150_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('load chat-turns (smoke) on k6 v2.');
+    const report = join(dir, 'load', 'chat-turns');
+    const result = JSON.parse(readFileSync(join(report, 'result.json'), 'utf8'));
+    expect(result.engine).toEqual({ kind: 'k6', version: k6?.version });
+    expect(result.k6_exit_code).toBe(0);
+    expect(result.delivery.delivered, result.headline.join('\n')).toBe(true);
+    expect(result.figures.turns_per_s).toBeGreaterThan(0);
+    // The history record names the engine too, so the nightly verdict compares k6 nights with k6 nights only.
+    const history = readFileSync(join(report, 'history.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(history.at(-1) as string).engine.kind).toBe('k6');
+    expect(readFileSync(join(report, 'index.html'), 'utf8')).toMatch(/engine k6 v2\.\d+\.\d+/);
+    // k6's own web dashboard, which only k6 writes.
+    expect(readFileSync(join(report, 'dashboard.html'), 'utf8')).toContain('<html');
+    rmSync(dir, { recursive: true, force: true });
+  }, 180_000);
+});
+
+describe.runIf(!k6 && process.env.DIALTONE_REQUIRE_K6 === '1')('where a k6 is required (DIALTONE_REQUIRE_K6=1)', () => {
+  it('finds one', () => {
+    expect.fail(`no k6 ${K6_VERSION} or newer found (DIALTONE_K6 or k6 on PATH), so the k6-engine tests would be skipped`);
+  });
+});
