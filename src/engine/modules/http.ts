@@ -1,0 +1,1267 @@
+// k6/http for the built-in engine (/javascript-api/k6-http/), on undici's Client. Only `asyncRequest` sends: the
+// blocking calls (request, get, post, …, batch) throw, since a VU here is an event loop that cannot block.
+//
+// Connections: each VU has its own (k6 gives every VU its own), kept alive, one undici Client per connection. A
+// request takes an idle Client of its origin or makes a new one, so it is known whether it went out on a new
+// connection (connecting and tls_handshaking measured by our own connector) or a reused one (both 0).
+//
+// Timings (/using-k6/metrics/reference/), in ms: blocked = from the call until the request can be written, less the
+// connect and TLS time (so DNS lookup and waiting for the connection count there); connecting = TCP connect;
+// tls_handshaking; sending = writing the request; waiting = until the first response byte; receiving = until the
+// body's end; duration = sending + waiting + receiving.
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
+import { type buildConnector, Client } from 'undici';
+import { durationMs } from '../duration.js';
+import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
+import { gjsonGet } from './gjson.js';
+
+/** The User-Agent when the script's options set none (`userAgent: ''` sends none, as in k6). */
+export const DEFAULT_USER_AGENT = 'dialtone-engine/0.1 (k6-compatible)';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_REDIRECTS = 10;
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** Path characters undici refuses or that need encoding: such URLs go through WHATWG URL parsing first. */
+const NEEDS_NORMALIZING = /[^\u0021-\u007e]|%(?![0-9a-fA-F]{2})/;
+const FORM_UNSAFE = /[!'()*]/g;
+const SPACE = /%20/g;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Script-facing helpers
+
+/** What `http.expectedStatuses(…)` returns: the set of statuses that count as expected. */
+export class ExpectedStatuses {
+  readonly #table = new Uint8Array(1000);
+
+  constructor(args: readonly unknown[]) {
+    if (args.length === 0) throw new Error('k6/http: expectedStatuses() needs at least one status or {min, max} range');
+    for (const a of args) {
+      if (typeof a === 'number' && Number.isInteger(a)) {
+        if (a >= 0 && a < 1000) this.#table[a] = 1;
+      } else if (typeof a === 'object' && a !== null && Number.isInteger((a as { min?: unknown }).min) && Number.isInteger((a as { max?: unknown }).max)) {
+        const { min, max } = a as { min: number; max: number };
+        for (let s = Math.max(0, min); s <= Math.min(999, max); s++) this.#table[s] = 1;
+      } else {
+        throw new Error(`k6/http: expectedStatuses() takes integers and {min, max} objects, not ${JSON.stringify(a)}`);
+      }
+    }
+  }
+
+  has(status: number): boolean {
+    return this.#table[status] === 1;
+  }
+}
+
+/** What ``http.url`…` `` returns: the URL, and the `name` tag with each `${}` kept as written. */
+export class HttpURL {
+  constructor(
+    readonly url: string,
+    readonly name: string,
+  ) {}
+
+  toString(): string {
+    return this.url;
+  }
+}
+
+/** What `http.file(data, filename, contentType)` returns: a multipart form field's file. */
+export class FileData {
+  constructor(
+    readonly data: string | ArrayBuffer | ArrayBufferView,
+    readonly filename: string | undefined,
+    readonly content_type: string,
+  ) {}
+}
+
+/** params.timeout in ms: a k6 duration ("60s", "1m30s", "500ms") or a number of ms; strings are parsed once. */
+const durations = new Map<string, number>();
+export function parseTimeout(t: unknown): number {
+  if (t === undefined || t === null) return DEFAULT_TIMEOUT_MS;
+  if (typeof t === 'number') {
+    if (!(t >= 0)) throw new Error(`k6/http: invalid timeout ${t}`);
+    return t;
+  }
+  if (typeof t !== 'string') throw new Error(`k6/http: timeout must be a duration string or a number of ms, not ${typeof t}`);
+  let ms = durations.get(t);
+  if (ms !== undefined) return ms;
+  ms = durationMs(t);
+  if (ms === undefined) throw new Error(`k6/http: timeout '${t}' is not a duration (e.g. "30s", "1m30s", "500ms")`);
+  if (durations.size > 1000) durations.clear();
+  durations.set(t, ms);
+  return ms;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Connections
+
+/** Timing marks of a connection our connector opened, read by the first request that goes out on it. */
+interface FreshConn {
+  start: number;
+  /** DNS answer (NaN when the host is an IP). */
+  lookup: number;
+  tcp: number;
+  /** TLS handshake done (NaN for plain HTTP). */
+  tls: number;
+}
+
+/** One keep-alive connection: an undici Client that serves one request at a time. */
+class Conn {
+  readonly client: Client;
+  /** Set by the connector when it opened a new socket; taken by the request that uses it. */
+  fresh: FreshConn | null = null;
+  socket: net.Socket | null = null;
+  /** The socket still being connected, so a timeout can end it. */
+  connecting: net.Socket | null = null;
+  tlsVersion = '';
+  remoteIp = '';
+  remotePort = 0;
+  lastRead = 0;
+  lastWritten = 0;
+  /** Destroyed: never reused. */
+  dead = false;
+
+  constructor(readonly origin: Origin) {
+    this.client = new Client(origin.origin, {
+      connect: (_opts, cb) => connectFor(this, cb),
+      keepAliveTimeout: 30_000,
+      keepAliveTimeoutThreshold: 1_000,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      pipelining: 1,
+    });
+  }
+}
+
+/** The connector undici calls when a Conn needs a socket: TCP (and TLS), with the marks k6's timings need. */
+function connectFor(c: Conn, cb: buildConnector.Callback): void {
+  const o = c.origin;
+  const start = performance.now();
+  const marks: FreshConn = { start, lookup: Number.NaN, tcp: Number.NaN, tls: Number.NaN };
+  let sock: net.Socket;
+  if (o.https) {
+    sock = tls.connect({
+      host: o.hostname,
+      port: o.port,
+      ...(o.servername ? { servername: o.servername } : {}),
+      ...(o.ca !== undefined ? { ca: o.ca } : {}),
+      rejectUnauthorized: !o.insecure,
+      ALPNProtocols: ['http/1.1'],
+    });
+    sock.setNoDelay(true);
+  } else {
+    sock = net.connect({ host: o.hostname, port: o.port, noDelay: true });
+  }
+  c.connecting = sock;
+  let settled = false;
+  const fail = (err: Error) => {
+    if (settled) return;
+    settled = true;
+    c.connecting = null;
+    sock.destroy();
+    cb(err, null);
+  };
+  const ready = () => {
+    if (settled) return;
+    settled = true;
+    c.connecting = null;
+    sock.removeListener('error', fail);
+    if (o.https) {
+      marks.tls = performance.now();
+      c.tlsVersion = TLS_VERSIONS[(sock as tls.TLSSocket).getProtocol() ?? ''] ?? '';
+    }
+    c.fresh = marks;
+    c.socket = sock;
+    c.lastRead = 0;
+    c.lastWritten = 0;
+    c.remoteIp = sock.remoteAddress ?? '';
+    c.remotePort = sock.remotePort ?? 0;
+    cb(null, sock);
+  };
+  sock.once('lookup', () => {
+    marks.lookup = performance.now();
+  });
+  sock.once('connect', () => {
+    marks.tcp = performance.now();
+    if (!o.https) ready();
+  });
+  if (o.https) sock.once('secureConnect', ready);
+  sock.once('error', fail);
+}
+
+const TLS_VERSIONS: Record<string, string> = { 'TLSv1.3': 'tls1.3', 'TLSv1.2': 'tls1.2', 'TLSv1.1': 'tls1.1', TLSv1: 'tls1.0', SSLv3: 'ssl3.0' };
+
+/** One origin (scheme, host, port) of one VU: its idle connections. */
+class Origin {
+  readonly idle: Conn[] = [];
+  readonly all = new Set<Conn>();
+
+  constructor(
+    readonly origin: string,
+    readonly https: boolean,
+    readonly hostname: string,
+    readonly port: number,
+    readonly servername: string | undefined,
+    readonly ca: string | undefined,
+    readonly insecure: boolean,
+  ) {}
+
+  acquire(): Conn {
+    let c = this.idle.pop();
+    while (c?.dead) c = this.idle.pop();
+    if (c) return c;
+    c = new Conn(this);
+    this.all.add(c);
+    return c;
+  }
+
+  release(c: Conn): void {
+    if (c.dead) this.all.delete(c);
+    else this.idle.push(c);
+  }
+
+  drop(c: Conn, err: Error): void {
+    c.dead = true;
+    this.all.delete(c);
+    c.client.destroy(err).catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Responses
+
+const NO_OCSP = Object.freeze({ produced_at: 0, this_update: 0, next_update: 0, revocation_reason: '', revoked_at: 0, status: '' });
+const UNPARSED: unique symbol = Symbol('unparsed');
+const INVALID: unique symbol = Symbol('invalid');
+
+export interface Timings {
+  blocked: number;
+  connecting: number;
+  tls_handshaking: number;
+  sending: number;
+  waiting: number;
+  receiving: number;
+  duration: number;
+}
+
+interface RequestInfo {
+  method: string;
+  url: string;
+  headers: readonly string[];
+  body: string | Buffer | null;
+}
+
+const canonicalNames = new Map<string, string>();
+/** Go's canonical header key: "content-type" → "Content-Type". */
+function canonical(name: string): string {
+  let c = canonicalNames.get(name);
+  if (c !== undefined) return c;
+  c = name
+    .toLowerCase()
+    .split('-')
+    .map((p) => (p ? (p[0] as string).toUpperCase() + p.slice(1) : p))
+    .join('-');
+  if (canonicalNames.size > 2_000) canonicalNames.clear();
+  canonicalNames.set(name, c);
+  return c;
+}
+
+/** `res.request`: what was sent (the last hop's). */
+export interface RequestView {
+  method: string;
+  url: string;
+  headers: Record<string, string[]>;
+  body: string;
+  cookies: Record<string, unknown>;
+}
+
+interface ResponseCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  httpOnly: boolean;
+  secure: boolean;
+  maxAge: number;
+  expires: number;
+}
+
+function parseSetCookie(line: string): ResponseCookie | undefined {
+  const parts = line.split(';');
+  const first = parts[0] ?? '';
+  const eq = first.indexOf('=');
+  if (eq <= 0) return undefined;
+  const c: ResponseCookie = {
+    name: first.slice(0, eq).trim(),
+    value: first.slice(eq + 1).trim(),
+    domain: '',
+    path: '',
+    httpOnly: false,
+    secure: false,
+    maxAge: 0,
+    expires: 0,
+  };
+  for (const attr of parts.slice(1)) {
+    const i = attr.indexOf('=');
+    const k = (i < 0 ? attr : attr.slice(0, i)).trim().toLowerCase();
+    const v = i < 0 ? '' : attr.slice(i + 1).trim();
+    if (k === 'domain') c.domain = v;
+    else if (k === 'path') c.path = v;
+    else if (k === 'httponly') c.httpOnly = true;
+    else if (k === 'secure') c.secure = true;
+    else if (k === 'max-age') c.maxAge = Number(v) || 0;
+    else if (k === 'expires') c.expires = Date.parse(v) || 0;
+  }
+  return c;
+}
+
+/** k6's Response (/javascript-api/k6-http/response/). Headers, cookies and the request are built when first read. */
+export class HttpResponse {
+  readonly proto = 'HTTP/1.1';
+  readonly ocsp = NO_OCSP;
+  tls_cipher_suite = '';
+  #raw: readonly Buffer[] | null;
+  #headers: Record<string, string> | undefined;
+  #cookies: Record<string, ResponseCookie[]> | undefined;
+  #req: RequestInfo;
+  #request: RequestView | undefined;
+  #json: unknown = UNPARSED;
+
+  constructor(
+    readonly status: number,
+    readonly status_text: string,
+    readonly url: string,
+    readonly body: string | ArrayBuffer | null,
+    readonly timings: Timings,
+    readonly error: string,
+    readonly error_code: number,
+    readonly tls_version: string,
+    readonly remote_ip: string,
+    readonly remote_port: number,
+    raw: readonly Buffer[] | null,
+    req: RequestInfo,
+  ) {
+    this.#raw = raw;
+    this.#req = req;
+  }
+
+  /** Response headers under their canonical names; repeated headers joined with ", ". */
+  get headers(): Record<string, string> {
+    if (this.#headers) return this.#headers;
+    const h: Record<string, string> = {};
+    const raw = this.#raw ?? [];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = canonical((raw[i] as Buffer).toString('latin1'));
+      const value = (raw[i + 1] as Buffer).toString('utf8');
+      h[name] = h[name] === undefined ? value : `${h[name]}, ${value}`;
+    }
+    this.#headers = h;
+    return h;
+  }
+
+  get cookies(): Record<string, ResponseCookie[]> {
+    if (this.#cookies) return this.#cookies;
+    const out: Record<string, ResponseCookie[]> = {};
+    const raw = this.#raw ?? [];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      if ((raw[i] as Buffer).toString('latin1').toLowerCase() !== 'set-cookie') continue;
+      const c = parseSetCookie((raw[i + 1] as Buffer).toString('utf8'));
+      if (!c) continue;
+      const list = out[c.name];
+      if (list) list.push(c);
+      else out[c.name] = [c];
+    }
+    this.#cookies = out;
+    return out;
+  }
+
+  /** The request as sent (the last hop's): method, url, headers (name → values), body. */
+  get request(): RequestView {
+    if (this.#request) return this.#request;
+    const r = this.#req;
+    const headers: Record<string, string[]> = {};
+    for (let i = 0; i + 1 < r.headers.length; i += 2) {
+      const name = canonical(r.headers[i] as string);
+      const list = headers[name];
+      if (list) list.push(r.headers[i + 1] as string);
+      else headers[name] = [r.headers[i + 1] as string];
+    }
+    const body = r.body === null ? '' : typeof r.body === 'string' ? r.body : r.body.toString('utf8');
+    this.#request = { method: r.method, url: r.url, headers, body, cookies: {} };
+    return this.#request;
+  }
+
+  /**
+   * The body parsed as JSON (once; later calls reuse it), or the value a GJSON `selector` picks from it;
+   * `undefined` when the body is not JSON or the selector finds nothing.
+   */
+  json(selector?: string): unknown {
+    if (this.#json === UNPARSED) {
+      const b = this.body;
+      const text = typeof b === 'string' ? b : b instanceof ArrayBuffer ? Buffer.from(b).toString('utf8') : null;
+      try {
+        this.#json = text === null ? INVALID : (JSON.parse(text) as unknown);
+      } catch {
+        this.#json = INVALID;
+      }
+    }
+    if (this.#json === INVALID) return undefined;
+    return selector === undefined ? this.#json : gjsonGet(this.#json, selector);
+  }
+
+  html(): never {
+    throw new Error('k6/http: res.html() is not supported by the built-in engine (no HTML parser); use res.body');
+  }
+
+  clickLink(): never {
+    throw new Error('k6/http: res.clickLink() is not supported by the built-in engine');
+  }
+
+  submitForm(): never {
+    throw new Error('k6/http: res.submitForm() is not supported by the built-in engine');
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { status, status_text, url, body, timings, error, error_code, tls_version, remote_ip, remote_port, proto } = this;
+    return {
+      status,
+      status_text,
+      url,
+      body,
+      timings,
+      error,
+      error_code,
+      tls_version,
+      remote_ip,
+      remote_port,
+      proto,
+      headers: this.headers,
+      request: this.request,
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Errors (/javascript-api/error-codes/)
+
+const UNKNOWN_AUTHORITY: ReadonlySet<string> = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+/** k6's error code and text for a request that got no response. */
+function classify(err: Error & { code?: string }, o: Origin, timedOut: boolean): [number, string] {
+  if (timedOut) return [1050, 'request timeout'];
+  const code = err.code ?? '';
+  const addr = `${o.hostname.includes(':') ? `[${o.hostname}]` : o.hostname}:${o.port}`;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return [1212, `dial tcp ${addr}: connect: connection refused`];
+    case 'ETIMEDOUT':
+      return [1211, `dial tcp ${addr}: i/o timeout`];
+    case 'ENOTFOUND':
+      return [1101, `lookup ${o.hostname}: no such host`];
+    case 'EAI_AGAIN':
+      return [1100, `lookup ${o.hostname}: ${err.message}`];
+    case 'ECONNRESET':
+      return [1220, `read tcp ${addr}: connection reset by peer`];
+    case 'EPIPE':
+      return [1201, `write tcp ${addr}: broken pipe`];
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return [1210, `dial tcp ${addr}: ${err.message}`];
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return [1311, `tls: failed to verify certificate: x509: certificate is not valid for ${o.hostname}`];
+    case 'UND_ERR_SOCKET':
+      return [1000, 'EOF'];
+  }
+  if (UNKNOWN_AUTHORITY.has(code)) return [1310, 'tls: failed to verify certificate: x509: certificate signed by unknown authority'];
+  if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code.startsWith('CERT_')) return [1300, `tls: ${err.message}`];
+  return [1000, err.message];
+}
+
+/** Go's spelling of a method in its url.Error text ("Get", "Post"), for the warning k6 logs. */
+const goMethod = (m: string) => (m ? m[0] + m.slice(1).toLowerCase() : m);
+
+// ---------------------------------------------------------------------------------------------------------------
+// One VU's HTTP client
+
+type ResponseType = 'text' | 'binary' | 'none';
+
+interface Params {
+  headers?: Record<string, unknown> | null;
+  tags?: Record<string, unknown> | null;
+  timeout?: string | number;
+  responseType?: ResponseType;
+  responseCallback?: ExpectedStatuses | null;
+  redirects?: number;
+  throw?: boolean;
+}
+
+const NO_PARAMS: Params = Object.freeze({});
+const NO_TAGS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const EMPTY_KEY = {};
+const NO_USER_TAGS: UserTags = Object.freeze({ tags: NO_TAGS, name: undefined });
+
+/** What a params.headers object becomes, once per object: undici's flat header array, with and without extras. */
+interface HeaderSet {
+  /** name, value, name, value… with the default User-Agent unless the script set one. */
+  plain: string[];
+  /** The same plus a form Content-Type, unless the script set one. */
+  form: string[];
+}
+
+/** params.tags made strings, once per object. */
+interface UserTags {
+  tags: Record<string, string>;
+  name: string | undefined;
+}
+
+function durationOf(t: Timings): number {
+  return t.sending + t.waiting + t.receiving;
+}
+
+const DEFAULT_CALLBACK = new ExpectedStatuses([{ min: 200, max: 399 }]);
+const TAGS_CACHE_MAX = 4_096;
+
+class HttpVu {
+  readonly sink: SampleSink;
+  callback: ExpectedStatuses | null = DEFAULT_CALLBACK;
+  readonly origins = new Map<string, Origin>();
+  readonly inflight = new Set<Job>();
+  readonly userAgent: string;
+  readonly defaultResponseType: ResponseType;
+  readonly throws: boolean;
+  readonly insecure: boolean;
+  readonly maxRedirects: number;
+  readonly #headerSets = new WeakMap<object, HeaderSet>();
+  readonly #userTags = new WeakMap<object, UserTags>();
+  readonly #tagCache = new WeakMap<object, WeakMap<object, Map<string, Tags>>>();
+  #signal: AbortSignal | undefined;
+
+  constructor(readonly vu: VuHost) {
+    this.sink = vu.sink;
+    const ua = vu.options.userAgent;
+    this.userAgent = typeof ua === 'string' ? ua : DEFAULT_USER_AGENT;
+    this.defaultResponseType = vu.options.discardResponseBodies === true ? 'none' : 'text';
+    this.throws = vu.options.throw === true;
+    this.insecure = vu.tls.insecure || vu.options.insecureSkipTLSVerify === true;
+    const max = vu.options.maxRedirects;
+    this.maxRedirects = typeof max === 'number' && max >= 0 ? max : DEFAULT_REDIRECTS;
+    declareMetrics(this.sink);
+    vu.onClose(() => this.close());
+  }
+
+  /** The VU's connections to the origin `url` starts with (`end` = where its path starts). */
+  origin(url: string, end: number): Origin {
+    const key = url.slice(0, end);
+    let o = this.origins.get(key);
+    if (o) return o;
+    const u = new URL(key);
+    const https = u.protocol === 'https:';
+    if (!https && u.protocol !== 'http:') throw new TypeError(`unsupported protocol scheme "${u.protocol.slice(0, -1)}"`);
+    const normalized = `${u.protocol}//${u.host}`;
+    o = this.origins.get(normalized);
+    if (!o) {
+      const hostname = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+      const port = u.port ? Number(u.port) : https ? 443 : 80;
+      const servername = https && net.isIP(hostname) === 0 ? hostname : undefined;
+      o = new Origin(normalized, https, hostname, port, servername, this.vu.tls.ca, this.insecure);
+      this.origins.set(normalized, o);
+    }
+    this.origins.set(key, o);
+    return o;
+  }
+
+  headerSet(h: Record<string, unknown> | null | undefined): HeaderSet {
+    const key = h ?? EMPTY_KEY;
+    let s = this.#headerSets.get(key);
+    if (s) return s;
+    const plain: string[] = [];
+    let ua = false;
+    let ct = false;
+    if (h) {
+      for (const k in h) {
+        const v = h[k];
+        if (v === undefined || v === null) continue;
+        const lower = k.toLowerCase();
+        if (lower === 'user-agent') ua = true;
+        else if (lower === 'content-type') ct = true;
+        plain.push(k, String(v));
+      }
+    }
+    if (!ua && this.userAgent !== '') plain.push('User-Agent', this.userAgent);
+    s = { plain, form: ct ? plain : [...plain, 'Content-Type', 'application/x-www-form-urlencoded'] };
+    this.#headerSets.set(key, s);
+    return s;
+  }
+
+  userTags(t: Record<string, unknown> | null | undefined): UserTags {
+    if (!t) return NO_USER_TAGS;
+    let u = this.#userTags.get(t);
+    if (u) return u;
+    const tags: Record<string, string> = {};
+    for (const k in t) if (t[k] !== undefined && t[k] !== null) tags[k] = String(t[k]);
+    u = { tags: Object.freeze(tags), name: tags.name };
+    this.#userTags.set(t, u);
+    return u;
+  }
+
+  /**
+   * The tags of one request's samples: the VU's, then k6's system tags, then params.tags (so `name` there wins).
+   * Successful requests share frozen tag objects through a bounded cache, so identical requests reuse one object.
+   */
+  tags(job: Job, status: number, expected: boolean | undefined, errCode: number, errText: string): Tags {
+    const base = job.baseTags;
+    const user = job.user.tags;
+    let byUser: WeakMap<object, Map<string, Tags>> | undefined;
+    let cache: Map<string, Tags> | undefined;
+    let key = '';
+    if (errText === '') {
+      byUser = this.#tagCache.get(base);
+      if (!byUser) {
+        byUser = new WeakMap();
+        this.#tagCache.set(base, byUser);
+      }
+      cache = byUser.get(user);
+      if (!cache) {
+        cache = new Map();
+        byUser.set(user, cache);
+      }
+      key = `${job.method}\u0001${status}\u0001${expected === undefined ? '' : expected ? '1' : '0'}\u0001${job.origin.https ? job.conn?.tlsVersion : ''}\u0001${job.templateName ?? ''}\u0001${job.url}`;
+      const hit = cache.get(key);
+      if (hit) return hit;
+    }
+    const t: Record<string, string> = { ...base };
+    t.proto = 'HTTP/1.1';
+    t.status = String(status);
+    t.method = job.method;
+    t.url = job.url;
+    t.name = job.templateName ?? job.url;
+    if (expected !== undefined) t.expected_response = expected ? 'true' : 'false';
+    if (job.origin.https && job.conn?.tlsVersion) t.tls_version = job.conn.tlsVersion;
+    if (errCode !== 0) t.error_code = String(errCode);
+    if (errText !== '') t.error = errText;
+    for (const k in user) t[k] = user[k] as string;
+    Object.freeze(t);
+    if (cache) {
+      if (cache.size >= TAGS_CACHE_MAX) cache.clear();
+      cache.set(key, t);
+    }
+    return t;
+  }
+
+  /** Watches the running iteration's signal: when it aborts, every request in flight is aborted. */
+  watch(signal: AbortSignal): void {
+    if (signal === this.#signal) return;
+    this.#signal = signal;
+    signal.addEventListener('abort', this.#interrupt, { once: true });
+  }
+
+  #interrupt = (): void => {
+    for (const job of [...this.inflight]) job.abort(2);
+  };
+
+  async close(): Promise<void> {
+    const all: Promise<void>[] = [];
+    for (const o of new Set(this.origins.values())) {
+      for (const c of o.all) all.push(c.client.destroy().catch(() => {}));
+      o.all.clear();
+      o.idle.length = 0;
+    }
+    this.origins.clear();
+    await Promise.all(all);
+  }
+}
+
+function declareMetrics(s: SampleSink): void {
+  s.declare({ name: 'http_reqs', type: 'counter', contains: 'default' });
+  for (const name of [
+    'http_req_duration',
+    'http_req_blocked',
+    'http_req_connecting',
+    'http_req_tls_handshaking',
+    'http_req_sending',
+    'http_req_waiting',
+    'http_req_receiving',
+  ]) {
+    s.declare({ name, type: 'trend', contains: 'time' });
+  }
+  s.declare({ name: 'http_req_failed', type: 'rate', contains: 'default' });
+  s.declare({ name: 'data_sent', type: 'counter', contains: 'data' });
+  s.declare({ name: 'data_received', type: 'counter', contains: 'data' });
+}
+
+function onTimeout(job: Job): void {
+  job.abort(1);
+}
+
+/** A Job's reasons to stop early. */
+const TIMEOUT = 1;
+const INTERRUPTED = 2;
+
+/**
+ * One asyncRequest, across its redirect hops: undici's dispatch handler (the legacy callbacks, which undici 7 calls
+ * without wrapping), its timings, and the promise it settles.
+ */
+class Job {
+  // request
+  method: string;
+  url: string;
+  path = '/';
+  origin!: Origin;
+  headers: string[];
+  body: string | Buffer | null;
+  templateName: string | undefined;
+  readonly user: UserTags;
+  readonly baseTags: Tags;
+  readonly responseType: ResponseType;
+  readonly callback: ExpectedStatuses | null;
+  redirectsLeft: number;
+  readonly throws: boolean;
+  // state
+  conn: Conn | null = null;
+  abortFn: ((err?: Error) => void) | null = null;
+  reason = 0;
+  retried = false;
+  done = false;
+  timer: NodeJS.Timeout | undefined;
+  resolve!: (r: HttpResponse) => void;
+  reject!: (e: Error) => void;
+  // the current hop
+  t0 = 0;
+  tConn = Number.NaN;
+  tSent = Number.NaN;
+  tFirst = Number.NaN;
+  fresh: FreshConn | null = null;
+  status = 0;
+  statusText = '';
+  rawHeaders: Buffer[] | null = null;
+  chunks: Buffer[] = [];
+  received = 0;
+
+  constructor(
+    readonly st: HttpVu,
+    method: string,
+    url: string,
+    headers: string[],
+    body: string | Buffer | null,
+    p: Params,
+  ) {
+    this.method = method;
+    this.url = url;
+    this.headers = headers;
+    this.body = body;
+    this.user = st.userTags(p.tags);
+    this.baseTags = st.vu.tags();
+    this.responseType = p.responseType ?? st.defaultResponseType;
+    this.callback = p.responseCallback === undefined ? st.callback : p.responseCallback;
+    this.redirectsLeft = p.redirects ?? st.maxRedirects;
+    this.throws = p.throw ?? st.throws;
+  }
+
+  /** Sends the current hop. */
+  start(): void {
+    this.t0 = performance.now();
+    this.tConn = this.tSent = this.tFirst = Number.NaN;
+    this.fresh = null;
+    this.status = 0;
+    this.statusText = '';
+    this.rawHeaders = null;
+    if (this.chunks.length > 0) this.chunks = [];
+    this.received = 0;
+    this.abortFn = null;
+    const conn = this.origin.acquire();
+    this.conn = conn;
+    conn.client.dispatch({ path: this.path, method: this.method, headers: this.headers, body: this.body }, this);
+  }
+
+  /** Stops the request: a timeout (1) or the iteration's interruption (2). */
+  abort(reason: number): void {
+    if (this.done || this.reason !== 0) return;
+    this.reason = reason;
+    const err = new Error(reason === TIMEOUT ? 'request timeout' : 'request aborted');
+    if (this.abortFn) {
+      this.abortFn(err);
+      return;
+    }
+    const c = this.conn;
+    if (!c) return;
+    if (c.connecting) c.connecting.destroy(err);
+    else this.origin.drop(c, err);
+  }
+
+  // ---- undici's handler ----
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.abortFn = abort;
+    this.tConn = performance.now();
+    const c = this.conn as Conn;
+    this.fresh = c.fresh;
+    c.fresh = null;
+  }
+
+  onRequestSent(): void {
+    this.tSent = performance.now();
+  }
+
+  onBodySent(): void {}
+
+  onResponseStarted(): void {
+    this.tFirst = performance.now();
+  }
+
+  onHeaders(status: number, raw: Buffer[], _resume: () => void, statusText: string): boolean {
+    if (status < 200) return true;
+    if (Number.isNaN(this.tFirst)) this.tFirst = performance.now();
+    this.status = status;
+    this.statusText = statusText;
+    this.rawHeaders = raw;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.received += chunk.length;
+    if (this.responseType !== 'none') this.chunks.push(chunk);
+    return true;
+  }
+
+  onUpgrade(): void {
+    throw new Error('k6/http: unexpected protocol upgrade');
+  }
+
+  onComplete(): void {
+    const end = performance.now();
+    const conn = this.conn as Conn;
+    const [sent, recv] = this.#bytes(conn);
+    this.abortFn = null;
+    this.origin.release(conn);
+    if (this.done) return;
+    const timings = this.#timings(end);
+    const status = this.status;
+    const expected = this.callback === null ? undefined : this.callback.has(status);
+    const errCode = status >= 400 && status < 600 ? 1000 + status : 0;
+    const tags = this.st.tags(this, status, expected, errCode, '');
+    emitRequest(this.st.sink, tags, timings, expected, sent, recv);
+
+    const location = REDIRECT_STATUSES.has(status) ? headerValue(this.rawHeaders, 'location') : undefined;
+    if (location !== undefined && this.redirectsLeft > 0 && this.reason === 0) {
+      if (this.#follow(location)) return;
+    } else if (location !== undefined && this.redirectsLeft <= 0 && this.reason === 0) {
+      this.st.vu.warn(`Stopped after the maximum of redirects; the ${status} response of ${this.url} is returned`);
+    }
+    this.#finish(
+      new HttpResponse(
+        status,
+        `${status} ${this.statusText}`,
+        this.url,
+        this.#body(),
+        timings,
+        '',
+        errCode,
+        this.origin.https ? conn.tlsVersion : '',
+        conn.remoteIp,
+        conn.remotePort,
+        this.rawHeaders,
+        this.#requestInfo(),
+      ),
+    );
+  }
+
+  onError(err: Error & { code?: string }): void {
+    const end = performance.now();
+    const conn = this.conn;
+    let sent = 0;
+    let recv = 0;
+    if (conn) {
+      [sent, recv] = this.#bytes(conn);
+      this.origin.release(conn);
+    }
+    this.abortFn = null;
+    if (this.done) return;
+    if (this.reason === INTERRUPTED) {
+      this.#fail(new Error(`k6/http: ${this.method} ${this.url} aborted: the iteration was interrupted`));
+      return;
+    }
+    // A kept-alive connection the server closed just as it was reused: sent again once on a new one, as Go does for
+    // requests that can be replayed.
+    const code = err.code ?? '';
+    if (
+      this.reason === 0 &&
+      !this.retried &&
+      conn &&
+      this.fresh === null &&
+      !Number.isNaN(this.tConn) &&
+      Number.isNaN(this.tFirst) &&
+      SAFE_METHODS.has(this.method) &&
+      (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE')
+    ) {
+      this.retried = true;
+      const t0 = this.t0;
+      this.start();
+      this.t0 = t0;
+      return;
+    }
+    const [errCode, text] = classify(err, this.origin, this.reason === TIMEOUT);
+    const timings = this.#timings(end);
+    const expected = this.callback === null ? undefined : this.callback.has(0);
+    const tags = this.st.tags(this, 0, expected, errCode, text);
+    emitRequest(this.st.sink, tags, timings, expected, sent, recv);
+    if (this.throws) {
+      this.#fail(new Error(text));
+      return;
+    }
+    this.st.vu.warn(`Request Failed error="${goMethod(this.method)} \\"${this.url}\\": ${text}"`);
+    this.#finish(new HttpResponse(0, '', this.url, null, timings, text, errCode, '', '', 0, null, this.#requestInfo()));
+  }
+
+  // ---- helpers ----
+
+  #bytes(c: Conn): [number, number] {
+    const s = c.socket;
+    if (!s) return [0, 0];
+    const w = s.bytesWritten;
+    const r = s.bytesRead;
+    const out: [number, number] = [w - c.lastWritten, r - c.lastRead];
+    c.lastWritten = w;
+    c.lastRead = r;
+    return out;
+  }
+
+  #timings(end: number): Timings {
+    const f = this.fresh;
+    const tConn = Number.isNaN(this.tConn) ? end : this.tConn;
+    let connecting = 0;
+    let tlsTime = 0;
+    if (f) {
+      const from = Number.isNaN(f.lookup) ? f.start : f.lookup;
+      connecting = Math.max(0, f.tcp - from);
+      if (!Number.isNaN(f.tls)) tlsTime = Math.max(0, f.tls - f.tcp);
+    }
+    const blocked = Math.max(0, tConn - this.t0 - connecting - tlsTime);
+    const tSent = Number.isNaN(this.tSent) ? tConn : this.tSent;
+    const tFirst = Number.isNaN(this.tFirst) ? end : this.tFirst;
+    const t: Timings = {
+      blocked,
+      connecting,
+      tls_handshaking: tlsTime,
+      sending: Math.max(0, tSent - tConn),
+      waiting: Math.max(0, tFirst - tSent),
+      receiving: Math.max(0, end - tFirst),
+      duration: 0,
+    };
+    t.duration = durationOf(t);
+    return t;
+  }
+
+  #body(): string | ArrayBuffer | null {
+    if (this.responseType === 'none') return null;
+    const chunks = this.chunks;
+    if (this.responseType === 'binary') {
+      const out = new ArrayBuffer(this.received);
+      const view = new Uint8Array(out);
+      let at = 0;
+      for (const c of chunks) {
+        view.set(c, at);
+        at += c.length;
+      }
+      return out;
+    }
+    if (chunks.length === 0) return '';
+    if (chunks.length === 1) return (chunks[0] as Buffer).toString('utf8');
+    return Buffer.concat(chunks, this.received).toString('utf8');
+  }
+
+  #requestInfo(): RequestInfo {
+    return { method: this.method, url: this.url, headers: this.headers, body: this.body };
+  }
+
+  /** Moves to the redirect target; false when it cannot be followed (then this response is the answer). */
+  #follow(location: string): boolean {
+    let next: URL;
+    try {
+      next = new URL(location, this.url);
+    } catch {
+      return false;
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') return false;
+    const sameOrigin = next.origin === this.origin.origin;
+    // 301/302/303 turn a POST (any method but GET/HEAD for 303) into a body-less GET, as Go's client does.
+    const status = this.status;
+    if ((status === 303 && this.method !== 'HEAD') || ((status === 301 || status === 302) && this.method === 'POST')) {
+      this.method = status === 303 && this.method === 'HEAD' ? 'HEAD' : 'GET';
+      if (this.body !== null) {
+        this.body = null;
+        this.headers = dropHeaders(this.headers, BODY_HEADERS);
+      }
+    }
+    if (!sameOrigin) this.headers = dropHeaders(this.headers, SENSITIVE_HEADERS);
+    this.redirectsLeft--;
+    this.templateName = undefined;
+    this.url = next.href;
+    const split = splitUrl(this.url);
+    this.origin = this.st.origin(this.url, split.originEnd);
+    this.path = split.path;
+    this.start();
+    return true;
+  }
+
+  #finish(r: HttpResponse): void {
+    this.done = true;
+    clearTimeout(this.timer);
+    this.st.inflight.delete(this);
+    this.resolve(r);
+  }
+
+  #fail(e: Error): void {
+    this.done = true;
+    clearTimeout(this.timer);
+    this.st.inflight.delete(this);
+    this.reject(e);
+  }
+}
+
+const BODY_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding']);
+const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(['authorization', 'www-authenticate', 'cookie', 'cookie2']);
+
+function dropHeaders(h: readonly string[], drop: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < h.length; i += 2) if (!drop.has((h[i] as string).toLowerCase())) out.push(h[i] as string, h[i + 1] as string);
+  return out;
+}
+
+function headerValue(raw: readonly Buffer[] | null, lowerName: string): string | undefined {
+  if (!raw) return undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const n = raw[i] as Buffer;
+    if (n.length === lowerName.length && n.toString('latin1').toLowerCase() === lowerName) return (raw[i + 1] as Buffer).toString('utf8');
+  }
+  return undefined;
+}
+
+function emitRequest(s: SampleSink, tags: Tags, t: Timings, expected: boolean | undefined, sent: number, recv: number): void {
+  const now = Date.now();
+  s.emit('http_reqs', 1, tags, now);
+  s.emit('http_req_duration', t.duration, tags, now);
+  s.emit('http_req_blocked', t.blocked, tags, now);
+  s.emit('http_req_connecting', t.connecting, tags, now);
+  s.emit('http_req_tls_handshaking', t.tls_handshaking, tags, now);
+  s.emit('http_req_sending', t.sending, tags, now);
+  s.emit('http_req_waiting', t.waiting, tags, now);
+  s.emit('http_req_receiving', t.receiving, tags, now);
+  if (expected !== undefined) s.emit('http_req_failed', expected ? 0 : 1, tags, now);
+  s.emit('data_sent', sent, tags, now);
+  s.emit('data_received', recv, tags, now);
+}
+
+/** Where a URL's origin ends and its path (with the query, without the fragment) starts. */
+function splitUrl(url: string): { originEnd: number; path: string } {
+  const scheme = url.indexOf('://');
+  if (scheme <= 0) throw new TypeError(`invalid URL "${url}"`);
+  let i = scheme + 3;
+  const n = url.length;
+  for (; i < n; i++) {
+    const ch = url.charCodeAt(i);
+    if (ch === 47 /* / */ || ch === 63 /* ? */ || ch === 35 /* # */) break;
+    if (ch === 64 /* @ */ || ch === 92 /* \ */) throw new TypeError('needs normalizing');
+  }
+  const originEnd = i;
+  if (originEnd === scheme + 3) throw new TypeError(`invalid URL "${url}": no host`);
+  const hash = url.indexOf('#', i);
+  let path = hash < 0 ? url.slice(i) : url.slice(i, hash);
+  if (path === '') path = '/';
+  else if (path.charCodeAt(0) === 63) path = `/${path}`;
+  if (NEEDS_NORMALIZING.test(path)) throw new TypeError('needs normalizing');
+  return { originEnd, path };
+}
+
+function formEncode(s: string): string {
+  return encodeURIComponent(s)
+    .replace(FORM_UNSAFE, (c) => `%${(c.charCodeAt(0) as number).toString(16).toUpperCase()}`)
+    .replace(SPACE, '+');
+}
+
+function toBuffer(d: string | ArrayBuffer | ArrayBufferView): Buffer {
+  if (typeof d === 'string') return Buffer.from(d, 'utf8');
+  if (d instanceof ArrayBuffer) return Buffer.from(d);
+  return Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+}
+
+/** An object body: form-urlencoded (keys sorted, as Go's url.Values encodes), or multipart when it holds a file. */
+function objectBody(o: Record<string, unknown>): { body: Buffer | string; multipart?: string } {
+  const keys = Object.keys(o).sort();
+  if (keys.some((k) => o[k] instanceof FileData)) {
+    const boundary = randomBytes(16).toString('hex');
+    const parts: Buffer[] = [];
+    for (const k of keys) {
+      const v = o[k];
+      if (v instanceof FileData) {
+        parts.push(
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${v.filename ?? k}"\r\nContent-Type: ${v.content_type}\r\n\r\n`),
+          toBuffer(v.data),
+          Buffer.from('\r\n'),
+        );
+      } else {
+        parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`));
+      }
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    return { body: Buffer.concat(parts), multipart: `multipart/form-data; boundary=${boundary}` };
+  }
+  let out = '';
+  for (const k of keys) {
+    const v = o[k];
+    if (v === undefined) continue;
+    if (out) out += '&';
+    out += `${formEncode(k)}=${formEncode(String(v))}`;
+  }
+  return { body: out };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The module
+
+const blocking = (name: string, method: string) => () => {
+  throw new Error(`k6/http: http.${name}() blocks the VU, which the built-in engine cannot do; use await http.asyncRequest('${method}', …) (k6 runs it too)`);
+};
+
+/** `k6/http` for one VU. */
+export const httpModule: ModuleFactory = (vu) => {
+  const st = new HttpVu(vu);
+
+  function asyncRequest(method: string, url: string | HttpURL, body?: unknown, params?: Params | null): Promise<HttpResponse> {
+    const p = params ?? NO_PARAMS;
+    let urlText: string;
+    let templateName: string | undefined;
+    if (url instanceof HttpURL) {
+      urlText = url.url;
+      templateName = url.name;
+    } else urlText = String(url);
+    if (p.responseCallback !== undefined && p.responseCallback !== null && !(p.responseCallback instanceof ExpectedStatuses)) {
+      throw new Error('k6/http: params.responseCallback must be http.expectedStatuses(…) or null');
+    }
+    const signal = vu.signal;
+    if (signal.aborted) return Promise.reject(new Error(`k6/http: ${method} ${urlText} not sent: the iteration was interrupted`));
+    st.watch(signal);
+
+    // The body, and the headers array that fits it.
+    const hs = st.headerSet(p.headers);
+    let headers = hs.plain;
+    let b: string | Buffer | null = null;
+    if (body === undefined || body === null) b = null;
+    else if (typeof body === 'string') b = body;
+    else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) b = toBuffer(body);
+    else if (typeof body === 'object') {
+      const ob = objectBody(body as Record<string, unknown>);
+      b = ob.body;
+      if (ob.multipart) headers = [...dropHeaders(hs.plain, BODY_HEADERS), 'Content-Type', ob.multipart];
+      else headers = hs.form;
+    } else b = String(body);
+
+    const job = new Job(st, method, urlText, headers, b, p);
+    job.templateName = templateName;
+    const promise = new Promise<HttpResponse>((resolve, reject) => {
+      job.resolve = resolve;
+      job.reject = reject;
+    });
+    vu.track(promise);
+    try {
+      let split: { originEnd: number; path: string };
+      try {
+        split = splitUrl(urlText);
+      } catch {
+        // Credentials, backslashes, spaces or non-ASCII: let WHATWG URL normalize it first.
+        const u = new URL(urlText);
+        if (u.username || u.password) {
+          const basic = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+          job.headers = [...job.headers, 'Authorization', `Basic ${basic}`];
+          u.username = '';
+          u.password = '';
+        }
+        u.hash = '';
+        job.url = u.href;
+        split = splitUrl(job.url);
+      }
+      job.origin = st.origin(job.url, split.originEnd);
+      job.path = split.path;
+    } catch (err) {
+      const text = `invalid URL "${urlText}": ${(err as Error).message}`;
+      if (job.throws) job.reject(new Error(text));
+      else {
+        vu.warn(`Request Failed error="${text}"`);
+        const zero: Timings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
+        job.resolve(new HttpResponse(0, '', urlText, null, zero, text, 1020, '', '', 0, null, { method, url: urlText, headers, body: b }));
+      }
+      return promise;
+    }
+    const timeout = parseTimeout(p.timeout);
+    st.inflight.add(job);
+    job.timer = setTimeout(onTimeout, timeout, job);
+    job.start();
+    return promise;
+  }
+
+  function expectedStatuses(...args: unknown[]): ExpectedStatuses {
+    return new ExpectedStatuses(args);
+  }
+
+  function setResponseCallback(cb: unknown): void {
+    if (cb !== null && !(cb instanceof ExpectedStatuses)) throw new Error('k6/http: setResponseCallback() takes http.expectedStatuses(…) or null');
+    st.callback = cb;
+  }
+
+  function url(strings: TemplateStringsArray, ...args: unknown[]): HttpURL {
+    let u = strings[0] ?? '';
+    for (let i = 0; i < args.length; i++) u += String(args[i]) + (strings[i + 1] ?? '');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: k6 names a template's placeholders `${}` in the name tag.
+    return new HttpURL(u, strings.join('${}'));
+  }
+
+  function file(data: string | ArrayBuffer | ArrayBufferView, filename?: string, contentType = 'application/octet-stream'): FileData {
+    return new FileData(data, filename, contentType);
+  }
+
+  const exports: Record<string, unknown> = {
+    asyncRequest,
+    request: (method?: unknown) => blocking('request', typeof method === 'string' ? method.toUpperCase() : 'GET')(),
+    get: blocking('get', 'GET'),
+    post: blocking('post', 'POST'),
+    put: blocking('put', 'PUT'),
+    patch: blocking('patch', 'PATCH'),
+    del: blocking('del', 'DELETE'),
+    head: blocking('head', 'HEAD'),
+    options: blocking('options', 'OPTIONS'),
+    batch: () => {
+      throw new Error(
+        "k6/http: http.batch() blocks the VU, which the built-in engine cannot do; use await Promise.all of http.asyncRequest('<METHOD>', …) calls (k6 runs it too)",
+      );
+    },
+    cookieJar: () => {
+      throw new Error('k6/http: cookie jars are not supported by the built-in engine');
+    },
+    expectedStatuses,
+    setResponseCallback,
+    url,
+    file,
+    TLS_1_0: 'tls1.0',
+    TLS_1_1: 'tls1.1',
+    TLS_1_2: 'tls1.2',
+    TLS_1_3: 'tls1.3',
+    SSL_3_0: 'ssl3.0',
+    OCSP_STATUS_GOOD: 'good',
+    OCSP_STATUS_REVOKED: 'revoked',
+    OCSP_STATUS_SERVER_FAILED: 'server_failed',
+    OCSP_STATUS_UNKNOWN: 'unknown',
+  };
+  exports.default = exports;
+  return exports;
+};
+
+export default httpModule;
