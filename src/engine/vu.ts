@@ -1,6 +1,7 @@
 // One virtual user: its own instance of the script, its tags, and the iteration it runs. An iteration ends when the
 // function returned (or its promise settled) and everything it started that a module holds (timers, sockets,
 // requests) has settled, as k6's event loop does (/using-k6/test-lifecycle/).
+import { setMaxListeners } from 'node:events';
 import type { ScriptExports, ScriptFactory } from './loader.js';
 import type { EngineTls, ExecState, SampleSink, Tags, VuHost } from './types.js';
 
@@ -180,6 +181,8 @@ export class Vu implements VuHost {
    */
   async iterate(fn: (data?: unknown) => unknown, data: unknown): Promise<IterationEnd> {
     this.#abort = new AbortController();
+    // Every socket, timer and request of the iteration listens for its end: many listeners are expected here.
+    setMaxListeners(0, this.#abort.signal);
     this.#generation++;
     this.#pending = 0;
     this.k6Globals.__ITER = this.exec.vuIterationInInstance;

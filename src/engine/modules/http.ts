@@ -9,6 +9,7 @@
 // connect and TLS time (so DNS lookup and waiting for the connection count there); connecting = TCP connect;
 // tls_handshaking; sending = writing the request; waiting = until the first response byte; receiving = until the
 // body's end; duration = sending + waiting + receiving.
+
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +18,7 @@ import { type buildConnector, Client } from 'undici';
 import { durationMs } from '../duration.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
 import { gjsonGet } from './gjson.js';
+import { secureContextOf } from './tls-context.js';
 
 /** The User-Agent when the script's options set none (`userAgent: ''` sends none, as in k6). */
 export const DEFAULT_USER_AGENT = 'dialtone-engine/0.1 (k6-compatible)';
@@ -147,7 +149,7 @@ function connectFor(c: Conn, cb: buildConnector.Callback): void {
       host: o.hostname,
       port: o.port,
       ...(o.servername ? { servername: o.servername } : {}),
-      ...(o.ca !== undefined ? { ca: o.ca } : {}),
+      ...(o.ca !== undefined ? { secureContext: secureContextOf(o.ca) } : {}),
       rejectUnauthorized: !o.insecure,
       ALPNProtocols: ['http/1.1'],
     });

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import NodeWebSocket from 'ws';
 import type { ModuleFactory, Tags, VuHost } from '../types.js';
 import { DEFAULT_USER_AGENT } from './http.js';
+import { secureContextOf } from './tls-context.js';
 
 const CONNECTING = 0;
 const OPEN = 1;
@@ -124,7 +125,7 @@ class VuWebSocket {
       followRedirects: false,
       // k6 documents no handshake timeout; this one matches k6/http's default request timeout.
       handshakeTimeout: 60_000,
-      ...(vu.tls.ca !== undefined ? { ca: vu.tls.ca } : {}),
+      ...(vu.tls.ca !== undefined ? { secureContext: secureContextOf(vu.tls.ca) } : {}),
       rejectUnauthorized: !insecure,
     });
     this.#ws.binaryType = 'nodebuffer';
