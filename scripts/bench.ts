@@ -7,6 +7,8 @@
 //     load tool), as a ratio to a bare node:http server answering a JSON body of the same size.
 //     Each server runs in its own child process; runs alternate (bare, target, bare, target) and
 //     the medians are compared, so drift on the machine hits both alike.
+//  4. the built-in engine as fast as the machine allows (scripts/bench-engine.ts): chat-turns at a rate on it, and its
+//     CPU per chat/respond request against autocannon's at the same rate; written to reports/bench/engine.md too.
 //
 // --full adds: wall time of `npm install && npm start` in a fresh clone with a cold Go build cache
 // (so the build of the Go tools the tests use is included), and of `npm test` in that clone. It takes several minutes.
@@ -16,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from '../src/clients/exchange.js';
+import { benchEngine, engineTable, writeEngineReport } from './bench-engine.js';
 import { benchLoad, ratioTable } from './bench-load.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -151,6 +154,11 @@ results.chat_turns = [100, 300].map((rate) => {
 console.log('bench: each scenario against a minimal hand-written k6 script, at saturation, side by side…');
 results.load_ratios = await benchLoad();
 console.log(ratioTable(results.load_ratios as Awaited<ReturnType<typeof benchLoad>>));
+console.log('bench: the built-in engine, chat-turns at a rate and CPU per request against autocannon, side by side…');
+const engineBench = await benchEngine();
+results.engine = engineBench;
+console.log(engineTable(engineBench));
+console.log(`written: ${writeEngineReport(engineBench)}`);
 if (full) {
   console.log('bench: fresh clone, npm install && npm start (cold Go build cache), then npm test…');
   results.fresh_clone = freshClone();

@@ -4,6 +4,7 @@
 // sends MESSAGES user messages HOLD_S / MESSAGES seconds apart while all sockets stay open; then every socket's events
 // are compared by id with those of its session's second socket, which never sends. Access tokens come from setup, one
 // per 100 sessions, inside the documented limits (1,000 tokens a minute per connector, 1,000 sessions a minute per token).
+// Async style (one await per request, setup() too), which k6 and the built-in engine both run.
 
 import exec from 'k6/execution';
 import http from 'k6/http';
@@ -34,10 +35,10 @@ const silent = new Counter('sessions_silent');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export function setup() {
+export async function setup() {
   const tokens = [];
   for (let i = 0; i < Math.ceil(SESSIONS / 100); i++) {
-    const res = http.post(`${base}/api/v1/access-token`, '{}', {
+    const res = await http.asyncRequest('POST', `${base}/api/v1/access-token`, '{}', {
       headers: { 'X-Token': __ENV[profile.credentials.messaging_connector_token.env], 'X-Host': 'app.dialtone.test', 'Content-Type': 'application/json' },
     });
     tokens.push(res.json('access_token'));
@@ -65,7 +66,7 @@ function socket(url) {
 }
 
 async function session(token, n, start) {
-  const res = http.post(`${base}/api/v1/sessions`, JSON.stringify({ streaming_enabled: false, platform: 'web' }), {
+  const res = await http.asyncRequest('POST', `${base}/api/v1/sessions`, JSON.stringify({ streaming_enabled: false, platform: 'web' }), {
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
   });
   const id = res.json('session_id');

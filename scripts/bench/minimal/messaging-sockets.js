@@ -1,6 +1,7 @@
 // Minimal messaging-sockets: the VU's access token, a session (streaming every other iteration), 10 sockets that each
 // wait for their history batch, an 11th that is refused, the join, 2 messages, one socket closed, a message, the socket
-// reopened with its cursor, a message, every socket closed. Only the frames it must read are parsed.
+// reopened with its cursor, a message, every socket closed. Only the frames it must read are parsed. Async style (one
+// await per request), which k6 and the built-in engine both run.
 
 import exec from 'k6/execution';
 import http from 'k6/http';
@@ -52,14 +53,15 @@ function send(s, type, payload, turn) {
 }
 
 export default async function () {
-  token ??= http
-    .post(`${base}/api/v1/access-token`, '{}', {
+  token ??= (
+    await http.asyncRequest('POST', `${base}/api/v1/access-token`, '{}', {
       headers: { 'X-Token': secret('messaging_connector_token'), 'X-Host': 'app.dialtone.test', 'Content-Type': 'application/json' },
     })
-    .json('access_token');
+  ).json('access_token');
   const auth = { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } };
   const streaming = exec.scenario.iterationInTest % 2 === 0;
-  const session = http.post(`${base}/api/v1/sessions`, JSON.stringify({ streaming_enabled: streaming, platform: 'web' }), auth).json('session_id');
+  const created = await http.asyncRequest('POST', `${base}/api/v1/sessions`, JSON.stringify({ streaming_enabled: streaming, platform: 'web' }), auth);
+  const session = created.json('session_id');
   const url = `${ws}/ws?access_token=${token}&session_id=${session}`;
   const sockets = Array.from({ length: 10 }, (_, i) => open(url, i === 1 || i === 9));
   await Promise.all(sockets.map((s) => s.ready));

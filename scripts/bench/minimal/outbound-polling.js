@@ -1,7 +1,8 @@
 // Minimal outbound-polling: trigger a call, poll its status with the same backoff until it is terminal, poll once more.
+// Async style (one await per request, waits on k6/timers), which k6 and the built-in engine both run.
 
-import { sleep } from 'k6';
 import http from 'k6/http';
+import { setTimeout } from 'k6/timers';
 import { profile, secret, shape } from './common.js';
 
 export const options = { scenarios: { outbound: shape('8s') } };
@@ -10,14 +11,14 @@ const token = secret('outbound_token');
 const post = { headers: { 'Content-Type': 'application/json', 'X-Service-Auth-Token': token } };
 const get = { headers: { 'X-Service-Auth-Token': token } };
 
-export default function () {
-  const sid = http.post(base, JSON.stringify({ to_number: '+447700900123' }), post).json('call_sid');
+export default async function () {
+  const sid = (await http.asyncRequest('POST', base, JSON.stringify({ to_number: '+447700900123' }), post)).json('call_sid');
   let wait = 250;
   for (let n = 0; n < 40; n++) {
-    const status = http.get(`${base}/${sid}/status`, get).json('status');
+    const status = (await http.asyncRequest('GET', `${base}/${sid}/status`, null, get)).json('status');
     if (status === 'success' || status === 'failure') break;
-    sleep(wait / 1000);
+    await new Promise((r) => setTimeout(r, wait));
     wait = Math.min(wait * 1.5, 2000);
   }
-  http.get(`${base}/${sid}/status`, get);
+  await http.asyncRequest('GET', `${base}/${sid}/status`, null, get);
 }
