@@ -101,6 +101,30 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     state.vusInitialized++;
     return vu;
   };
+  // Waits until `ms` after the start; every waiter ends at once when the run stops. One set of waiters instead of an
+  // abort listener per wait: an arrival-rate scenario waits once per arrival.
+  const waiters = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  stop.signal.addEventListener('abort', () => {
+    for (const w of waiters) {
+      clearTimeout(w.timer);
+      w.resolve();
+    }
+    waiters.clear();
+  });
+  const waitUntil = (ms: number): Promise<void> | undefined => {
+    const wait = t0 + ms - Date.now();
+    if (wait <= 0 || stop.signal.aborted) return undefined;
+    return new Promise<void>((resolve) => {
+      const w = {
+        timer: setTimeout(() => {
+          waiters.delete(w);
+          resolve();
+        }, wait),
+        resolve,
+      };
+      waiters.add(w);
+    });
+  };
   const dataOf = new WeakMap<Vu, unknown>();
   const scenarioRuns: Promise<void>[] = [];
   const preallocated: Promise<void>[] = [];
@@ -112,20 +136,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
       plan,
       part,
       now: () => Date.now() - t0,
-      at: (ms) =>
-        started.then(() => {
-          const wait = t0 + ms - Date.now();
-          if (wait <= 0 || stop.signal.aborted) return;
-          return new Promise<void>((resolve) => {
-            const t = setTimeout(done, wait);
-            function done() {
-              clearTimeout(t);
-              stop.signal.removeEventListener('abort', done);
-              resolve();
-            }
-            stop.signal.addEventListener('abort', done, { once: true });
-          });
-        }),
+      at: (ms) => (t0 === Number.POSITIVE_INFINITY ? started.then(() => waitUntil(ms)) : waitUntil(ms)),
       stopped: stop.signal,
       newVu: () => {
         const vu = newVu();

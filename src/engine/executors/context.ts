@@ -9,8 +9,8 @@ export interface ExecutorContext {
   readonly part: Part;
   /** ms since the run started (all scenarios share one start). */
   now(): number;
-  /** Resolves at `atMs` since the run started, or at once when the run stops. */
-  at(atMs: number): Promise<void>;
+  /** Resolves at `atMs` since the run started, or at once when the run stops; undefined when that time has passed. */
+  at(atMs: number): Promise<void> | undefined;
   /** Aborted when the whole run stops (SIGINT, abortOnFail, exec.test.abort): no new iterations, interrupt the rest. */
   readonly stopped: AbortSignal;
   /** A VU made now for this scenario (the init context runs); counted in vus_max. */
