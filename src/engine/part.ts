@@ -1,23 +1,12 @@
 // One part of a run (a worker thread's): its VUs, its scenarios' executors, and what it tells the main thread.
+import { CORE_METRICS } from './builtin-metrics.js';
 import { EXECUTORS, type ExecutorContext } from './executors/index.js';
 import { compileScript, opener } from './loader.js';
 import { moduleTable } from './modules/index.js';
 import type { ScenarioPlan } from './options.js';
 import { type Part, within } from './segments.js';
-import type { EngineTls, MetricDecl, SampleSink } from './types.js';
+import type { EngineTls, SampleSink } from './types.js';
 import { type RunState, Vu, type VuShared } from './vu.js';
-
-/** The metrics the engine itself emits, declared in every sink before any VU runs (/using-k6/metrics/reference/). */
-export const CORE_METRICS: readonly MetricDecl[] = [
-  { name: 'iterations', type: 'counter', contains: 'default' },
-  { name: 'iteration_duration', type: 'trend', contains: 'time' },
-  { name: 'dropped_iterations', type: 'counter', contains: 'default' },
-  { name: 'vus', type: 'gauge', contains: 'default' },
-  { name: 'vus_max', type: 'gauge', contains: 'default' },
-  { name: 'checks', type: 'rate', contains: 'default' },
-  { name: 'data_sent', type: 'counter', contains: 'data' },
-  { name: 'data_received', type: 'counter', contains: 'data' },
-];
 
 /** What a part needs to run: the same for every worker but its `part`. */
 export interface PartSpec {

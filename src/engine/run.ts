@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { BUILTIN_METRICS } from './builtin-metrics.js';
 import { formatDuration } from './duration.js';
 import { bundleScript, compileScript, opener } from './loader.js';
 import { type Output, openOutput, parseOutArg } from './metrics/outputs.js';
@@ -16,7 +17,7 @@ import { textSummary } from './metrics/text-summary.js';
 import { abortingVerdict, parseThresholds, type ThresholdSet } from './metrics/thresholds.js';
 import { importsOf, moduleTable } from './modules/index.js';
 import { headerLine, maxVusOf, planScenarios, type ScenarioPlan, scheduledMs, trendStatsOf } from './options.js';
-import { CORE_METRICS, type PartSpec } from './part.js';
+import type { PartSpec } from './part.js';
 import { type Part, parseSegment, shareOf } from './segments.js';
 import { BatchReceiver, type SampleBatch } from './transport.js';
 import type { EngineTls, MetricDecl, SampleSink } from './types.js';
@@ -48,33 +49,6 @@ export const EXIT = {
   scriptAborted: 108,
   scriptFailed: 110,
 } as const;
-
-/** k6's built-in metrics the modules emit, declared before thresholds are checked against what exists. */
-export const BUILTIN_METRICS: readonly MetricDecl[] = [
-  ...CORE_METRICS,
-  ...[
-    'http_req_duration',
-    'http_req_blocked',
-    'http_req_connecting',
-    'http_req_tls_handshaking',
-    'http_req_sending',
-    'http_req_waiting',
-    'http_req_receiving',
-  ].map((name) => ({ name, type: 'trend', contains: 'time' }) as const),
-  { name: 'http_reqs', type: 'counter', contains: 'default' },
-  { name: 'http_req_failed', type: 'rate', contains: 'default' },
-  { name: 'ws_connecting', type: 'trend', contains: 'time' },
-  { name: 'ws_session_duration', type: 'trend', contains: 'time' },
-  { name: 'ws_ping', type: 'trend', contains: 'time' },
-  { name: 'ws_sessions', type: 'counter', contains: 'default' },
-  { name: 'ws_msgs_sent', type: 'counter', contains: 'default' },
-  { name: 'ws_msgs_received', type: 'counter', contains: 'default' },
-  { name: 'browser_http_req_duration', type: 'trend', contains: 'time' },
-  { name: 'browser_http_req_failed', type: 'rate', contains: 'default' },
-  { name: 'browser_data_received', type: 'counter', contains: 'data' },
-  { name: 'browser_data_sent', type: 'counter', contains: 'data' },
-  ...['lcp', 'inp', 'cls', 'fcp', 'ttfb'].map((v) => ({ name: `browser_web_vital_${v}`, type: 'trend', contains: v === 'cls' ? 'default' : 'time' }) as const),
-];
 
 /** How often abortOnFail thresholds are judged while the run goes (k6 evaluates thresholds every 2 s). */
 const JUDGE_EVERY_MS = 2_000;
@@ -132,6 +106,12 @@ export function workerCount(plans: readonly ScenarioPlan[], imports: readonly st
   if (imports.includes('k6/browser')) return 1;
   const most = plans.reduce((n, p) => n + shareOf(segment, Math.max(1, maxVusOf(p))), 0);
   return Math.max(1, Math.min(asked ?? availableParallelism(), most));
+}
+
+/** DIALTONE_ENGINE_WORKERS: the worker threads when --workers is not given (dialtone load passes no flag of its own). */
+function workersFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const n = Number(env.DIALTONE_ENGINE_WORKERS);
+  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : undefined;
 }
 
 /**
@@ -294,7 +274,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     }
   }
 
-  const count = workerCount(plans, imports, segment, args.workers);
+  const count = workerCount(plans, imports, segment, args.workers ?? workersFromEnv(process.env));
   const stopAll = () => {
     for (const w of workers) w.postMessage({ t: 'stop' });
   };

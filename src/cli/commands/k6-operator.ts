@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { parse } from '../args.js';
+import { profileJson } from '../profile-json.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
 
@@ -10,17 +11,6 @@ export const usage = `dialtone k6-operator SCENARIO --target PROFILE --paralleli
   (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods). Credentials
   come from the Kubernetes Secret NAME (default dialtone-credentials) by reference; no value is written.
   Exit 0, or 2 for usage or a bad profile.`;
-
-/** The profile's JSON: the manifests need its hosts and the names of its credential variables, never their values. */
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new UsageError(
-      `${path}: ${(e as NodeJS.ErrnoException).code ? 'profile not found or not readable' : `not valid JSON (${(e as Error).message.split('\n')[0]})`}`,
-    );
-  }
-}
 
 /** Writes the ConfigMap and TestRun for the k6-operator and says which Secret keys they expect. */
 export async function k6Operator(argv: string[]): Promise<number> {
@@ -65,7 +55,7 @@ export async function k6Operator(argv: string[]): Promise<number> {
     root: ROOT,
     scenario,
     profile: workloadName(values.workload),
-    loaded: { profile: parseProfile(readJson(values.target), values.target), path: values.target, secrets: {} },
+    loaded: { profile: parseProfile(profileJson(values.target), values.target), path: values.target, secrets: {} },
     parallelism,
     secretName,
     namespace: values.namespace,

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { parse } from '../args.js';
+import { profileJson } from '../profile-json.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
 
@@ -12,17 +13,6 @@ export const usage = `dialtone k8s-job SCENARIO --target PROFILE --parallelism N
   (default dialtone-credentials) by reference; no value is written. Each pod keeps its results in an emptyDir, turns
   Ready when its segment finished and waits for collect.sh (also written) to copy them; 'dialtone merge' joins them.
   Exit 0, or 2 for usage or a bad profile.`;
-
-/** The profile's JSON: the manifests need its hosts and the names of its credential variables, never their values. */
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new UsageError(
-      `${path}: ${(e as NodeJS.ErrnoException).code ? 'profile not found or not readable' : `not valid JSON (${(e as Error).message.split('\n')[0]})`}`,
-    );
-  }
-}
 
 /** Writes the ConfigMap, the Indexed Job and collect.sh, and says which Secret keys they expect and how to run them. */
 export async function k8sJob(argv: string[]): Promise<number> {
@@ -75,7 +65,7 @@ export async function k8sJob(argv: string[]): Promise<number> {
     root: ROOT,
     scenario,
     workload,
-    profile: { json: readJson(values.target), path: values.target },
+    profile: { json: profileJson(values.target), path: values.target },
     parallelism,
     secretName,
     namespace: values.namespace,

@@ -1,6 +1,7 @@
 // The end-of-test summary on stdout, laid out like k6's compact summary (/results-output/end-of-test/): the
 // thresholds with ✓/✗ and the value judged, then the checks, then the metrics by section.
 
+import { HTTP_PHASES } from '../builtin-metrics.js';
 import type { CheckCount, GroupNode } from './groups.js';
 import { DEFAULT_TREND_STATS } from './sink.js';
 import type { MetricEntry, MetricStore } from './store.js';
@@ -18,15 +19,7 @@ export interface TextSummaryOptions {
 }
 
 /** Metrics compact mode leaves out: the HTTP timing phases and the group timings (shown by `full`). */
-const COMPACT_HIDDEN = new Set([
-  'http_req_blocked',
-  'http_req_connecting',
-  'http_req_tls_handshaking',
-  'http_req_sending',
-  'http_req_waiting',
-  'http_req_receiving',
-  'group_duration',
-]);
+const COMPACT_HIDDEN = new Set([...HTTP_PHASES, 'group_duration']);
 
 const SECTIONS: readonly [string, (name: string) => boolean][] = [
   ['HTTP', (n) => n.startsWith('http_')],

@@ -12,12 +12,14 @@
 // vitals from the page's own performance entries: browser_web_vital_fcp and browser_web_vital_ttfb. LCP, CLS and INP
 // are declared but not measured: they are final only when the page is hidden or interacted with, which Playwright's
 // page.close() does not signal to the page.
+
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type * as PW from 'playwright-core';
+import { BROWSER_METRICS } from '../builtin-metrics.js';
 import { durationMs } from '../duration.js';
-import type { MetricDecl, Tags, VuHost } from '../types.js';
+import type { Tags, VuHost } from '../types.js';
 
 const requireCjs = createRequire(import.meta.url);
 let playwright: typeof PW | undefined;
@@ -27,19 +29,7 @@ const pw = (): typeof PW => {
   return playwright;
 };
 
-/** What the module emits (/using-k6/metrics/reference/, browser). */
-export const BROWSER_METRICS: readonly MetricDecl[] = [
-  { name: 'browser_http_req_duration', type: 'trend', contains: 'time' },
-  { name: 'browser_http_req_failed', type: 'rate', contains: 'default' },
-  { name: 'browser_data_received', type: 'counter', contains: 'data' },
-  { name: 'browser_data_sent', type: 'counter', contains: 'data' },
-  { name: 'browser_web_vital_fcp', type: 'trend', contains: 'time' },
-  { name: 'browser_web_vital_ttfb', type: 'trend', contains: 'time' },
-  // Declared so thresholds on them are valid, as in k6; never emitted (see the header).
-  { name: 'browser_web_vital_lcp', type: 'trend', contains: 'time' },
-  { name: 'browser_web_vital_inp', type: 'trend', contains: 'time' },
-  { name: 'browser_web_vital_cls', type: 'trend', contains: 'default' },
-];
+export { BROWSER_METRICS } from '../builtin-metrics.js';
 
 /**
  * Features playwright-core 1.65 disables itself (its chromiumSwitches). Chromium keeps only the last --disable-features

@@ -15,6 +15,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { type buildConnector, Client } from 'undici';
+import { HTTP_METRICS } from '../builtin-metrics.js';
 import { durationMs } from '../duration.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
 import { gjsonGet } from './gjson.js';
@@ -557,7 +558,7 @@ class HttpVu {
     this.insecure = vu.tls.insecure || vu.options.insecureSkipTLSVerify === true;
     const max = vu.options.maxRedirects;
     this.maxRedirects = typeof max === 'number' && max >= 0 ? max : DEFAULT_REDIRECTS;
-    declareMetrics(this.sink);
+    for (const m of HTTP_METRICS) this.sink.declare(m);
     vu.onClose(() => this.close());
   }
 
@@ -681,24 +682,6 @@ class HttpVu {
     this.origins.clear();
     await Promise.all(all);
   }
-}
-
-function declareMetrics(s: SampleSink): void {
-  s.declare({ name: 'http_reqs', type: 'counter', contains: 'default' });
-  for (const name of [
-    'http_req_duration',
-    'http_req_blocked',
-    'http_req_connecting',
-    'http_req_tls_handshaking',
-    'http_req_sending',
-    'http_req_waiting',
-    'http_req_receiving',
-  ]) {
-    s.declare({ name, type: 'trend', contains: 'time' });
-  }
-  s.declare({ name: 'http_req_failed', type: 'rate', contains: 'default' });
-  s.declare({ name: 'data_sent', type: 'counter', contains: 'data' });
-  s.declare({ name: 'data_received', type: 'counter', contains: 'data' });
 }
 
 function onTimeout(job: Job): void {

@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import NodeWebSocket from 'ws';
+import { WS_METRICS } from '../builtin-metrics.js';
 import type { ModuleFactory, Tags, VuHost } from '../types.js';
 import { DEFAULT_USER_AGENT } from './http.js';
 import { secureContextOf } from './tls-context.js';
@@ -44,18 +45,6 @@ export interface WsParams {
 
 /** The error text k6 gives when the server answers the handshake with something other than 101. */
 export const BAD_HANDSHAKE = 'websocket: bad handshake';
-
-function declareMetrics(vu: VuHost): void {
-  const s = vu.sink;
-  s.declare({ name: 'ws_sessions', type: 'counter', contains: 'default' });
-  s.declare({ name: 'ws_connecting', type: 'trend', contains: 'time' });
-  s.declare({ name: 'ws_msgs_sent', type: 'counter', contains: 'default' });
-  s.declare({ name: 'ws_msgs_received', type: 'counter', contains: 'default' });
-  s.declare({ name: 'ws_session_duration', type: 'trend', contains: 'time' });
-  s.declare({ name: 'ws_ping', type: 'trend', contains: 'time' });
-  s.declare({ name: 'data_sent', type: 'counter', contains: 'data' });
-  s.declare({ name: 'data_received', type: 'counter', contains: 'data' });
-}
 
 /** A copy of `buf`'s bytes as an ArrayBuffer of their own. */
 function toArrayBuffer(buf: Buffer): ArrayBuffer {
@@ -301,7 +290,7 @@ class VuWebSocket {
 
 /** `k6/websockets` for one VU. */
 export const websocketsModule: ModuleFactory = (vu) => {
-  declareMetrics(vu);
+  for (const m of WS_METRICS) vu.sink.declare(m);
   class WebSocket extends VuWebSocket {
     constructor(url: string | URL, protocols?: unknown, params?: WsParams | null) {
       super(vu, url, protocols, params);

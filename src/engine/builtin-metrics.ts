@@ -1,0 +1,63 @@
+// k6's built-in metrics, once (/using-k6/metrics/reference/): each module declares its group before it emits, and the
+// main thread declares them all before it checks the thresholds against the metrics that exist.
+import type { MetricDecl } from './types.js';
+
+const trends = (names: readonly string[]): MetricDecl[] => names.map((name) => ({ name, type: 'trend', contains: 'time' }));
+
+/** The metrics the engine itself emits, declared in every sink before any VU runs. */
+export const CORE_METRICS: readonly MetricDecl[] = [
+  { name: 'iterations', type: 'counter', contains: 'default' },
+  { name: 'iteration_duration', type: 'trend', contains: 'time' },
+  { name: 'dropped_iterations', type: 'counter', contains: 'default' },
+  { name: 'vus', type: 'gauge', contains: 'default' },
+  { name: 'vus_max', type: 'gauge', contains: 'default' },
+  { name: 'checks', type: 'rate', contains: 'default' },
+  { name: 'data_sent', type: 'counter', contains: 'data' },
+  { name: 'data_received', type: 'counter', contains: 'data' },
+];
+
+/** The HTTP timing phases, besides http_req_duration (the end-of-test summary hides them in compact mode). */
+export const HTTP_PHASES = [
+  'http_req_blocked',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_sending',
+  'http_req_waiting',
+  'http_req_receiving',
+];
+
+/** What k6/http emits. */
+export const HTTP_METRICS: readonly MetricDecl[] = [
+  { name: 'http_reqs', type: 'counter', contains: 'default' },
+  ...trends(['http_req_duration', ...HTTP_PHASES]),
+  { name: 'http_req_failed', type: 'rate', contains: 'default' },
+  { name: 'data_sent', type: 'counter', contains: 'data' },
+  { name: 'data_received', type: 'counter', contains: 'data' },
+];
+
+/** What k6/websockets emits. */
+export const WS_METRICS: readonly MetricDecl[] = [
+  { name: 'ws_sessions', type: 'counter', contains: 'default' },
+  ...trends(['ws_connecting', 'ws_session_duration', 'ws_ping']),
+  { name: 'ws_msgs_sent', type: 'counter', contains: 'default' },
+  { name: 'ws_msgs_received', type: 'counter', contains: 'default' },
+  { name: 'data_sent', type: 'counter', contains: 'data' },
+  { name: 'data_received', type: 'counter', contains: 'data' },
+];
+
+/** What k6/browser emits (/using-k6-browser/metrics/). */
+export const BROWSER_METRICS: readonly MetricDecl[] = [
+  { name: 'browser_http_req_duration', type: 'trend', contains: 'time' },
+  { name: 'browser_http_req_failed', type: 'rate', contains: 'default' },
+  { name: 'browser_data_received', type: 'counter', contains: 'data' },
+  { name: 'browser_data_sent', type: 'counter', contains: 'data' },
+  ...trends(['browser_web_vital_fcp', 'browser_web_vital_ttfb']),
+  // Declared so thresholds on them are valid, as in k6; never emitted (src/engine/modules/browser.ts says why).
+  ...trends(['browser_web_vital_lcp', 'browser_web_vital_inp']),
+  { name: 'browser_web_vital_cls', type: 'trend', contains: 'default' },
+];
+
+/** Every built-in metric, each name once. */
+export const BUILTIN_METRICS: readonly MetricDecl[] = [
+  ...new Map([...CORE_METRICS, ...HTTP_METRICS, ...WS_METRICS, ...BROWSER_METRICS].map((m) => [m.name, m])).values(),
+];
