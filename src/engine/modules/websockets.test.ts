@@ -159,6 +159,26 @@ describe('k6/websockets', () => {
     await vu.close();
   });
 
+  // k6/websockets follows the browser WebSocket API; the WebSocket standard: a message received while the ready state is
+  // not OPEN is not delivered. A socket the script closed (the messaging scenario's "drop") then hears nothing more, so
+  // what it resumes from its cursor is never counted twice.
+  it('delivers no message that arrives after the script called close', async () => {
+    const { vu, WebSocket } = setup();
+    const ws = new WebSocket(`${base}/echo`);
+    const got: unknown[] = [];
+    ws.addEventListener('message', (e: WsEvent) => got.push(e.data));
+    await next(ws, 'open');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got).toEqual(['welcome']);
+    // The echo of this message is on its way when close() is called.
+    ws.send('late');
+    ws.close();
+    await next(ws, 'close');
+    expect(got).toEqual(['welcome']);
+    await vu.settled();
+    await vu.close();
+  });
+
   // "ws_ping: Duration between a ping request and its pong reception" (/using-k6/metrics/reference/)
   it('times a ping to its pong and reports the server pings', async () => {
     const { vu, WebSocket } = setup();
