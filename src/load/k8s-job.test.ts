@@ -7,6 +7,7 @@ import { stringify } from 'yaml';
 import { ROOT } from '../cli/root.js';
 import { makeTlsMaterial } from '../target/tls.js';
 import { findGo, findGoTool } from '../tools/go-tools.js';
+import { EXAMPLE_PROFILE } from './example-profile.js';
 import { COLLECT_WINDOW_S, collectLines, type JobOptions, jobManifests, START_ALLOWANCE_S } from './k8s-job.js';
 import { runLimitSeconds } from './run.js';
 
@@ -120,20 +121,7 @@ function kubernetesSchemas(): { job: Schema; configMap: Schema; from: string } {
 
 let dir = '';
 let schemas = '';
-const PROFILE = {
-  name: 'staging-us',
-  environment: 'pre-release',
-  region: 'us-1',
-  api_version: 'v1',
-  hosts: { base_url: 'https://runtime.us-1.example.com' },
-  account_id: 'acme',
-  account_id_alt: 'ACCOUNT-1234',
-  project_id: 'support',
-  project_id_alt: 'PROJECT-5678',
-  credentials: { chat_api_key: { env: 'ACME_CHAT_API_KEY' }, chat_connector_token: { env: 'ACME_CHAT_TOKEN' } },
-  chat_script: { handoff_message: 'I want to talk to a human', goodbye_message: 'Goodbye' },
-  env_file: 'staging.env',
-};
+const PROFILE = { ...EXAMPLE_PROFILE, env_file: 'staging.env' };
 const OPTIONS: JobOptions = {
   root: ROOT,
   scenario: 'chat-turns',

@@ -7,6 +7,7 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { ROOT } from '../cli/root.js';
 import { parseProfile } from '../profile/load.js';
 import { findGo, findGoTool } from '../tools/go-tools.js';
+import { EXAMPLE_PROFILE } from './example-profile.js';
 import { operatorManifests } from './operator.js';
 
 /** The k6-operator release whose TestRun CRD the manifests are checked against. */
@@ -76,19 +77,7 @@ function testRunSchema(): { schema: unknown; from: string } {
 let dir = '';
 let schemas = '';
 let files: Record<string, Record<string, unknown>> = {};
-const PROFILE = {
-  name: 'staging-us',
-  environment: 'pre-release',
-  region: 'us-1',
-  api_version: 'v1',
-  hosts: { base_url: 'https://runtime.us-1.example.com' },
-  account_id: 'acme',
-  account_id_alt: 'ACCOUNT-1234',
-  project_id: 'support',
-  project_id_alt: 'PROJECT-5678',
-  credentials: { chat_api_key: { env: 'ACME_CHAT_API_KEY' }, chat_connector_token: { env: 'ACME_CHAT_TOKEN' } },
-  chat_script: { handoff_message: 'I want to talk to a human', goodbye_message: 'Goodbye' },
-};
+const PROFILE = EXAMPLE_PROFILE;
 
 function kubeconform(manifests: Record<string, Record<string, unknown>>): { status: number | null; out: string } {
   const bin = findGoTool(ROOT, 'kubeconform');

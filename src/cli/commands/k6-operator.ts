@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { parse } from '../args.js';
-import { profileJson } from '../profile-json.js';
+import { MANIFEST_FLAGS, profileJson } from '../manifests.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
 
@@ -18,15 +18,7 @@ export async function k6Operator(argv: string[]): Promise<number> {
     'k6-operator',
     argv,
     {
-      target: { type: 'string' },
-      parallelism: { type: 'string' },
-      workload: { type: 'string' },
-      'out-dir': { type: 'string' },
-      secret: { type: 'string' },
-      namespace: { type: 'string' },
-      image: { type: 'string' },
-      rate: { type: 'string' },
-      duration: { type: 'string' },
+      ...MANIFEST_FLAGS,
     },
     true,
   );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
+import { EXAMPLE_PROFILE } from '../../load/example-profile.js';
 import { main } from '../main.js';
 
 let dir = '';
@@ -11,22 +12,7 @@ let profile = '';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'dialtone-k8s-job-cli-'));
   profile = join(dir, 'staging.json');
-  writeFileSync(
-    profile,
-    JSON.stringify({
-      name: 'staging-us',
-      environment: 'pre-release',
-      region: 'us-1',
-      api_version: 'v1',
-      hosts: { base_url: 'https://runtime.us-1.example.com' },
-      account_id: 'acme',
-      account_id_alt: 'ACCOUNT-1234',
-      project_id: 'support',
-      project_id_alt: 'PROJECT-5678',
-      credentials: { chat_api_key: { env: 'ACME_CHAT_API_KEY' } },
-      chat_script: { handoff_message: 'I want to talk to a human', goodbye_message: 'Goodbye' },
-    }),
-  );
+  writeFileSync(profile, JSON.stringify({ ...EXAMPLE_PROFILE, credentials: { chat_api_key: EXAMPLE_PROFILE.credentials.chat_api_key } }));
 });
 
 afterEach(() => {

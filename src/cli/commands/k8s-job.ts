@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { parse } from '../args.js';
-import { profileJson } from '../profile-json.js';
+import { MANIFEST_FLAGS, profileJson } from '../manifests.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
 
@@ -20,16 +20,8 @@ export async function k8sJob(argv: string[]): Promise<number> {
     'k8s-job',
     argv,
     {
-      target: { type: 'string' },
-      parallelism: { type: 'string' },
-      workload: { type: 'string' },
-      'out-dir': { type: 'string' },
-      secret: { type: 'string' },
-      namespace: { type: 'string' },
-      image: { type: 'string' },
+      ...MANIFEST_FLAGS,
       engine: { type: 'string' },
-      rate: { type: 'string' },
-      duration: { type: 'string' },
       'allow-live': { type: 'boolean' },
     },
     true,

@@ -1,3 +1,4 @@
+// What the manifest commands (k6-operator, k8s-job) share: reading the profile, and their common flags.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 
@@ -17,3 +18,16 @@ export function profileJson(path: string): unknown {
     );
   }
 }
+
+/** The flags both manifest commands take (k6-operator, k8s-job); each adds its own. */
+export const MANIFEST_FLAGS = {
+  target: { type: 'string' },
+  parallelism: { type: 'string' },
+  workload: { type: 'string' },
+  'out-dir': { type: 'string' },
+  secret: { type: 'string' },
+  namespace: { type: 'string' },
+  image: { type: 'string' },
+  rate: { type: 'string' },
+  duration: { type: 'string' },
+} as const;
