@@ -35,14 +35,14 @@ module.exports = {
     only(
       'load',
       '^src/load/(?!vu/)',
-      ['^src/spec/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', ERRORS],
-      'the Node side of load may import spec, profile, report, nightly, voice-client',
+      ['^src/spec/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', '^scenarios/[^/]+\\.defaults\\.ts$', ERRORS],
+      "the Node side of load may import spec, profile, report, nightly, voice-client and the scenarios' defaults (never a scenario)",
     ),
     only(
       'engine',
       '^src/engine/',
-      ['^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$'],
-      'the built-in engine (a program of its own, spawned like k6) may import the engine version and the exact merge (percentile) only',
+      ['^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$', '^src/load/k6-metrics\\.ts$', '^src/load/k6-thresholds\\.ts$'],
+      "the built-in engine (a program of its own, spawned like k6) may import the engine version, the exact merge (percentile), k6's built-in metrics and threshold syntax only",
     ),
     only('load-vu', '^src/load/vu/', ['^src/spec/', '^src/load/config\\.ts$'], 'code that runs inside k6 may import spec and the load config types only'),
     only(

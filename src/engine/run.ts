@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { BUILTIN_METRICS } from './builtin-metrics.js';
+import { BUILTIN_METRICS } from '../load/k6-metrics.js';
 import { formatDuration } from './duration.js';
 import { bundleScript, compileScript, opener } from './loader.js';
 import { type Output, openOutput, parseOutArg } from './metrics/outputs.js';

@@ -1,10 +1,9 @@
 // The contracts inside dialtone's built-in load engine: what the k6 modules (src/engine/modules) get from the VU that
 // runs them, and what the metric store (src/engine/metrics) takes from the executors. Types only.
 
-/** k6's four metric types (/using-k6/metrics/). */
-export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
-/** What a metric's values are: plain numbers, milliseconds, or bytes. */
-export type MetricContains = 'default' | 'time' | 'data';
+import type { MetricDecl } from '../load/k6-metrics.js';
+
+export type { MetricContains, MetricDecl, MetricType } from '../load/k6-metrics.js';
 
 /** Tag values are strings (/using-k6/tags-and-groups/). */
 export type Tags = Readonly<Record<string, string>>;
@@ -15,13 +14,6 @@ export interface Sample {
   readonly time: number;
   readonly value: number;
   readonly tags: Tags;
-}
-
-/** Declares a metric; declaring one twice with the same type is harmless, with another type an error. */
-export interface MetricDecl {
-  readonly name: string;
-  readonly type: MetricType;
-  readonly contains: MetricContains;
 }
 
 /**

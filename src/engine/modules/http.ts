@@ -15,7 +15,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { type buildConnector, Client } from 'undici';
-import { HTTP_METRICS } from '../builtin-metrics.js';
+import { HTTP_METRICS } from '../../load/k6-metrics.js';
 import { durationMs } from '../duration.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
 import { gjsonGet } from './gjson.js';

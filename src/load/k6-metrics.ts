@@ -1,6 +1,18 @@
-// k6's built-in metrics, once (/using-k6/metrics/reference/): each module declares its group before it emits, and the
-// main thread declares them all before it checks the thresholds against the metrics that exist.
-import type { MetricDecl } from './types.js';
+// k6's built-in metrics, once (/using-k6/metrics/reference/), written from k6's documentation. The built-in engine
+// declares each module's group before it emits, and its main thread declares them all before it checks thresholds; the
+// SLO check (src/load/slos.ts) reads them to refuse a profile SLO on a metric no scenario emits. Imports nothing.
+
+/** k6's four metric types (/using-k6/metrics/). */
+export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
+/** What a metric's values are: plain numbers, milliseconds, or bytes. */
+export type MetricContains = 'default' | 'time' | 'data';
+
+/** Declares a metric; declaring one twice with the same type is harmless, with another type an error. */
+export interface MetricDecl {
+  readonly name: string;
+  readonly type: MetricType;
+  readonly contains: MetricContains;
+}
 
 const trends = (names: readonly string[]): MetricDecl[] => names.map((name) => ({ name, type: 'trend', contains: 'time' }));
 
