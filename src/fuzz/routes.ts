@@ -5,6 +5,7 @@ import { registerControl } from '../target/control-surface.js';
 import { ConversationStore } from '../target/conversations.js';
 import { DefectSet } from '../target/defects.js';
 import { SeededRandom } from '../target/ids.js';
+import { LatencyPlan } from '../target/latency.js';
 import { type HostKey, SURFACES } from '../target/surfaces.js';
 import { issueCredentials, REFERENCE_TENANT } from '../target/tenancy.js';
 
@@ -35,6 +36,7 @@ export async function listRoutes(): Promise<FuzzRoute[]> {
     conversations: new ConversationStore(clock, rng),
     voiceClientPage: true,
     chatVersions: ['v1'],
+    latency: new LatencyPlan(),
   };
   const routes: FuzzRoute[] = [];
   const collect = (host: FuzzRoute['host']) => {

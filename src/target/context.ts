@@ -2,6 +2,7 @@ import type { AdjustableClock } from './clock.js';
 import type { ConversationStore } from './conversations.js';
 import type { DefectSet } from './defects.js';
 import type { SeededRandom } from './ids.js';
+import type { LatencyPlan } from './latency.js';
 import type { IssuedCredentials, Tenant } from './tenancy.js';
 
 /** Everything a surface module of the reference target needs, passed in rather than imported. */
@@ -16,4 +17,6 @@ export interface TargetContext {
   readonly chatVersions: readonly string[];
   /** Whether the gateway host serves the browser voice client page (a sandbox convenience, not a documented path). */
   readonly voiceClientPage: boolean;
+  /** How long each op takes (`dialtone target --latency`); an empty plan: as fast as the target can. */
+  readonly latency: LatencyPlan;
 }

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { UsageError } from '../errors.js';
 import { type LoadedProfile, resolveSecrets } from '../profile/load.js';
 import type { Credentials, Profile } from '../profile/schema.js';
 import { AlertsPaths } from '../spec/alerts.js';
@@ -12,8 +13,10 @@ import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
-import { addPlantedDelay } from './latency.js';
+import { addLatency, addPlantedDelay, LatencyPlan } from './latency.js';
+import { type LatencySpec, latencyFromEnv } from './latency-spec.js';
 import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
+import { OPS, type Op } from './ops.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
 import type { TlsMaterial } from './tls.js';
@@ -35,6 +38,11 @@ export interface TargetOptions {
   readonly voiceClientPage?: boolean;
   /** Surfaces that serve like a fixed-service-time queue of N requests per second (src/target/capacity.ts). */
   readonly capacity?: CapacitySettings;
+  /**
+   * How long each op takes (src/target/latency-spec.ts); the draws are seeded by `seed`. Without it,
+   * DIALTONE_TARGET_LATENCY's spec, if set.
+   */
+  readonly latency?: LatencySpec;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -48,13 +56,20 @@ export interface RunningTarget {
   close(): Promise<void>;
 }
 
-function newApp(tls: TlsMaterial | undefined): FastifyInstance {
+/** The drawn latency of a surface host's requests; the control surface has none. */
+interface HostLatency {
+  readonly plan: LatencyPlan;
+  readonly queued: (op: Op) => boolean;
+}
+
+function newApp(tls: TlsMaterial | undefined, latency?: HostLatency): FastifyInstance {
   // With https, fastify hands its `https` options to node's server and ignores `http`: the check interval goes there too.
   const https = tls ? { https: { key: tls.key, cert: tls.cert, ...FASTIFY_LIMITS.http } } : {};
   const app = Fastify({ logger: false, ...FASTIFY_LIMITS, ...https }) as unknown as FastifyInstance;
   applyListenerTimeouts(app);
   acceptEmptyJson(app);
   addPlantedDelay(app);
+  if (latency) addLatency(app, latency.plan, latency.queued);
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof MalformedJson) return reply.code(400).send({ error_message: 'Malformed JSON body' });
     const status = (error as { statusCode?: number }).statusCode ?? 500;
@@ -83,6 +98,11 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const host = options.host ?? '127.0.0.1';
   const clock = new AdjustableClock();
   const rng = new SeededRandom(options.seed ?? 1);
+  const chosen = options.latency ? { spec: options.latency } : latencyFromEnv();
+  if ('error' in chosen) throw new UsageError(chosen.error);
+  const latency = new LatencyPlan(chosen.spec, options.seed ?? 1);
+  // A surface at a known capacity spends its request ops' drawn times in its queue's workers, not before the handler.
+  const hostLatency: HostLatency = { plan: latency, queued: (op) => options.capacity?.[OPS[op].surface] !== undefined };
   const credentials = options.credentials ?? issueCredentials();
   const context: TargetContext = {
     clock,
@@ -93,6 +113,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     conversations: new ConversationStore(clock, rng),
     chatVersions: ['v1'],
     voiceClientPage: options.voiceClientPage ?? true,
+    latency,
   };
   const tls = options.tls?.material;
   const scheme = tls ? 'https' : 'http';
@@ -103,9 +124,9 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   registerControl(control, context);
   const instances = Object.entries(SURFACES).map(([name, surface]) => {
     const instance = surface.create(context);
-    const app = apps.get(surface.host) ?? newApp(tls);
+    const app = apps.get(surface.host) ?? newApp(tls, hostLatency);
     apps.set(surface.host, app);
-    registerAtCapacity(app, (scope, admit) => instance.register(scope, admit), options.capacity?.[name]);
+    registerAtCapacity(app, (scope, admit) => instance.register(scope, admit), options.capacity?.[name], latency.serviceTimes(name));
     instance.control?.(control);
     return instance;
   });
@@ -125,8 +146,10 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       env[referenceEnvName(name)] = credentials[name];
       refs[name] = { env: referenceEnvName(name) };
     }
+    // The name says how this target was started; the profile schema has no field for it, and reports show the name.
+    const started = [options.defects?.length ? `defects: ${options.defects.join(', ')}` : '', latency.active ? `latency: ${latency.spec.text}` : ''];
     const profile: Profile = {
-      name: options.defects?.length ? `reference (defects: ${options.defects.join(', ')})` : 'reference',
+      name: started.some(Boolean) ? `reference (${started.filter(Boolean).join('; ')})` : 'reference',
       ...(options.defects?.length ? { defects: [...options.defects] } : {}),
       kind: 'reference',
       environment: 'sandbox',

@@ -3,13 +3,14 @@ import { basename, dirname, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { UsageError } from '../../errors.js';
 import { parseCapacity } from '../../target/capacity.js';
+import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../target/latency-spec.js';
 import { startTarget } from '../../target/server.js';
 import { SURFACES } from '../../target/surfaces.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../target/tls.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]...
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC]...
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
@@ -17,7 +18,12 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
               the CA goes to a sibling -ca.pem file that the profile names in tls.ca_file.
   --no-voice-client-page  the gateway serves only the documented paths, as a real gateway does.
   --capacity SURFACE=N makes a surface serve N requests per second and no more (a queue with a fixed
-              service time), so 'dialtone capacity' can be checked against a known capacity.`;
+              service time), so 'dialtone capacity' can be checked against a known capacity.
+  --latency SPEC  makes ops take as long as a real agent platform's: 'realistic' (agent turns p50 1.5 s, p95 4.5 s;
+              other calls p50 80 ms, p95 250 ms; streamed chunks every 60 ms p50, 200 ms p95), or your own.
+              ${latencyGrammar('              ')}
+              Draws are seeded by --seed, one stream per op. With --capacity, a surface's request ops spend their
+              drawn time in its queue's workers and N becomes its mean throughput. Default: $${LATENCY_ENV}, if set.`;
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -48,6 +54,13 @@ async function tlsMaterial(v: { tls?: boolean; 'tls-cert'?: string; 'tls-key'?: 
   return { cert, key, ca: v['tls-ca'] ? readFlagFile('--tls-ca', v['tls-ca']) : cert };
 }
 
+/** The latency spec: the --latency flags (their entries joined), else DIALTONE_TARGET_LATENCY; a bad one is a usage error. */
+function latencyOf(flags: readonly string[] | undefined): LatencySpec {
+  const parsed = flags?.length ? parseLatency(flags.join(';')) : latencyFromEnv();
+  if ('error' in parsed) throw new UsageError(`target: ${parsed.error}`);
+  return parsed.spec;
+}
+
 /** Starts the reference target in the foreground. */
 export async function target(argv: string[]): Promise<number> {
   const { values } = parse('target', argv, {
@@ -60,9 +73,11 @@ export async function target(argv: string[]): Promise<number> {
     'tls-ca': { type: 'string' },
     'no-voice-client-page': { type: 'boolean' },
     capacity: { type: 'string', multiple: true },
+    latency: { type: 'string', multiple: true },
   });
   const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
+  const latency = latencyOf(values.latency);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
@@ -77,6 +92,7 @@ export async function target(argv: string[]): Promise<number> {
     ...(material ? { tls: { material, caFile: basename(caFile) } } : {}),
     voiceClientPage: !values['no-voice-client-page'],
     capacity: capacity.settings,
+    latency,
   });
   writeFileSync(
     envFile,
@@ -92,6 +108,7 @@ export async function target(argv: string[]): Promise<number> {
       .join(' ')}`,
   );
   if (running.context.defects.ids.length) console.log(`defects on: ${running.context.defects.ids.join(', ')}`);
+  if (latency.ops.size > 0) console.log(`latency: ${latency.text} (seed ${running.context.latency.seed})`);
   console.log(`profile: ${out} (credentials in ${envFile}); stop with Ctrl-C`);
   await new Promise<void>((done) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => done());

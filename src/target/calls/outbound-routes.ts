@@ -11,6 +11,7 @@ import {
 } from '../../spec/outbound.js';
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
+import { withOp } from '../ops.js';
 import { type CallOutcome, type CallTiming, callState, defaultOutcome, type OutboundCall, REFERENCE_TIMING } from './outbound.js';
 
 /** What a case arranged for the next call to one destination (control surface). */
@@ -104,6 +105,6 @@ function status(ctx: TargetContext, state: OutboundState) {
 
 /** Registers outbound calling and status polling on the runtime host. */
 export function registerOutbound(app: FastifyInstance, ctx: TargetContext, state: OutboundState): void {
-  app.post('/v1/outbound-calling', trigger(ctx, state));
-  app.get('/v1/outbound-calling/:sid/status', status(ctx, state));
+  app.post('/v1/outbound-calling', withOp('outbound.trigger'), trigger(ctx, state));
+  app.get('/v1/outbound-calling/:sid/status', withOp('outbound.status'), status(ctx, state));
 }

@@ -11,6 +11,7 @@ import {
 import type { TargetContext } from '../context.js';
 import { isRecord, sendError } from '../http.js';
 import { CHAT_LOAD_DEFECT_PER_SECOND, loadMeter } from '../load-meter.js';
+import type { Op } from '../ops.js';
 import type { SurfaceModule } from '../surface.js';
 import { matchTenant } from '../tenancy.js';
 import { agentTurn, GREETING } from './agent.js';
@@ -118,6 +119,10 @@ const OPERATIONS: Record<ChatOperation, { method: 'POST' | 'PUT'; handler: Handl
   close: { method: 'PUT', handler: close },
 };
 
+/** The op of each operation, as the load scenarios tag it; its latency is spent before the handler (src/target/ops.ts). */
+const OPS_OF: Record<ChatOperation, Op> = { create: 'chat.create', respond: 'chat.respond', close: 'chat.close' };
+const opOfChat = (op: string): Op | undefined => (Object.hasOwn(OPS_OF, op) ? OPS_OF[op as ChatOperation] : undefined);
+
 /** Header lookup that accepts any case: HTTP header names are case-insensitive on the wire (see ARCHITECTURE.md). */
 function credentialsOk(ctx: TargetContext, req: FastifyRequest, reply: FastifyReply): boolean {
   const key = req.headers['x-api-key'];
@@ -139,6 +144,7 @@ function registerChat(app: FastifyInstance, ctx: TargetContext): void {
   app.route<{ Params: Params; Body: unknown }>({
     method: ['POST', 'PUT', 'GET', 'PATCH', 'DELETE'],
     url: '/:version/:account/:project/chat/:op',
+    config: { op: (req) => opOfChat((req.params as Params).op) },
     handler: (req, reply) => {
       const { version, account, project, op } = req.params;
       if (!credentialsOk(ctx, req, reply)) return reply;

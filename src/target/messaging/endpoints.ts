@@ -13,6 +13,7 @@ import {
 import type { ErrorEntry } from '../../spec/rule.js';
 import { isRecord } from '../http.js';
 import { parseLimitedJson } from '../limits.js';
+import { withOp } from '../ops.js';
 import { hostMatches } from './connectors.js';
 import { checkHandshake } from './sockets.js';
 import type { MessagingState } from './state.js';
@@ -112,8 +113,8 @@ export function registerEndpoints(app: FastifyInstance, state: MessagingState): 
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       return reply.code(status).send({ error: status >= 500 ? 'Internal error' : (error as Error).message });
     });
-    scope.post(MessagingPaths.accessToken, (req, reply) => accessToken(state, req, reply));
-    scope.post(MessagingPaths.sessions, (req, reply) => createSession(state, req, reply));
+    scope.post(MessagingPaths.accessToken, withOp('messaging.access_token'), (req, reply) => accessToken(state, req, reply));
+    scope.post(MessagingPaths.sessions, withOp('messaging.session'), (req, reply) => createSession(state, req, reply));
     // A plain GET (no upgrade) answers what the handshake would, so a curl line reproduces handshake errors.
     scope.get(MessagingPaths.ws, (req, reply) => {
       const verdict = checkHandshake(state, new URL(req.url, 'http://localhost').searchParams);

@@ -27,7 +27,10 @@ function receipt(t: UserTurn): void {
   broadcast(t.state, t.session, t.state.event('EVENT_TYPE_DELIVERY_RECEIPT', { message_id, status: 'delivered' }, t.custom));
 }
 
-/** Sends `chunks` one by one, `chunk_delay_ms` apart; a streaming fault breaks off after the first chunk. */
+/**
+ * Sends `chunks` one by one, `chunk_delay_ms` apart (or a draw of `messaging.chunk` each, under a latency spec that names
+ * it); a streaming fault breaks off after the first chunk.
+ */
 function streamChunks(t: UserTurn, messageId: string, chunks: readonly string[], index: number, fail: boolean): void {
   if (!alive(t)) return;
   const { state, session } = t;
@@ -39,12 +42,13 @@ function streamChunks(t: UserTurn, messageId: string, chunks: readonly string[],
   const final = index === chunks.length - 1;
   broadcast(state, session, state.event('EVENT_TYPE_AGENT_MESSAGE_CHUNK', { message_id: messageId, index, text: chunks[index] ?? '', final }, t.custom));
   if (final) typing(t, false, 'agent');
-  else state.later(state.config.chunk_delay_ms, () => streamChunks(t, messageId, chunks, index + 1, fail));
+  else state.later(state.ctx.latency.drawOr('messaging.chunk', state.config.chunk_delay_ms), () => streamChunks(t, messageId, chunks, index + 1, fail));
 }
 
 /**
- * The virtual agent answers: a delivery receipt and typing indicator at once, then after a short pause either one
- * complete EVENT_TYPE_AGENT_MESSAGE or (streaming sessions) EVENT_TYPE_AGENT_MESSAGE_CHUNK events, then typing off.
+ * The virtual agent answers: a delivery receipt and typing indicator at once, then after a short pause (`reply_delay_ms`,
+ * or the agent's think time, a draw of `messaging.reply`, under a latency spec that names it) either one complete
+ * EVENT_TYPE_AGENT_MESSAGE or (streaming sessions) EVENT_TYPE_AGENT_MESSAGE_CHUNK events, then typing off.
  */
 export function agentTurn(t: UserTurn): void {
   const { state, session } = t;
@@ -59,7 +63,7 @@ export function agentTurn(t: UserTurn): void {
   const messageId = `msg_${state.ctx.rng.hex(16)}`;
   const streaming = session.streaming && !state.ctx.defects.has('messaging-streaming-ignored');
   const fail = streaming && state.sessions.takeFault(session, 'streaming-error') !== undefined;
-  state.later(state.config.reply_delay_ms, () => {
+  state.later(state.ctx.latency.drawOr('messaging.reply', state.config.reply_delay_ms), () => {
     if (!alive(t)) return;
     if (streaming) streamChunks(t, messageId, chunkText(reply), 0, fail);
     else {

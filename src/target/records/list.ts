@@ -11,6 +11,7 @@ import {
 } from '../../spec/conversations.js';
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
+import { withOp } from '../ops.js';
 import { authorise } from './auth.js';
 import { decodeCursor, encodeCursor, filterFingerprint } from './cursor.js';
 import type { RecordData } from './model.js';
@@ -147,5 +148,5 @@ function list(ctx: TargetContext, store: RecordsStore, samples: { n: number }) {
 
 /** Registers the conversations list on the runtime host, beside the chat routes. */
 export function registerList(app: FastifyInstance, ctx: TargetContext, store: RecordsStore): void {
-  app.get('/:version/:account/:project/conversations', list(ctx, store, { n: 0 }));
+  app.get('/:version/:account/:project/conversations', withOp('conversations.list'), list(ctx, store, { n: 0 }));
 }

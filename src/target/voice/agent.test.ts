@@ -33,4 +33,21 @@ describe('VoiceAgent', () => {
     said(agent, 10, SPEECH_DBFS - 10);
     expect(said(agent, 40).every((f) => f === '.')).toBe(true);
   });
+
+  it('starts its greeting after the ticks a latency spec drew for the first agent audio', () => {
+    const agent = new VoiceAgent({ clips, replyDelayTicks: 1 });
+    agent.greet(3);
+    expect(said(agent, 6)).toEqual(['.', '.', 'g0', 'g1', 'g2', '.']);
+  });
+
+  it("waits the drawn reply delay of each turn instead of its mode's own", () => {
+    const delays = [30, 2];
+    const agent = new VoiceAgent({ clips, replyDelayTicks: 1, drawReplyTicks: () => delays.shift() ?? 1 });
+    said(agent, 10, SPEECH_DBFS + 20);
+    const first = said(agent, 60);
+    // The turn ends on the 19th quiet frame after the speech (index 18), then the reply waits its drawn ticks.
+    expect(first.indexOf('r0')).toBe(18 + 30);
+    said(agent, 10, SPEECH_DBFS + 20);
+    expect(said(agent, 30).indexOf('r0')).toBe(18 + 2);
+  });
 });

@@ -47,6 +47,8 @@ export interface AgentOptions {
   readonly clips: VoiceClips;
   /** Ticks between the end of the caller's turn and the reply (traditional mode waits for its speech pipeline). */
   readonly replyDelayTicks: number;
+  /** A drawn reply delay per turn, in ticks, that replaces `replyDelayTicks` (`voice.reply` of a latency spec). */
+  readonly drawReplyTicks?: () => number;
   /** Told of each completed turn: how long the caller spoke. */
   readonly onTurn?: (speechMs: number) => void;
 }
@@ -61,11 +63,14 @@ export class VoiceAgent {
   #speechTicks = 0;
   #quietTicks = 0;
   #replyIn = -1;
+  #greetIn = -1;
 
   constructor(private readonly o: AgentOptions) {}
 
-  greet(): void {
-    this.#queue.push(...this.o.clips.greeting);
+  /** Starts the greeting now, or after `afterTicks` ticks (the time to first audio a latency spec draws). */
+  greet(afterTicks = 0): void {
+    if (afterTicks > 0) this.#greetIn = afterTicks;
+    else this.#queue.push(...this.o.clips.greeting);
   }
 
   /** Takes the level of one decoded caller frame. */
@@ -87,6 +92,10 @@ export class VoiceAgent {
 
   /** Turn-taking runs on ticks, not on packets, so a caller that stops sending (DTX) still ends its turn. */
   #track(): void {
+    if (this.#greetIn > 0 && --this.#greetIn === 0) {
+      this.#queue.push(...this.o.clips.greeting);
+      this.#greetIn = -1;
+    }
     if (this.#replyIn > 0 && --this.#replyIn === 0) {
       this.#queue.push(...this.o.clips.reply);
       this.#replyIn = -1;
@@ -96,7 +105,7 @@ export class VoiceAgent {
     if (this.#quietTicks < END_OF_TURN_TICKS) return;
     if (this.#speechTicks >= MIN_SPEECH_TICKS) {
       this.o.onTurn?.(this.#speechTicks * VoiceFrame.ms);
-      this.#replyIn = Math.max(1, this.o.replyDelayTicks);
+      this.#replyIn = Math.max(1, this.o.drawReplyTicks?.() ?? this.o.replyDelayTicks);
     }
     this.#speechTicks = 0;
     this.#quietTicks = 0;

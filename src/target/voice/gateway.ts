@@ -47,6 +47,7 @@ export class VoiceGateway implements GatewayPort {
 
   #deps(engine: Engine, localAddress: string): SessionDeps {
     const d = this.ctx.defects;
+    const { latency } = this.ctx;
     return {
       ticker: this.ticker,
       voices: engine.voices,
@@ -56,6 +57,10 @@ export class VoiceGateway implements GatewayPort {
       trickle: !d.has('voice-no-server-candidates'),
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       now: () => this.ctx.clock.now(),
+      agentDelays: {
+        ...(latency.has('voice.first_agent_audio') ? { greeting: () => latency.draw('voice.first_agent_audio') } : {}),
+        ...(latency.has('voice.reply') ? { reply: () => latency.draw('voice.reply') } : {}),
+      },
     };
   }
 

@@ -13,6 +13,17 @@ export interface MediaStats {
   bytesOut: number;
 }
 
+/** An agent's drawn times in milliseconds, present when a latency spec names them; absent: the mode's own. */
+export interface AgentDelays {
+  /** From media connected to the greeting's first packet (`voice.first_agent_audio`). */
+  readonly greeting?: () => number;
+  /** From the end of the caller's turn to the reply (`voice.reply`). */
+  readonly reply?: () => number;
+}
+
+/** Milliseconds as whole ticks of the shared ticker. */
+const ticks = (ms: number) => Math.round(ms / VoiceFrame.ms);
+
 /** What a call's media needs from the gateway. */
 export interface MediaContext {
   readonly transceiver: RTCRtpTransceiver;
@@ -23,6 +34,7 @@ export interface MediaContext {
   /** Echo silence instead of the caller's audio (a defect). */
   readonly echoSilence: boolean;
   readonly onTurn: (speechMs: number) => void;
+  readonly delays?: AgentDelays;
 }
 
 /** A call's running media; `start` runs once the peer connection is connected. */
@@ -70,7 +82,8 @@ function echoMedia(ctx: MediaContext): MediaHandle {
 /** The agent modes: a VoiceAgent speaks on the shared ticker and listens to the caller's decoded audio. */
 function agentMedia(voice: 'end-to-end' | 'traditional', replyDelayTicks: number) {
   return (ctx: MediaContext): MediaHandle => {
-    const agent = new VoiceAgent({ clips: ctx.voices[voice], replyDelayTicks, onTurn: ctx.onTurn });
+    const reply = ctx.delays?.reply;
+    const agent = new VoiceAgent({ clips: ctx.voices[voice], replyDelayTicks, onTurn: ctx.onTurn, ...(reply ? { drawReplyTicks: () => ticks(reply()) } : {}) });
     const decoder = opusDecoder();
     const stopInbound = onInbound(ctx.transceiver, (rtp) => {
       count(ctx, rtp);
@@ -84,7 +97,7 @@ function agentMedia(voice: 'end-to-end' | 'traditional', replyDelayTicks: number
     let stopTicks: (() => void) | undefined;
     return {
       start: () => {
-        agent.greet();
+        agent.greet(ticks(ctx.delays?.greeting?.() ?? 0));
         let first = true;
         stopTicks = ctx.ticker.add((tick) => {
           seq = (seq + 1) & 0xffff;

@@ -4,6 +4,7 @@ import { VOICE_CLIENT_PATH, voiceClientPage } from '../../voice-client/page.js';
 import type { Admit } from '../capacity.js';
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
+import { withOp } from '../ops.js';
 import type { SurfaceModule } from '../surface.js';
 import { ForceFailureRequest } from './faults.js';
 import { VoiceGateway } from './gateway.js';
@@ -12,7 +13,7 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 
 /** GET ice-servers: Bearer auth with the voice auth token, fresh TURN credentials on every answer. */
 function registerIceServers(app: FastifyInstance, ctx: TargetContext, gw: VoiceGateway): void {
-  app.get(VoicePaths.iceServers, async (req, reply) => {
+  app.get(VoicePaths.iceServers, withOp('voice.ice_servers'), async (req, reply) => {
     const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
     if (token !== ctx.credentials.voice_auth_token) return sendError(reply, IceServersErrors.UNAUTHORIZED);
     const body = gw.iceServers.issue({

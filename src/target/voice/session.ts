@@ -4,7 +4,7 @@ import { type IceCandidateData, type OfferMessage, VoiceErrors, type VoiceMode }
 import type { StoredConversation } from '../conversations.js';
 import { VOICE_TEXT } from './agent.js';
 import { type AnswerFaults, answerOffer } from './answerer.js';
-import { MEDIA, type MediaHandle, type MediaStats } from './media.js';
+import { type AgentDelays, MEDIA, type MediaHandle, type MediaStats } from './media.js';
 import type { VoiceClips } from './opus.js';
 import type { Ticker } from './ticker.js';
 
@@ -20,6 +20,8 @@ export interface SessionDeps {
   /** A call whose media is not connected this long after the answer is reported MEDIA_BRIDGE_FAILURE. */
   readonly connectTimeoutMs: number;
   readonly now: () => number;
+  /** The agent's drawn times under a latency spec (`dialtone target --latency`). */
+  readonly agentDelays: AgentDelays;
 }
 
 /** How a session talks back: through the signaling socket that created it. */
@@ -90,6 +92,7 @@ export class VoiceSession {
         stats: session.stats,
         echoSilence: deps.echoSilence,
         onTurn: (speechMs) => session.#turn(speechMs),
+        delays: deps.agentDelays,
       });
       answered.pc.connectionStateChange.subscribe((s) => session.#connection(s));
       return { session, sdp: answered.sdp };
