@@ -7,9 +7,8 @@
 import { check } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
-import type { Options, Scenario } from 'k6/options';
-import type { WorkloadName } from '../src/load/config.js';
-import { loadConfig, shapeFor } from '../src/load/vu/config.js';
+import type { Options } from 'k6/options';
+import { loadConfig } from '../src/load/vu/config.js';
 import { idsOf, joinIds, type ListQuery, pageOf, RecordsVu } from '../src/load/vu/records.js';
 
 const cfg = loadConfig();
@@ -18,26 +17,6 @@ const cfg = loadConfig();
 const PAGE_SIZES = [1000, 500, 250] as const;
 /** Bound of one walk: a target whose cursor never ends fails instead of looping. */
 const MAX_PAGES = 400;
-
-/** Executor per load profile: cursor walks started per second, each reading the whole window. */
-const SHAPES: Record<WorkloadName, Scenario> = {
-  // Every VU the run may need is started up front: k6 drops an iteration that finds no idle VU while it starts one more.
-  smoke: { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration: '10s', preAllocatedVUs: 10, maxVUs: 20, gracefulStop: '10s' },
-  nightly: { executor: 'constant-arrival-rate', rate: 2, timeUnit: '1s', duration: '5m', preAllocatedVUs: 10, maxVUs: 60, gracefulStop: '30s' },
-  capacity: {
-    executor: 'ramping-arrival-rate',
-    startRate: 1,
-    timeUnit: '1s',
-    preAllocatedVUs: 10,
-    maxVUs: 200,
-    stages: [
-      { target: 5, duration: '1m' },
-      { target: 15, duration: '3m' },
-      { target: 30, duration: '2m' },
-    ],
-    gracefulStop: '30s',
-  },
-};
 
 const records = new Counter('paging_records');
 const pagesRead = new Counter('paging_pages');
@@ -48,16 +27,9 @@ const skips = new Counter('paging_skips');
 const complete = new Rate('paging_walk_complete');
 
 export const options: Options = {
-  scenarios: { paging: shapeFor(SHAPES, cfg) },
-  // The SLOs: a breach fails the run through k6's exit code (99).
-  thresholds: {
-    'http_req_duration{op:conversations.list}': [{ threshold: 'p(95)<1000', abortOnFail: cfg.profile === 'capacity' }],
-    paging_repeats: ['count==0'],
-    paging_skips: ['count==0'],
-    paging_walk_complete: ['rate>0.99'],
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-  },
+  scenarios: { paging: cfg.shape },
+  // The SLOs (scenarios/conversations-paging.defaults.ts, with the profile's `slos`): a breach fails the run through k6's exit code (99).
+  thresholds: cfg.thresholds,
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 

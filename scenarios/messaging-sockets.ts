@@ -13,54 +13,55 @@
 // k6/websockets cannot drop a TCP connection without a close frame, so "drop" is a clean close (1000); the document
 // ends a session on neither. Each iteration is a bounded sequence: every wait has its own timeout, a deadline closes
 // whatever is still open, and the iteration ends once all its sockets are closed.
+//
+// Conversation scripts: when the profile names `dialogues`, a session's user messages are its dialogue's turns in
+// order (again from the first when the session needs more) instead of faker texts. Only the turns that leave the
+// agent talking: the closing turn of an `end` or `handoff` dialogue is left out, since every message here must get the
+// virtual agent's full reply (a platform may end the session or pass it to a person on those phrases).
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
-import type { Options, Scenario } from 'k6/options';
+import type { Options } from 'k6/options';
 import { clearTimeout, setTimeout } from 'k6/timers';
-import type { WorkloadName } from '../src/load/config.js';
-import { loadConfig, shapeFor } from '../src/load/vu/config.js';
+import { loadConfig } from '../src/load/vu/config.js';
+import { type DialogueData, dialogueAt, openingTurns } from '../src/load/vu/dialogues.js';
 import { answers, compareHistory, EventSocket, MessagingVu, until, type WireEvent } from '../src/load/vu/messaging.js';
 import { sleep } from '../src/load/vu/wait.js';
 import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging-wire.js';
 
 const cfg = loadConfig();
-const texts = new SharedArray('messages', () => (JSON.parse(open(cfg.dataFile)) as { messages: string[] }).messages);
+/** The data file, parsed at most once per VU's init (each SharedArray below reads it only on the first VU). */
+let data: ({ messages: string[] } & DialogueData) | undefined;
+const read = () => {
+  data ??= JSON.parse(open(cfg.dataFile)) as { messages: string[] } & DialogueData;
+  return data;
+};
+const texts = new SharedArray('messages', () => read().messages);
+// The profile's conversation scripts, empty without: then every message is a faker text, as ever.
+const dialogues = new SharedArray('dialogues', () => [...(read().dialogues ?? [])]);
+const schedule = new SharedArray('dialogue schedule', () => [...(read().dialogue_schedule ?? [])]);
 /** The user-message event type as the platform spells it (the document does not name it; the profile's names may). */
 const USER_MESSAGE = cfg.target.names?.messaging_events.user_message ?? 'EVENT_TYPE_USER_MESSAGE';
 
 /** User messages before the drop; one more goes while a socket is away and one after it is back. */
 const MESSAGES_BEFORE_DROP = 2;
-/** Bound of each wait on the target (open, batch, join, reply, close). */
+/** Bound of each wait on the target (open, batch, join, reply, close), at least. */
 const WAIT_MS = 5_000;
-/** Bound of one whole iteration: past it, every socket is closed and the iteration fails. */
-const ITERATION_MS = 30_000;
+/**
+ * How long the scenario waits for what an SLO times before it gives up: twice what the SLO allows at its percentile, and
+ * at least WAIT_MS. A slower platform's SLOs (the profile's `slos`) so give its agent the time they grant it; a sample
+ * past the percentile is the SLO's to judge, not a wait's to cut off.
+ */
+const waitFor = (key: string) => Math.max(WAIT_MS, 2 * (cfg.sloBoundsMs[key] ?? 0));
+const REPLY_WAIT_MS = waitFor('messaging_time_to_full_reply');
+const JOIN_WAIT_MS = waitFor('messaging_time_to_agent_joined');
+const BATCH_WAIT_MS = waitFor('messaging_time_to_history_batch');
+const REPLAY_WAIT_MS = waitFor('messaging_reconnect_replay_time');
+/** Bound of one whole iteration: past it, every socket is closed and the iteration fails. Twice the SLOs' iteration time. */
+const ITERATION_MS = Math.max(30_000, 2 * (cfg.iterationBoundMs ?? 0));
 /** Attempts to reopen the dropped socket: the target may free its slot a moment after the close. */
 const REOPEN_ATTEMPTS = 3;
-
-/**
- * Executor per load profile, in sessions per second; each session is 11 handshakes, 4 messages and about 300 events
- * received. Nightly is 10/s: on a 2-core machine that runs k6 and the reference target side by side, 20/s already
- * drops iterations (the executor cannot start them on time).
- */
-const SHAPES: Record<WorkloadName, Scenario> = {
-  smoke: { executor: 'constant-arrival-rate', rate: 2, timeUnit: '1s', duration: '15s', preAllocatedVUs: 4, maxVUs: 30, gracefulStop: '10s' },
-  nightly: { executor: 'constant-arrival-rate', rate: 10, timeUnit: '1s', duration: '5m', preAllocatedVUs: 10, maxVUs: 150, gracefulStop: '15s' },
-  capacity: {
-    executor: 'ramping-arrival-rate',
-    startRate: 5,
-    timeUnit: '1s',
-    preAllocatedVUs: 20,
-    maxVUs: 800,
-    stages: [
-      { target: 50, duration: '1m' },
-      { target: 150, duration: '3m' },
-      { target: 300, duration: '2m' },
-    ],
-    gracefulStop: '15s',
-  },
-};
 
 const timeToHistoryBatch = new Trend('messaging_time_to_history_batch', true);
 const timeToAgentJoined = new Trend('messaging_time_to_agent_joined', true);
@@ -78,29 +79,10 @@ const messages = new Counter('messaging_messages');
 const eventsReceived = new Counter('messaging_events_received');
 const completed = new Rate('messaging_session_completed');
 
-const capacity = cfg.profile === 'capacity';
 export const options: Options = {
-  scenarios: { messaging: shapeFor(SHAPES, cfg) },
-  // The SLOs: a breach fails the run through k6's exit code (99).
-  thresholds: {
-    messaging_events_lost: ['count==0'],
-    messaging_events_duplicated: ['count==0'],
-    messaging_socket_over_cap_refused: ['rate==1'],
-    // k6/websockets gives the script an error event ('websocket: bad handshake'), not the status; the status reaches
-    // only the `status` tag of the built-in ws metrics, so the 429 itself is held here.
-    'ws_sessions{op:messaging.ws.over_cap,status:429}': ['count>0'],
-    messaging_socket_failed: [{ threshold: 'rate<0.01', abortOnFail: capacity }],
-    messaging_time_to_history_batch: [{ threshold: 'p(95)<1000', abortOnFail: capacity }],
-    messaging_time_to_agent_joined: ['p(95)<1000'],
-    messaging_time_to_first_chunk: ['p(95)<1500'],
-    messaging_time_to_full_reply: [{ threshold: 'p(95)<3000', abortOnFail: capacity }],
-    messaging_reconnect_replay_time: ['p(95)<1000'],
-    'http_req_duration{op:messaging.access_token}': ['p(95)<500'],
-    'http_req_duration{op:messaging.session}': ['p(95)<500'],
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-    messaging_session_completed: ['rate>0.99'],
-  },
+  scenarios: { messaging: cfg.shape },
+  // The SLOs (scenarios/messaging-sockets.defaults.ts, with the profile's `slos`): a breach fails the run through k6's exit code (99).
+  thresholds: cfg.thresholds,
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 
@@ -109,20 +91,38 @@ let vu: MessagingVu | undefined;
 
 const pick = () => texts[Math.floor(Math.random() * texts.length)] as string;
 
+/** Set once a VU found that no dialogue has a turn that leaves the agent talking: faker texts from then on. */
+let noOpeningTurns = false;
+
+/**
+ * The user messages of session `n`: the opening turns of its dialogue in the weighted schedule (round robin, passing
+ * over a dialogue that has none), or undefined without dialogues (faker texts).
+ */
+function sessionTurns(n: number): readonly string[] | undefined {
+  if (noOpeningTurns) return undefined;
+  for (let k = 0; k < schedule.length; k++) {
+    const d = dialogueAt(dialogues, schedule, n + k);
+    const turns = d ? openingTurns(d) : [];
+    if (turns.length > 0) return turns;
+  }
+  noOpeningTurns = true;
+  return undefined;
+}
+
 /**
  * One user message on `socket`: times the first chunk (streaming) and the full reply, and checks the reply's form.
  * True when the full reply came.
  */
-async function turn(socket: EventSocket, streaming: boolean, n: number): Promise<boolean> {
+async function turn(socket: EventSocket, streaming: boolean, n: number, text: string): Promise<boolean> {
   const from = socket.events.length;
   const id = `vu${exec.vu.idInTest}-it${exec.vu.iterationInScenario}-m${n}`;
   const sentAt = Date.now();
-  if (!socket.send(USER_MESSAGE, { text: pick(), client_message_id: id }, id)) return false;
+  if (!socket.send(USER_MESSAGE, { text, client_message_id: id }, id)) return false;
   // Only this message's answers: the previous one's last events may still be on their way to this socket.
   const isChunk = (e: WireEvent) => e.type === 'EVENT_TYPE_AGENT_MESSAGE_CHUNK';
   const isReply = (e: WireEvent) => e.type === 'EVENT_TYPE_AGENT_MESSAGE' || (isChunk(e) && e.payload.final === true);
   const isError = (e: WireEvent) => e.type === 'EVENT_TYPE_SYSTEM_MESSAGE';
-  const end = await socket.next((e) => answers(e, id) && (isReply(e) || isError(e)), WAIT_MS, from);
+  const end = await socket.next((e) => answers(e, id) && (isReply(e) || isError(e)), REPLY_WAIT_MS, from);
   const tag = { streaming: streaming ? 'on' : 'off' };
   const reply = end && isReply(end) ? end : undefined;
   const after = socket.events.slice(from).filter((e) => answers(e, id));
@@ -146,7 +146,7 @@ async function turn(socket: EventSocket, streaming: boolean, n: number): Promise
 async function reopen(m: MessagingVu, token: string, sessionId: string, cursor: number): Promise<EventSocket | undefined> {
   for (let attempt = 1; attempt <= REOPEN_ATTEMPTS; attempt++) {
     const socket = new EventSocket(m.socketUrl(token, sessionId, cursor), 'messaging.ws.reopen');
-    const at = await socket.batch(WAIT_MS);
+    const at = await socket.batch(REPLAY_WAIT_MS);
     if (at !== undefined) {
       reconnectReplay.add(at - socket.startedAt);
       return socket;
@@ -161,7 +161,7 @@ async function reopen(m: MessagingVu, token: string, sessionId: string, cursor: 
 }
 
 /** The iteration's steps; false as soon as one fails (its check says which). */
-async function converse(m: MessagingVu, streaming: boolean, sockets: EventSocket[]): Promise<boolean> {
+async function converse(m: MessagingVu, streaming: boolean, sockets: EventSocket[], say: (n: number) => string): Promise<boolean> {
   const token = await m.accessToken();
   if (!check(token, { 'access token answers 200 with a token': (t) => typeof t === 'string' })) return false;
   const sessionId = await m.session(token as string, streaming);
@@ -171,7 +171,7 @@ async function converse(m: MessagingVu, streaming: boolean, sockets: EventSocket
   // Up to the cap, all at once; each waits for its history batch (empty on a new session).
   const full = Array.from({ length: MAX_SOCKETS_PER_SESSION }, () => new EventSocket(url, 'messaging.ws'));
   sockets.push(...full);
-  const batches = await Promise.all(full.map((s) => s.batch(WAIT_MS)));
+  const batches = await Promise.all(full.map((s) => s.batch(BATCH_WAIT_MS)));
   for (const s of full) {
     socketFailed.add(s.batchAt === undefined);
     if (s.batchAt === undefined) continue;
@@ -197,24 +197,25 @@ async function converse(m: MessagingVu, streaming: boolean, sockets: EventSocket
   const joinFrom = asker.events.length;
   const joinAt = Date.now();
   asker.send('EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN', {}, 'join');
-  const joined = await asker.next((e) => e.type === 'EVENT_TYPE_SERVICE_AGENT_JOINED' && answers(e, 'join'), WAIT_MS, joinFrom);
+  const joined = await asker.next((e) => e.type === 'EVENT_TYPE_SERVICE_AGENT_JOINED' && answers(e, 'join'), JOIN_WAIT_MS, joinFrom);
   if (joined) timeToAgentJoined.add(joined.at - joinAt);
   if (!check(joined, { 'the agent joins after the join request': (j) => j !== undefined })) return false;
 
   let n = 0;
-  for (; n < MESSAGES_BEFORE_DROP; n++) if (!(await turn(full[1 + (n % (full.length - 2))] as EventSocket, streaming, n))) return false;
+  for (; n < MESSAGES_BEFORE_DROP; n++) if (!(await turn(full[1 + (n % (full.length - 2))] as EventSocket, streaming, n, say(n)))) return false;
 
   // Drop the last socket, go on without it, then reopen it from what it had seen.
   const dropped = full[full.length - 1] as EventSocket;
   const cursor = dropped.history.length;
   if (!check(await dropped.close(WAIT_MS), { 'a socket closes when asked': (c) => c })) return false;
-  if (!(await turn(asker, streaming, n++))) return false;
+  if (!(await turn(asker, streaming, n, say(n)))) return false;
+  n++;
   const back = await reopen(m, token as string, sessionId as string, cursor);
   if (back) sockets.push(back);
   socketFailed.add(back === undefined);
   if (!check(back, { 'the socket reopens with its cursor and gets a batch': (b) => b !== undefined })) return false;
   if (back) socketsOpened.add(1);
-  if (!(await turn(back as EventSocket, streaming, n++))) return false;
+  if (!(await turn(back as EventSocket, streaming, n, say(n)))) return false;
 
   // Every socket's view of the history against the keeper's; the dropped one's is what it saw, then what it got back.
   const views = () => full.map((s) => (s === dropped ? [...dropped.history, ...(back as EventSocket).history] : s.history));
@@ -251,6 +252,9 @@ export default async function messagingSockets(): Promise<void> {
   eventsLost.add(0);
   eventsDuplicated.add(0);
   const streaming = exec.scenario.iterationInTest % 2 === 0;
+  // Session n plays dialogue n / 2 of the schedule: each dialogue once with streaming on and once with it off.
+  const script = sessionTurns(Math.floor(exec.scenario.iterationInTest / 2));
+  const say = (n: number) => (script ? (script[n % script.length] as string) : pick());
   const sockets: EventSocket[] = [];
   // Past the deadline, close what is open: the waits then end at once and the iteration finishes.
   const deadline = setTimeout(() => {
@@ -258,7 +262,7 @@ export default async function messagingSockets(): Promise<void> {
   }, ITERATION_MS);
   let ok = false;
   try {
-    ok = await converse(vu, streaming, sockets);
+    ok = await converse(vu, streaming, sockets, say);
   } finally {
     clearTimeout(deadline);
     await Promise.all(sockets.map((s) => s.close(WAIT_MS)));

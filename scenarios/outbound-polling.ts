@@ -6,9 +6,8 @@
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import { Counter, Rate, Trend } from 'k6/metrics';
-import type { Options, Scenario } from 'k6/options';
-import type { WorkloadName } from '../src/load/config.js';
-import { loadConfig, shapeFor } from '../src/load/vu/config.js';
+import type { Options } from 'k6/options';
+import { loadConfig } from '../src/load/vu/config.js';
 import { OutboundVu } from '../src/load/vu/outbound.js';
 import { sleep } from '../src/load/vu/wait.js';
 import {
@@ -29,25 +28,6 @@ const MAX_WAIT_MS = 2_000;
 const MAX_POLLS = 40;
 const MAX_POLL_MS = 60_000;
 
-/** Executor per load profile: calls started per second. */
-const SHAPES: Record<WorkloadName, Scenario> = {
-  smoke: { executor: 'constant-arrival-rate', rate: 5, timeUnit: '1s', duration: '10s', preAllocatedVUs: 20, maxVUs: 60, gracefulStop: '8s' },
-  nightly: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '5m', preAllocatedVUs: 80, maxVUs: 400, gracefulStop: '15s' },
-  capacity: {
-    executor: 'ramping-arrival-rate',
-    startRate: 5,
-    timeUnit: '1s',
-    preAllocatedVUs: 50,
-    maxVUs: 2000,
-    stages: [
-      { target: 50, duration: '1m' },
-      { target: 150, duration: '3m' },
-      { target: 300, duration: '2m' },
-    ],
-    gracefulStop: '15s',
-  },
-};
-
 const timeToTerminal = new Trend('outbound_time_to_terminal', true);
 const pollsPerCall = new Trend('outbound_polls_per_call');
 const transitions = new Counter('outbound_transitions');
@@ -57,18 +37,9 @@ const terminal = new Rate('outbound_terminal');
 const calls = new Counter('outbound_calls');
 
 export const options: Options = {
-  scenarios: { outbound: shapeFor(SHAPES, cfg) },
-  // The SLOs: a breach fails the run through k6's exit code (99).
-  thresholds: {
-    'http_req_duration{op:outbound.trigger}': [{ threshold: 'p(95)<500', abortOnFail: cfg.profile === 'capacity' }],
-    'http_req_duration{op:outbound.status}': ['p(95)<500'],
-    outbound_time_to_terminal: ['p(95)<30000'],
-    outbound_404_before_retention: ['count==0'],
-    outbound_regressions: ['count==0'],
-    outbound_terminal: ['rate>0.99'],
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-  },
+  scenarios: { outbound: cfg.shape },
+  // The SLOs (scenarios/outbound-polling.defaults.ts, with the profile's `slos`): a breach fails the run through k6's exit code (99).
+  thresholds: cfg.thresholds,
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 

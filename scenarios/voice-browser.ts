@@ -17,20 +17,10 @@ import { check } from 'k6';
 import { browser, type Page } from 'k6/browser';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
-import type { Options, Scenario } from 'k6/options';
+import type { Options } from 'k6/options';
 import type { WorkloadName } from '../src/load/config.js';
 import { loadConfig, secret } from '../src/load/vu/config.js';
-import {
-  browserShape,
-  type CallResult,
-  fetchIceServers,
-  hangUp,
-  openClientPage,
-  planCalls,
-  startCalls,
-  succeeded,
-  waitForAgentAudio,
-} from '../src/load/vu/voice-browser.js';
+import { type CallResult, fetchIceServers, hangUp, openClientPage, planCalls, startCalls, succeeded, waitForAgentAudio } from '../src/load/vu/voice-browser.js';
 import { VoicePaths } from '../src/spec/voice-wire.js';
 
 const cfg = loadConfig();
@@ -39,25 +29,6 @@ if (!webrtcUrl) throw new Error('voice-browser needs hosts.webrtc_url in the tar
 if (!cfg.voiceClientFile) throw new Error('voice-browser needs the voice client page: run it through dialtone load');
 /** The voice client page, built by dialtone before the run and served to the scenario's own pages: no gateway serves it. */
 const clientHtml = open(cfg.voiceClientFile);
-
-/**
- * Executor per load profile, in browsers at once (VUs; an iteration is one Chromium, started afresh by k6). A Chromium
- * costs about a CPU-second to start and the machine that runs it also runs k6 and the reference target (werift, in one
- * Node thread), so browsers stay few and each carries several calls; --rate N sets N browsers at once.
- */
-const SHAPES: Record<WorkloadName, Scenario> = {
-  smoke: { executor: 'constant-vus', vus: 1, duration: '10s', gracefulStop: '20s' },
-  nightly: { executor: 'constant-vus', vus: 2, duration: '5m', gracefulStop: '60s' },
-  capacity: {
-    executor: 'ramping-vus',
-    startVUs: 1,
-    stages: [
-      { target: 3, duration: '1m' },
-      { target: 6, duration: '3m' },
-    ],
-    gracefulStop: '60s',
-  },
-};
 
 /** Per load profile, what one browser does: calls placed at once, the pages (captures) they are spread over, the hold. */
 const CALLS: Record<WorkloadName, { readonly calls: number; readonly pages: number; readonly holdMs: number }> = {
@@ -87,21 +58,10 @@ const callSuccess = new Rate('voice_browser_call_success');
 const calls = new Counter('voice_browser_calls');
 const callErrors = new Counter('voice_browser_call_errors');
 
-const capacity = cfg.profile === 'capacity';
 export const options: Options = {
-  scenarios: { voice: { ...browserShape(SHAPES, cfg), options: { browser: { type: 'chromium' } } } },
-  // The SLOs: a breach fails the run through k6's exit code (99).
-  thresholds: {
-    voice_browser_call_success: [{ threshold: 'rate>0.99', abortOnFail: capacity }],
-    voice_browser_time_to_connected: [{ threshold: 'p(95)<1500', abortOnFail: capacity }],
-    voice_browser_time_to_first_agent_audio: [{ threshold: 'p(95)<2000', abortOnFail: capacity }],
-    'voice_browser_offer_to_answer{op:voice.offer}': ['p(95)<1000'],
-    // Every call that connected decoded audio: samples, not just packets.
-    voice_browser_samples_received: ['min>0'],
-    voice_browser_calls: ['count>0'],
-    browser_http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-  },
+  scenarios: { voice: { ...cfg.shape, options: { browser: { type: 'chromium' } } } },
+  // The SLOs (scenarios/voice-browser.defaults.ts, with the profile's `slos`): a breach fails the run through k6's exit code (99).
+  thresholds: cfg.thresholds,
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 

@@ -103,7 +103,7 @@ describe('dialtone on bad input', () => {
     const command = await dialtone(['deploy']);
     expect(command.code).toBe(2);
     expect(command.stderr).toContain(
-      "dialtone: unknown command 'deploy'; commands: target, conformance, load, contract, rules, capacity, start, merge, k6-operator, k8s-job",
+      "dialtone: unknown command 'deploy'; commands: target, conformance, load, contract, rules, slos, capacity, start, merge, k6-operator, k8s-job",
     );
   });
 

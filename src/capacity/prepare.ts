@@ -36,5 +36,12 @@ export async function prepareSteps(
   const script = join(workDir, 'step.js');
   writeFileSync(script, wrapperSource(kit.script));
   const env = secretEnv(loaded);
-  return { engine, script, env: { ...env, ...kit.env, [LOAD_ENV]: JSON.stringify(kit.config) }, secrets: Object.values(env), workDir };
+  return {
+    engine,
+    script,
+    env: { ...env, ...kit.env, [LOAD_ENV]: JSON.stringify(kit.config) },
+    secrets: Object.values(env),
+    workDir,
+    slos: kit.config.provenance.slos,
+  };
 }

@@ -92,7 +92,19 @@ function stepRows(r: CapacityResult): string {
     .join('');
 }
 
-/** The page: verdict, figures, plots, the step table. */
+/** The SLOs every step was judged by, each with its source; nothing for a report from before they were recorded. */
+function sloTable(r: CapacityResult): string {
+  if (!r.slos) return '';
+  const rows = r.slos.entries
+    .map(
+      (e) =>
+        `<tr><td><code>${esc(e.key)}</code></td><td><code>${esc(e.expressions.map((t) => (typeof t === 'string' ? t : t.threshold)).join(', '))}</code></td><td>${esc(e.source)}</td></tr>`,
+    )
+    .join('');
+  return `<h2>SLOs: ${esc(r.slos.slo_set)}</h2><table><tr><th>Metric</th><th>Threshold</th><th>Source</th></tr>${rows}</table>`;
+}
+
+/** The page: verdict, figures, plots, the SLOs, the step table. */
 export async function capacityPage(r: CapacityResult, hasLoadPage = false): Promise<string> {
   const a = r.analysis;
   const plots = [await svg(latencyChart(r)), await svg(throughputChart(r)), await svg(uslChart(r)), await svg(errorChart(r))].join('');
@@ -105,6 +117,7 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
 <tr><th>knee</th><td>${a.knee ? `${n(a.knee.rate)} ${esc(r.unit)}/s: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
 <tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; ${uslPeak(a.usl, r.unit)}` : 'too few steps'}</td></tr></table>
 <h2>Plots</h2>${plots}
+${sloTable(r)}
 <h2>Steps</h2><table><tr><th>#</th><th>stage</th><th>offered/s</th><th>throughput/s</th><th>${esc(a.latency_slo?.metric ?? 'latency')} p50 / p95 / p99 (ms)</th><th>errors</th><th>dropped</th><th>VUs</th><th>engine CPU (cores)</th><th>SLOs</th></tr>${stepRows(r)}</table>`;
   return page(`dialtone capacity: ${r.scenario}`, body);
 }

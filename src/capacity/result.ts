@@ -1,3 +1,4 @@
+import type { SloEntry } from '../load/config.js';
 import type { EngineId } from '../load/engine-version.js';
 import type { CapacityAnalysis } from './analysis.js';
 import type { SearchOptions, SearchOutcome } from './search.js';
@@ -16,4 +17,6 @@ export interface CapacityResult {
   readonly wall_s: number;
   readonly analysis: CapacityAnalysis;
   readonly steps: readonly StepResult[];
+  /** The SLOs every step was judged by: the set's name and each key with its source (default or profile). */
+  readonly slos?: { readonly slo_set: string; readonly entries: readonly SloEntry[] } | undefined;
 }

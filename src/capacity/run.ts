@@ -2,6 +2,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Engine, type EngineChoice, engineId } from '../load/engine.js';
+import { sloSetName } from '../load/slos.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { analyse } from './analysis.js';
 import { prepareSteps } from './prepare.js';
@@ -50,6 +51,7 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     wall_s: outcome.wall_s,
     analysis: analyse(outcome.steps, o.search),
     steps: outcome.steps,
+    ...(ctx.slos ? { slos: { slo_set: sloSetName(o.loaded.profile.name, ctx.slos), entries: ctx.slos } } : {}),
   };
   await writeCapacityReport(dir, result, ctx.secrets);
   rmSync(work, { recursive: true, force: true });

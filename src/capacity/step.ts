@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SloEntry } from '../load/config.js';
 import type { Engine } from '../load/engine.js';
 import { type K6Summary, stat, type ThresholdResult, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
@@ -19,6 +20,8 @@ export interface StepContext {
   readonly env: Readonly<Record<string, string>>;
   readonly secrets: readonly string[];
   readonly workDir: string;
+  /** The SLOs every step is judged by, with where each came from (the scenario's defaults or the profile). */
+  readonly slos?: readonly SloEntry[] | undefined;
 }
 
 /** Latency percentiles of one operation or timing metric in the steady part of a step, in ms. */

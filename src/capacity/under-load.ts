@@ -6,6 +6,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { type Engine, type EngineChoice, type EngineId, engineId, engineName } from '../load/engine.js';
+import { sloSetName } from '../load/slos.js';
 import { type K6Summary, stat } from '../load/summary.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
@@ -128,6 +129,8 @@ export interface UnderLoadResult {
   readonly failed_only_under_load: readonly string[];
   /** Rules that failed in both runs. */
   readonly failed_in_both: readonly string[];
+  /** The SLO set of the load that was held (the scenario's defaults, or the profile's `slos`). */
+  readonly slo_set?: string | undefined;
 }
 
 const failing = (r: Results) => new Set(r.rules.filter((x) => x.outcome === 'fail').map((x) => x.id));
@@ -185,6 +188,7 @@ export async function gateUnderLoad(o: {
     under_load_gate: underLoad.gate,
     failed_only_under_load: [...loadFailing].filter((id) => !idleFailing.has(id)),
     failed_in_both: [...loadFailing].filter((id) => idleFailing.has(id)),
+    ...(ctx.slos ? { slo_set: sloSetName(o.loaded.profile.name, ctx.slos) } : {}),
   };
   const list = (ids: readonly string[]) =>
     ids.length ? `<ul>${ids.map((id) => `<li><code>${esc(id)}</code></li>`).join('')}</ul>` : '<p class="muted">none</p>';
@@ -196,7 +200,7 @@ export async function gateUnderLoad(o: {
         'dialtone conformance under load',
         `<nav><a href="../index.html">← all reports</a><a href="index.html">the gate under load</a><a href="under-load.json">under-load.json</a></nav>
 <h1>Conformance under load: ${esc(o.scenario)} at ${o.rate}/s</h1>
-<p class="muted">engine ${esc(engineName(result.engine))}</p>
+<p class="muted">engine ${esc(engineName(result.engine))}${result.slo_set ? ` · the load's SLOs: ${esc(result.slo_set)}` : ''}</p>
 <p>The engine held ${achieved.toFixed(1)} iterations/s while the gate ran${
           result.load_delivered
             ? ''

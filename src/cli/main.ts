@@ -27,6 +27,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/rules.js');
     return { usage: m.usage, run: m.rules };
   },
+  slos: async () => {
+    const m = await import('./commands/slos.js');
+    return { usage: m.usage, run: m.slos };
+  },
   capacity: async () => {
     const m = await import('./commands/capacity.js');
     return { usage: m.usage, run: m.capacity };

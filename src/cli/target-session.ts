@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { checkExpectations } from '../load/expectations.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { loadProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
@@ -25,6 +26,8 @@ export interface TargetSession {
 export async function openTarget(profilePath: string | undefined, defects: DefectId[] = []): Promise<TargetSession> {
   if (profilePath) {
     const loaded = loadProfile(profilePath);
+    // SLOs or workloads k6 would not take are a usage error before the target is even probed.
+    checkExpectations(loaded.profile, profilePath);
     await probe(loaded.profile.hosts.base_url, profilePath, trustOf(loaded.profile, loaded.path));
     return { loaded, reference: undefined, close: async () => {} };
   }

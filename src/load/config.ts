@@ -1,9 +1,59 @@
 // Shared by the Node side (which writes it) and the k6 side (which reads it): types and data only.
+import type { Scenario } from 'k6/options';
 import type { PlatformNames } from '../spec/names.js';
 
 /** How hard a run pushes (the workload, `--workload`): a short check, the nightly SLO run, or a ramp to find the knee. */
 export type WorkloadName = 'smoke' | 'nightly' | 'capacity';
 export const WORKLOADS: readonly WorkloadName[] = ['smoke', 'nightly', 'capacity'];
+
+/** One threshold in k6's syntax: `'p(95)<500'`, or the object form with abortOnFail (/using-k6/thresholds/). */
+export type ThresholdItem = string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string };
+/** k6's `options.thresholds`: a metric or sub-metric key to its expressions. */
+export type Thresholds = Record<string, ThresholdItem[]>;
+/** k6's four metric types. */
+export type MetricKind = 'counter' | 'gauge' | 'rate' | 'trend';
+
+/**
+ * What a scenario expects of a platform unless the profile says otherwise: its SLOs and its workloads, kept beside the
+ * scenario (`scenarios/NAME.defaults.ts`) so Node can read them without running k6, and a profile's `slos` and
+ * `workloads` can be checked against them before anything runs.
+ */
+export interface ScenarioDefaults {
+  /** The SLOs, in k6's threshold syntax. A profile's `slos` replaces them one key at a time. */
+  readonly slos: Thresholds;
+  /** Keys whose thresholds stop a capacity-workload run as soon as they fail (abortOnFail): past the knee is wasted load. */
+  readonly abortInCapacity?: readonly string[];
+  /** The executor of each workload. */
+  readonly workloads: Readonly<Record<WorkloadName, Scenario>>;
+  /** The metrics the scenario declares, by type: an SLO may name these and k6's built-in ones of the modules it uses. */
+  readonly metrics: Readonly<Record<string, MetricKind>>;
+  /** The k6 modules that emit built-in metrics here (core metrics such as checks and iterations always exist). */
+  readonly modules: readonly ('http' | 'ws' | 'browser')[];
+  /**
+   * What one iteration waits for, one step after another, each bounded by its SLO (`key`'s `p(N)<X` or `max<X`), or a
+   * fixed bound: Little's law sizes an arrival-rate pool from it (VUs = rate × iteration time). Absent: a VU-based shape.
+   */
+  readonly iteration?: { readonly steps?: readonly { readonly key: string; readonly count: number }[]; readonly boundMs?: number };
+}
+
+/** A workload's executor after the profile and the command line had their say, with where each value came from. */
+export interface EffectiveShape {
+  readonly shape: Scenario;
+  /** `rate`, `duration`, `preAllocatedVUs`, `maxVUs`, `vus` → `default`, `profile`, `flag` or `sized` (Little's law). */
+  readonly sources: Readonly<Record<string, ValueSource>>;
+  /** The iteration time the pool was sized for, in seconds, when Little's law sized it. */
+  readonly iterationS?: number | undefined;
+}
+
+/** Where a setting came from: the scenario's defaults, the target profile, a command-line flag, or Little's law. */
+export type ValueSource = 'default' | 'profile' | 'flag' | 'sized';
+
+/** One SLO key with the expressions that judge it and where they came from. */
+export interface SloEntry {
+  readonly key: string;
+  readonly expressions: ThresholdItem[];
+  readonly source: 'default' | 'profile';
+}
 
 /** Everything a scenario needs, handed to k6 as JSON in DIALTONE_LOAD. Holds no secret values. */
 export interface LoadConfig {
@@ -30,10 +80,26 @@ export interface LoadConfig {
   readonly secretEnv: Readonly<Record<string, string>>;
   /** Absolute path of the data file made in Node before the run (faker texts). */
   readonly dataFile: string;
+  /**
+   * The profile's conversation scripts, when it names a file and the scenario plays them (chat-turns,
+   * messaging-sockets): the file as the profile names it and how many dialogues. The dialogues themselves are in the
+   * data file; this is for the report.
+   */
+  readonly dialogues?: { readonly file: string; readonly count: number } | undefined;
   /** Browser scenarios: the voice client page (HTML) the scenario serves to its own pages with page.route. */
   readonly voiceClientFile?: string;
   /** From --rate, --duration and --max-vus: replace the profile's arrival rate (per second), length and VU cap. */
   readonly overrides?: { readonly rate?: number | undefined; readonly duration?: string | undefined; readonly maxVUs?: number | undefined } | undefined;
+  /** The thresholds the run is judged by: the scenario's defaults with the profile's `slos` (src/load/slos.ts). */
+  readonly thresholds: Thresholds;
+  /** The workload's executor with the profile's `workloads` and the flags applied, its pool sized (src/load/workload.ts). */
+  readonly shape: Scenario;
+  /** Each SLO key's bound on one sample, in ms (its `p(N)<X`): the scenario's waits give the platform that long, twice. */
+  readonly sloBoundsMs: Readonly<Record<string, number>>;
+  /** One iteration with every step at its SLO bound, in ms (Little's law's W), for a scenario with an iteration model. */
+  readonly iterationBoundMs?: number | undefined;
+  /** Where the run's SLOs and workload figures came from, for the reports (the scenario does not read it). */
+  readonly provenance: { readonly slos: readonly SloEntry[]; readonly shape: EffectiveShape['sources']; readonly iterationS?: number | undefined };
 }
 
 /** The environment variable that carries the LoadConfig JSON into k6. */

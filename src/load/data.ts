@@ -1,11 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { faker } from '@faker-js/faker';
+import type { DialogueSet, PlayedDialogue } from './dialogues.js';
 
 /** What a chat virtual user says: ordinary questions, read by k6 through a SharedArray. */
 export interface ChatData {
   readonly messages: string[];
   /** E.164 destinations for outbound-polling (UK +44 7700 9… numbers), made after the messages so those stay the same. */
   readonly phone_numbers: string[];
+  /**
+   * The profile's conversation scripts (src/load/dialogues.ts), present only when it names a file: chat-turns and
+   * messaging-sockets then play these instead of `messages` (src/load/vu/dialogues.ts reads them).
+   */
+  readonly dialogues?: readonly PlayedDialogue[];
+  /** Indices into `dialogues` in play order, each as often as its weight: iteration n plays entry n mod length. */
+  readonly dialogue_schedule?: readonly number[];
 }
 
 const OPENERS = ['Hi, I have a question about', 'Can you help me with', 'I need to change', 'What is the status of', 'Could you check'];
@@ -16,8 +24,9 @@ const OPENERS = ['Hi, I have a question about', 'Can you help me with', 'I need 
  *
  * @example
  * writeChatData('/tmp/run/data.json', 42, 500);
+ * writeChatData('/tmp/run/data.json', 42, 500, profileDialogues(loaded)); // with the profile's conversation scripts
  */
-export function chatData(seed: number, count: number): ChatData {
+export function chatData(seed: number, count: number, dialogues?: DialogueSet): ChatData {
   faker.seed(seed);
   const messages = Array.from({ length: count }, () => {
     const opener = faker.helpers.arrayElement(OPENERS);
@@ -31,9 +40,11 @@ export function chatData(seed: number, count: number): ChatData {
     return `${opener} ${subject}?`;
   });
   const phone_numbers = Array.from({ length: count }, () => `+4477009${faker.string.numeric(5)}`);
-  return { messages, phone_numbers };
+  // The faker texts are made either way (same seed, same texts): the phone numbers follow them, and a scenario that
+  // plays no dialogues keeps using them.
+  return dialogues ? { messages, phone_numbers, dialogues: dialogues.dialogues, dialogue_schedule: dialogues.schedule } : { messages, phone_numbers };
 }
 
-export function writeChatData(path: string, seed: number, count: number): void {
-  writeFileSync(path, JSON.stringify(chatData(seed, count)));
+export function writeChatData(path: string, seed: number, count: number, dialogues?: DialogueSet): void {
+  writeFileSync(path, JSON.stringify(chatData(seed, count, dialogues)));
 }

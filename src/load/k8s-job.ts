@@ -1,17 +1,18 @@
 // `dialtone k8s-job`: a Kubernetes Indexed Job that runs one execution segment of a load per pod on the dialtone image
 // (the built-in engine, no k6), for `dialtone merge` to join. The k6-operator's manifests (operator.ts) are the k6 way.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { parseProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
 import { usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
+import { readDialogues } from './dialogues.js';
 import { RAW_FILE } from './extras.js';
 import { manifestMetadata, manifestName, scenarioConfigMap, secretEnvRefs } from './operator.js';
 import { runLimitSeconds } from './run.js';
 
-/** Where each pod mounts the ConfigMap (profile.json, and ca.pem when the profile trusts a CA of its own). */
+/** Where each pod mounts the ConfigMap (profile.json; ca.pem and dialogues.json when the profile names those files). */
 export const CONFIG_MOUNT = '/config';
 /** Each pod's emptyDir: `dialtone load --report-dir` writes RESULTS/load/SCENARIO there. */
 export const RESULTS_MOUNT = '/results';
@@ -62,7 +63,7 @@ export function defaultImage(root: string): string {
 
 /**
  * The profile as the pods read it, and the ConfigMap's other files: no env_file (the credentials come from the
- * Secret), and a tls.ca_file carried in the ConfigMap as ca.pem beside it.
+ * Secret), a tls.ca_file carried in the ConfigMap as ca.pem beside it, and a dialogues file as dialogues.json.
  */
 function podProfile(o: JobOptions): { data: Record<string, string>; keys: string[] } {
   const profile = parseProfile(o.profile.json, o.profile.path);
@@ -75,6 +76,12 @@ function podProfile(o: JobOptions): { data: Record<string, string>; keys: string
   if (trust.ca) {
     json.tls = { ...(json.tls as Record<string, unknown>), ca_file: 'ca.pem' };
     data['ca.pem'] = `${trust.ca.join('\n')}\n`;
+  }
+  if (profile.dialogues) {
+    // Checked here, before anything is applied: a bad file would otherwise stop every pod.
+    const set = readDialogues(resolve(dirname(o.profile.path), profile.dialogues), profile.dialogues);
+    json.dialogues = 'dialogues.json';
+    data['dialogues.json'] = readFileSync(set.path, 'utf8');
   }
   data['profile.json'] = `${JSON.stringify(json, null, 2)}\n`;
   const refs = [...Object.values(profile.credentials).map((r) => r?.env), profile.control?.token.env];

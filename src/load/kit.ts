@@ -7,9 +7,13 @@ import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
 import { writeChatData } from './data.js';
+import { type DialogueSet, dialoguesField, profileDialogues } from './dialogues.js';
 import type { Engine } from './engine.js';
+import { checkExpectations } from './expectations.js';
 import { recordsWindow } from './records-window.js';
+import { effectiveSlos, latencyBoundMs, thresholdsFor } from './slos.js';
 import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
+import { effectiveShape } from './workload.js';
 
 /**
  * The LoadConfig a scenario reads from DIALTONE_LOAD: the profile's hosts, ids and script phrases,
@@ -28,8 +32,13 @@ export function loadConfigOf(o: {
   voiceClientFile?: string | undefined;
   overrides?: LoadConfig['overrides'];
   now?: number;
+  /** The profile's dialogues (src/load/dialogues.ts), already read: the config names the file and counts them. */
+  dialogues?: DialogueSet | undefined;
 }): LoadConfig {
   const p = o.loaded.profile;
+  checkExpectations(p, o.loaded.path ?? p.name);
+  const thresholds = thresholdsFor(o.scenario, o.profile, p);
+  const { shape, sources, iterationS } = effectiveShape({ scenario: o.scenario, workload: o.profile, profile: p, thresholds, overrides: o.overrides });
   return {
     scenario: o.scenario,
     profile: o.profile,
@@ -48,8 +57,19 @@ export function loadConfigOf(o: {
     },
     secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
     dataFile: o.dataFile,
+    ...dialoguesField(o.dialogues, o.scenario),
     ...(o.voiceClientFile ? { voiceClientFile: o.voiceClientFile } : {}),
     overrides: o.overrides,
+    thresholds,
+    shape,
+    sloBoundsMs: Object.fromEntries(
+      Object.entries(thresholds).flatMap(([key, list]) => {
+        const bound = latencyBoundMs(list);
+        return bound === undefined ? [] : [[key, bound]];
+      }),
+    ),
+    ...(iterationS === undefined ? {} : { iterationBoundMs: iterationS * 1000 }),
+    provenance: { slos: effectiveSlos(o.scenario, p), shape: sources, iterationS },
   };
 }
 
@@ -85,16 +105,18 @@ export async function prepareRunKit(o: {
 }): Promise<RunKit> {
   const p = o.loaded.profile;
   const trust = trustOf(p, o.loaded.path);
+  // The profile's conversation scripts: a bad file stops the run here with one line, before anything is built or run.
+  const dialogues = profileDialogues(o.loaded);
   // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
   const isBrowser = usesBrowser(o.root, o.scenario);
   const browser = isBrowser ? browserEnv(ensureChromium(), await chromiumTrustArgs(p.hosts.webrtc_url, trust)) : {};
   mkdirSync(o.work, { recursive: true });
   const script = await bundleScenario(o.root, o.scenario, join(o.work, 'script.js'));
   const dataFile = join(o.work, 'data.json');
-  writeChatData(dataFile, 20261121, 500);
+  writeChatData(dataFile, 20261121, 500, dialogues);
   // The browser scenario serves the voice client page itself (page.route), so any gateway can be loaded.
   const voiceClientFile = isBrowser ? join(o.work, 'voice-client.html') : undefined;
   if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
-  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides });
+  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides, dialogues });
   return { engine: o.engine, script, config, env: { ...browser, ...k6TlsEnv(trust, o.work) }, insecure: trust.insecure };
 }

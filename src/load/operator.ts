@@ -6,6 +6,7 @@ import type { LoadedProfile } from '../profile/load.js';
 import { bundleScenario } from './bundle.js';
 import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { chatData } from './data.js';
+import { profileDialogues } from './dialogues.js';
 import { K6_VERSION } from './k6.js';
 import { loadConfigOf } from './kit.js';
 
@@ -98,6 +99,8 @@ export function secretEnvRefs(secretName: string, keys: readonly string[]): Reco
  */
 export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
   const name = manifestName(o.scenario);
+  // The profile's conversation scripts go into the data file as in a local run; a bad file stops here, one line.
+  const dialogues = profileDialogues(o.loaded);
   const work = mkdtempSync(join(tmpdir(), 'dialtone-operator-'));
   let script: string;
   try {
@@ -106,8 +109,15 @@ export async function operatorManifests(o: OperatorOptions): Promise<OperatorMan
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile: `${MOUNT}/data.json`, overrides: o.overrides });
-  const data = { 'script.js': script, 'data.json': JSON.stringify(chatData(20261121, 500)), 'config.json': JSON.stringify(config) };
+  const config = loadConfigOf({
+    scenario: o.scenario,
+    profile: o.profile,
+    loaded: o.loaded,
+    dataFile: `${MOUNT}/data.json`,
+    overrides: o.overrides,
+    dialogues,
+  });
+  const data = { 'script.js': script, 'data.json': JSON.stringify(chatData(20261121, 500, dialogues)), 'config.json': JSON.stringify(config) };
   const configMap = scenarioConfigMap({
     command: 'k6-operator',
     name,

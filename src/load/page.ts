@@ -1,7 +1,9 @@
 import type { NightMetric } from '../nightly/metrics.js';
 import { badge, esc, page } from '../report/html.js';
+import type { LoadConfig, SloEntry, ValueSource } from './config.js';
 import type { Delivery } from './delivery.js';
 import { type EngineId, engineName } from './engine-version.js';
+import { sloSetName } from './slos.js';
 import type { K6Summary, ThresholdResult } from './summary.js';
 
 /** What one load run leaves behind in result.json, and one line of history.jsonl. */
@@ -27,6 +29,51 @@ export interface LoadResult {
   readonly metrics?: Record<string, NightMetric>;
   /** Whether the load asked for was delivered (src/load/delivery.ts); absent in runs from before it was judged. */
   readonly delivery?: Delivery;
+  /** What the run expected of the platform and where each value came from; absent in runs from before profiles set it. */
+  readonly expectations?: RunExpectations;
+}
+
+/** The SLO set a run was judged by and its workload's figures, each with its source (default, profile, flag, sized). */
+export interface RunExpectations {
+  /** `defaults`, or `profile NAME` when the profile set at least one SLO. */
+  readonly slo_set: string;
+  readonly slos: readonly SloEntry[];
+  /** The executor's figures that matter (rate, duration, VUs) with where each came from. */
+  readonly workload: Readonly<Record<string, { readonly value: string | number; readonly source: ValueSource }>>;
+  /** The iteration time Little's law sized the VU pool for, in seconds (every step at its SLO bound). */
+  readonly iteration_s?: number | undefined;
+  /** The conversation scripts the scenario played (the profile's `dialogues`), when it played any. */
+  readonly dialogues?: { readonly file: string; readonly count: number } | undefined;
+}
+
+/**
+ * The expectations of a run from its LoadConfig's provenance and shape.
+ *
+ * @example
+ * expectationsOf('staging-us', kit.config); // { slo_set: 'profile staging-us', slos: [...], workload: { rate: { value: 5, source: 'default' }, … } }
+ */
+export function expectationsOf(target: string, config: Pick<LoadConfig, 'provenance' | 'shape' | 'dialogues'>): RunExpectations {
+  const shape = config.shape as unknown as Record<string, string | number>;
+  const workload = Object.fromEntries(
+    Object.entries(config.provenance.shape).flatMap(([field, source]) => (shape[field] === undefined ? [] : [[field, { value: shape[field], source }]])),
+  );
+  return {
+    slo_set: sloSetName(target, config.provenance.slos),
+    slos: config.provenance.slos,
+    workload,
+    iteration_s: config.provenance.iterationS,
+    ...(config.dialogues ? { dialogues: config.dialogues } : {}),
+  };
+}
+
+/** The page's line on what the run expected: the SLO set, and the workload's figures with their sources. */
+function expectationsLine(e: RunExpectations | undefined): string {
+  if (!e) return '';
+  const own = e.slos.filter((s) => s.source === 'profile').length;
+  const figures = Object.entries(e.workload).map(([k, v]) => `${k} ${v.value} (${v.source})`);
+  const sized = e.iteration_s === undefined ? '' : `; the VU pool sized by Little's law for a ${e.iteration_s.toFixed(1)} s iteration at the SLOs`;
+  const scripts = e.dialogues ? ` · conversation scripts: ${esc(e.dialogues.file)} (${e.dialogues.count} dialogues)` : '';
+  return `<p class="muted">SLOs: ${esc(e.slo_set)} (${own} from the profile, ${e.slos.length - own} defaults) · workload: ${esc(figures.join(', '))}${esc(sized)}${scripts}</p>`;
 }
 
 /** The engine a run was on, as the page names it (a run recorded before engines were named was on k6). */
@@ -61,7 +108,7 @@ export function loadPage(
   const thresholds = r.thresholds
     .map(
       (t) =>
-        `<tr><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${fmt(t.value)}</td><td>${badge(t.passed ? 'pass' : 'fail')}</td></tr>`,
+        `<tr><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${esc(t.source ?? '—')}</td><td>${fmt(t.value)}</td><td>${badge(t.passed ? 'pass' : 'fail')}</td></tr>`,
     )
     .join('');
   const keys = Object.keys(r.figures);
@@ -79,7 +126,7 @@ export function loadPage(
 ${r.tls_insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}
 <p>${r.headline.map(esc).join('<br>')}</p>
 ${nightly}
-<h2>Thresholds (SLOs)</h2><table><tr><th>Metric</th><th>Threshold</th><th>Value</th><th>Result</th></tr>${thresholds}</table>
+<h2>Thresholds (SLOs)</h2>${expectationsLine(r.expectations)}<table><tr><th>Metric</th><th>Threshold</th><th>Source</th><th>Value</th><th>Result</th></tr>${thresholds}</table>
 <h2>Latency (ms)</h2><table><tr><th>Metric</th><th>avg</th><th>med</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr>${trends}</table>
 <h2>Counts and rates</h2><table><tr><th>Metric</th><th>Count</th><th>Rate / value</th></tr>${counters}</table>
 <h2>Trend (latest first)</h2><table><tr><th>Run</th><th>Profile</th><th>Engine</th><th>SLOs</th>${keys.map((k) => `<th>${esc(k)}</th>`).join('')}</tr>${trend}</table>`;

@@ -15,7 +15,7 @@ import { type Engine, type EngineChoice, engineId, engineOfRun } from './engine.
 import { k6ExtraArgs, type LoadExtras } from './extras.js';
 import { GeneratorWatch, goSeconds } from './generator-watch.js';
 import { prepareRunKit } from './kit.js';
-import type { LoadResult } from './page.js';
+import { expectationsOf, type LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
 import type { K6Summary } from './summary.js';
 
@@ -101,7 +101,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     };
     child.stdout.on('data', (c: Buffer) => relay(c, process.stdout));
     child.stderr.on('data', (c: Buffer) => relay(c, process.stderr));
-    const limitS = runLimitSeconds(o.profile, o.overrides?.duration) + (o.graceSeconds ?? 0);
+    const limitS = runLimitSeconds(o.profile, (config.shape as { duration?: string }).duration) + (o.graceSeconds ?? 0);
     const limit = setTimeout(() => {
       process.stderr.write(`dialtone: load: stopping ${engine.kind === 'k6' ? 'k6' : 'the engine'} at its time limit of ${limitS} s; the run is cut short\n`);
       child.kill('SIGINT');
@@ -140,6 +140,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     engine: engineId(engine),
     k6ExitCode: k6Exit,
     delivery,
+    expectations: expectationsOf(p.name, config),
   });
   rmSync(work, { recursive: true, force: true });
   return { exitCode, result, dir, verdict };

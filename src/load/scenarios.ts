@@ -2,10 +2,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
-/** The scenarios: every scenarios/*.ts file, by name without the extension. */
+/** The scenarios: every scenarios/*.ts file but their defaults (NAME.defaults.ts), by name without the extension. */
 export function scenarioNames(root: string): string[] {
   return readdirSync(join(root, 'scenarios'))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.defaults.ts'))
     .map((f) => f.slice(0, -3))
     .sort();
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Delivery, deliveryHeadline } from '../load/delivery.js';
 import type { EngineId } from '../load/engine-version.js';
 import { FIGURES } from '../load/figures.js';
-import { type LoadResult, loadPage } from '../load/page.js';
+import { type LoadResult, loadPage, type RunExpectations } from '../load/page.js';
 import { type K6Summary, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
 import { latestCapacityLink } from '../report/capacity-index.js';
@@ -42,6 +42,8 @@ export interface FinishedRun {
   readonly k6ExitCode?: number;
   /** Whether the load asked for was delivered (src/load/delivery.ts); its headline comes first. */
   readonly delivery?: Delivery;
+  /** The SLOs and workload the run was judged by, with their sources (src/load/page.ts); absent for a merge of old segments. */
+  readonly expectations?: RunExpectations | undefined;
 }
 
 /**
@@ -67,7 +69,8 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     figures: figures.figures,
     headline: [...(o.delivery ? deliveryHeadline(o.delivery) : []), ...figures.headline],
     ...(o.delivery ? { delivery: o.delivery } : {}),
-    thresholds: thresholdsOf(o.summary),
+    thresholds: thresholdsOf(o.summary, o.expectations?.slos),
+    ...(o.expectations ? { expectations: o.expectations } : {}),
     workload: o.workload,
     metrics: metricsOf(o.summary),
   };

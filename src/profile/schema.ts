@@ -31,6 +31,32 @@ export const Credentials = z.strictObject({
 export type Credentials = z.infer<typeof Credentials>;
 export type CredentialName = keyof Credentials;
 
+/** One threshold in k6's syntax, a string or the object form; src/load/slos.ts checks that k6 would parse it. */
+const SloThreshold = z.union([
+  z.string().min(1),
+  z.strictObject({
+    threshold: z.string().min(1),
+    abortOnFail: z.boolean().optional(),
+    delayAbortEval: z
+      .string()
+      .regex(/^\d+(ms|s|m|h)$/, 'must be a duration such as 10s')
+      .optional(),
+  }),
+]);
+
+/** A workload's settings that the platform decides; any left out keep the scenario's default. */
+export const WorkloadSettings = z.strictObject({
+  /** Iterations started per second (arrival-rate workloads), or browsers at once (voice-browser). */
+  rate: z.number().positive().optional(),
+  duration: z
+    .string()
+    .regex(/^\d+(s|m|h)$/, 'must look like 30s, 5m or 1h')
+    .optional(),
+  pre_allocated_vus: z.number().int().positive().optional(),
+  max_vus: z.number().int().positive().optional(),
+});
+export type WorkloadSettings = z.infer<typeof WorkloadSettings>;
+
 /**
  * A target environment, one JSON file each. Hosts per surface, ids in slug or prefixed form
  * (the `_alt` fields name the other form so both can be checked), credentials by reference.
@@ -107,6 +133,20 @@ export const Profile = z.strictObject({
    * CA; `insecure` turns verification off, is never the default, and the report says when it was used.
    */
   tls: z.strictObject({ ca_file: z.string().min(1).optional(), insecure: z.boolean().default(false) }).optional(),
+  /**
+   * This platform's SLOs, per scenario, in k6's threshold syntax: `{ "chat-turns": { "http_req_duration{op:chat.respond}":
+   * ["p(95)<3000"] } }`. A key named here replaces the scenario's default thresholds of that key; the others keep theirs.
+   * src/load/slos.ts refuses an unknown scenario or metric and an expression k6 would not parse.
+   */
+  slos: z.record(z.string(), z.record(z.string(), z.array(SloThreshold).min(1, 'needs at least one threshold'))).optional(),
+  /** Per scenario and workload (smoke, nightly, capacity): rate, duration and VU pool, each replacing the scenario's default. */
+  workloads: z.record(z.string(), z.record(z.string(), WorkloadSettings)).optional(),
+  /**
+   * A file of conversation scripts (JSON, relative to the profile) that chat-turns and messaging-sockets play instead
+   * of faker texts: each dialogue's user turns, and whether the agent ends, hands off or neither after the last one.
+   * The format and its checks: src/load/dialogues.ts.
+   */
+  dialogues: z.string().min(1).optional(),
   /** A file of NAME=value lines read for credentials not already in the environment (relative to the profile). */
   env_file: z.string().min(1).optional(),
 });

@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path';
 import type { SearchOptions } from '../../capacity/search.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
 import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
+import { checkExpectations } from '../../load/expectations.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
@@ -89,8 +90,11 @@ export async function capacity(argv: string[]): Promise<number> {
   const { searchDefaultsFor } = await import('../../capacity/units.js');
   const search = searchOptions(values as Record<string, string | undefined>, searchDefaultsFor(scenario));
   if (values.capacity?.length && values.target) throw new UsageError('capacity: --capacity sets up the reference target; it cannot be used with --target');
-  if (values.target && loadProfile(values.target).profile.environment === 'live' && !values['allow-live']) {
-    throw new UsageError(`refusing a capacity search against the live environment of '${values.target}'; pass --allow-live to do it on purpose`);
+  if (values.target) {
+    const { profile } = loadProfile(values.target);
+    checkExpectations(profile, values.target);
+    if (profile.environment === 'live' && !values['allow-live'])
+      throw new UsageError(`refusing a capacity search against the live environment of '${values.target}'; pass --allow-live to do it on purpose`);
   }
   const [{ parseCapacity }, { SURFACES }] = await Promise.all([import('../../target/capacity.js'), import('../../target/surfaces.js')]);
   const known = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));

@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { checkExpectations } from '../../load/expectations.js';
+import { parseProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
 import { MANIFEST_FLAGS, profileJson } from '../manifests.js';
 import { ROOT } from '../root.js';
@@ -53,11 +55,13 @@ export async function k8sJob(argv: string[]): Promise<number> {
     throw new UsageError(`k8s-job: --secret must be a Kubernetes name (lowercase letters, digits, '-', '.'), got '${secretName}'`);
   if (values.namespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(values.namespace))
     throw new UsageError(`k8s-job: --namespace must be a Kubernetes namespace (lowercase letters, digits, '-'), got '${values.namespace}'`);
+  const json = profileJson(values.target);
+  checkExpectations(parseProfile(json, values.target), values.target);
   const m = jobManifests({
     root: ROOT,
     scenario,
     workload,
-    profile: { json: profileJson(values.target), path: values.target },
+    profile: { json, path: values.target },
     parallelism,
     secretName,
     namespace: values.namespace,

@@ -2,8 +2,11 @@ import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
+import { profileDialogues } from '../../load/dialogues.js';
 import { ENGINE_USAGE, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
+import { checkExpectations } from '../../load/expectations.js';
 import { checkScenario } from '../../load/scenarios.js';
+import { failLines } from '../../load/summary.js';
 import { verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
@@ -90,9 +93,14 @@ export async function runLoadCommand(
 ): Promise<number> {
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
   const reportDir = usableReportDir(o.reportDir);
-  // Refuse live before touching the network: a config decision, not a reachability one.
-  if (o.target && loadProfile(o.target).profile.environment === 'live' && !o.allowLive) {
-    throw new UsageError(`refusing a load run against the live environment of '${o.target}'; pass --allow-live to do it on purpose`);
+  // Refuse live, and SLOs or workloads k6 would not take, before touching the network: config decisions.
+  if (o.target) {
+    const loaded = loadProfile(o.target);
+    const { profile } = loaded;
+    checkExpectations(profile, o.target);
+    profileDialogues(loaded);
+    if (profile.environment === 'live' && !o.allowLive)
+      throw new UsageError(`refusing a load run against the live environment of '${o.target}'; pass --allow-live to do it on purpose`);
   }
   // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
@@ -115,7 +123,8 @@ export async function runLoadCommand(
     const { exitCode, result, dir, verdict } = o.segments ? await (await import('../../load/segments.js')).runSegments(run, o.segments) : await runLoad(run);
     console.log(`load ${o.scenario} (${o.profile}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
-    for (const t of result.thresholds.filter((x) => !x.passed)) console.log(`  FAIL ${t.metric} ${t.expression} (value ${t.value ?? 'n/a'})`);
+    if (result.expectations) console.log(`  SLOs: ${result.expectations.slo_set}`);
+    for (const line of failLines(result.thresholds)) console.log(`  ${line}`);
     if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     return exitWithVerdict(exitCode, verdict, o.failOnRegression ?? false);

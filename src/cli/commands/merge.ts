@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { failLines } from '../../load/summary.js';
 import { parse } from '../args.js';
 import { exitWithVerdict } from './load-extras.js';
 
@@ -53,7 +54,7 @@ export async function merge(argv: string[]): Promise<number> {
   const { verdictLines } = await import('../../nightly/verdict.js');
   console.log(`merge ${first.scenario}: ${segs.length} segments, ${result.passed ? 'thresholds held' : `threshold failed (exit ${exitCode})`}`);
   for (const line of result.headline) console.log(`  ${line}`);
-  for (const t of result.thresholds.filter((x) => !x.passed)) console.log(`  FAIL ${t.metric} ${t.expression} (value ${t.value ?? 'n/a'})`);
+  for (const line of failLines(result.thresholds)) console.log(`  ${line}`);
   for (const line of verdictLines(verdict)) console.log(line);
   console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
   return exitWithVerdict(exitCode, verdict, values['fail-on-regression'] ?? false);

@@ -2,8 +2,6 @@
 // handed to page.evaluate run in the page, so they use nothing from this bundle (k6 sends their source text).
 import type { Page } from 'k6/browser';
 import http from 'k6/http';
-import type { Scenario } from 'k6/options';
-import type { LoadConfig } from '../config.js';
 
 /**
  * Where the scenario serves the voice client page to its own browser pages (page.route fulfils it; nothing listens
@@ -19,24 +17,6 @@ export const PAGE_URL = 'http://voice-client.dialtone.localhost/voice-client.htm
  * at or under this and calls go on clones.
  */
 export const MAX_CAPTURES_PER_BROWSER = 16;
-
-/** Browsers (VUs) at most at once, whatever --rate asks: each is a Chromium of its own. */
-export const MAX_BROWSERS = 16;
-
-/**
- * The profile's executor with --rate/--duration applied. A browser scenario counts browsers at once (VUs), not
- * arrivals: --rate N runs N browsers (at most MAX_BROWSERS) on a constant-vus executor; a ramp keeps its stages.
- */
-export function browserShape(shapes: Record<LoadConfig['profile'], Scenario>, cfg: LoadConfig): Scenario {
-  const shape = shapes[cfg.profile];
-  const o = cfg.overrides;
-  if (!o || shape.executor !== 'constant-vus') return shape;
-  return {
-    ...shape,
-    ...(o.rate ? { vus: Math.min(o.rate, MAX_BROWSERS) } : {}),
-    ...(o.duration ? { duration: o.duration } : {}),
-  };
-}
 
 /** What the page reports per call: the fields of its VoiceResult (src/target/voice/browser/voice-client.ts) read here. */
 export interface CallResult {

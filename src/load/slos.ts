@@ -1,0 +1,130 @@
+// The SLOs a run is judged by: each scenario's defaults (scenarios/NAME.defaults.ts) with the profile's `slos` in place
+// of the keys it names. A profile's SLO is checked as k6 checks a threshold (key, metric, expression, aggregation), so a
+// mistake is a one-line usage error before anything runs, on either engine.
+import { UsageError } from '../errors.js';
+import type { Profile } from '../profile/schema.js';
+import type { MetricKind, ScenarioDefaults, SloEntry, ThresholdItem, Thresholds, WorkloadName } from './config.js';
+import { defaultsOf, SCENARIO_DEFAULTS } from './defaults.js';
+import { BROWSER_METRICS, CORE_METRICS, HTTP_METRICS, type MetricDecl, WS_METRICS } from './k6-metrics.js';
+import { AGGREGATIONS, parseMetricKey, parseThresholdExpression } from './k6-thresholds.js';
+
+const MODULE_METRICS: Readonly<Record<ScenarioDefaults['modules'][number], readonly MetricDecl[]>> = {
+  http: HTTP_METRICS,
+  ws: WS_METRICS,
+  browser: BROWSER_METRICS,
+};
+
+/** The type of every metric a scenario can be judged on: k6's core metrics, its modules' built-ins, its own. */
+function metricsOf(d: ScenarioDefaults): Map<string, MetricKind> {
+  const all = new Map<string, MetricKind>();
+  for (const m of [...CORE_METRICS, ...d.modules.flatMap((mod) => MODULE_METRICS[mod])]) all.set(m.name, m.type);
+  for (const [name, type] of Object.entries(d.metrics)) all.set(name, type);
+  return all;
+}
+
+const expressionOf = (t: ThresholdItem) => (typeof t === 'string' ? t : t.threshold);
+
+/**
+ * Why k6 would refuse `key: list` for this scenario, or undefined when it would not: an unparseable key or
+ * expression, a metric the scenario never emits, an aggregation its type does not offer.
+ */
+function sloProblem(d: ScenarioDefaults, key: string, list: readonly ThresholdItem[]): string | undefined {
+  let metric: string;
+  try {
+    metric = parseMetricKey(key).metric;
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const type = metricsOf(d).get(metric);
+  if (!type) return `no metric "${metric}" in this scenario; it emits ${[...metricsOf(d).keys()].sort().join(', ')}`;
+  for (const t of list) {
+    try {
+      const e = parseThresholdExpression(expressionOf(t));
+      const agg = e.percentile !== undefined ? 'p(N)' : e.aggregation;
+      if (!AGGREGATIONS[type].includes(agg))
+        return `"${e.source}": ${metric} is a ${type}, which offers ${AGGREGATIONS[type].join(', ')}, not ${e.aggregation}`;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks every entry of the profile's `slos`: a known scenario, a metric it emits, expressions k6 would parse with an
+ * aggregation the metric's type offers. Throws a one-line UsageError (exit 2) on the first mistake.
+ *
+ * @example
+ * checkSlos({ ...profile, slos: { 'chat-turns': { 'http_req_duration{op:chat.respond}': ['p(95)<3000'] } } }, 'staging.json'); // passes
+ */
+export function checkSlos(profile: Pick<Profile, 'slos'>, source: string): void {
+  for (const [scenario, slos] of Object.entries(profile.slos ?? {})) {
+    const d = SCENARIO_DEFAULTS[scenario];
+    if (!d) throw new UsageError(`${source}: slos: unknown scenario '${scenario}'; known scenarios: ${Object.keys(SCENARIO_DEFAULTS).join(', ')}`);
+    for (const [key, list] of Object.entries(slos)) {
+      const problem = sloProblem(d, key, list);
+      if (problem) throw new UsageError(`${source}: slos.${scenario}["${key}"]: ${problem}`);
+    }
+  }
+}
+
+/**
+ * The SLOs of a scenario for a profile: every default key, and every profile key, with where it came from.
+ *
+ * @example
+ * effectiveSlos('chat-turns', { slos: { 'chat-turns': { 'http_req_duration{op:chat.respond}': ['p(95)<3000'] } } });
+ * // [{ key: 'http_req_duration{op:chat.respond}', expressions: ['p(95)<3000'], source: 'profile' }, …defaults]
+ */
+export function effectiveSlos(scenario: string, profile: Pick<Profile, 'slos'>): SloEntry[] {
+  const own = profile.slos?.[scenario] ?? {};
+  const entries: SloEntry[] = Object.entries(defaultsOf(scenario).slos).map(([key, expressions]) =>
+    own[key] ? { key, expressions: own[key], source: 'profile' } : { key, expressions, source: 'default' },
+  );
+  for (const [key, expressions] of Object.entries(own)) if (!entries.some((e) => e.key === key)) entries.push({ key, expressions, source: 'profile' });
+  return entries;
+}
+
+/**
+ * k6's `options.thresholds` for a run: the effective SLOs, with abortOnFail on the scenario's abortInCapacity keys when
+ * the workload is the capacity ramp (past the knee the rest of the ramp is wasted load).
+ *
+ * @example
+ * thresholdsFor('chat-turns', 'smoke', profile)['http_req_duration{op:chat.create}']; // ['p(95)<500']
+ */
+export function thresholdsFor(scenario: string, workload: WorkloadName, profile: Pick<Profile, 'slos'>): Thresholds {
+  const abort = workload === 'capacity' ? new Set(defaultsOf(scenario).abortInCapacity ?? []) : new Set<string>();
+  return Object.fromEntries(
+    effectiveSlos(scenario, profile).map(({ key, expressions }) => [
+      key,
+      abort.has(key) ? expressions.map((t) => (typeof t === 'string' ? { threshold: t, abortOnFail: true } : t)) : expressions,
+    ]),
+  );
+}
+
+/**
+ * The bound an SLO puts on one sample of its key, in ms: the value of its first `p(N)<X`, `max<X` (or `<=`), if any.
+ *
+ * @example
+ * latencyBoundMs(['p(95)<3000']); // 3000
+ */
+export function latencyBoundMs(list: readonly ThresholdItem[] | undefined): number | undefined {
+  for (const t of list ?? []) {
+    const e = parseThresholdExpression(expressionOf(t));
+    if (
+      (e.percentile !== undefined || e.aggregation === 'max' || e.aggregation === 'avg' || e.aggregation === 'med') &&
+      (e.operator === '<' || e.operator === '<=')
+    )
+      return e.value;
+  }
+  return undefined;
+}
+
+/**
+ * The name of the SLO set a run was judged by: `defaults`, or `profile NAME` once the profile set any of them.
+ *
+ * @example
+ * sloSetName('staging-us', effectiveSlos('chat-turns', profile)); // 'profile staging-us'
+ */
+export function sloSetName(target: string, entries: readonly SloEntry[]): string {
+  return entries.some((e) => e.source === 'profile') ? `profile ${target}` : 'defaults';
+}
