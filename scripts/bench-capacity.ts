@@ -7,12 +7,18 @@
 // estimate where polling or paging varies per iteration. Then, with --no-setting, the same search
 // against the target's own limits on this machine, and who limited it.
 //
-//   node --import tsx scripts/bench-capacity.ts [--only chat-turns,outbound-polling] [--no-setting]
+// With --latency SPEC (e.g. realistic) the target's agent is slowed as by `dialtone target --latency`, and the search
+// runs under SLOs that fit such an agent (a profile's `slos`, REALISTIC_SLOS below) with steps long enough for its
+// conversations: the capacity proof for a slow agent.
+//
+//   node --import tsx scripts/bench-capacity.ts [--only chat-turns,outbound-polling] [--no-setting] [--latency realistic]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CapacityResult, runCapacity } from '../src/capacity/run.js';
 import { DEFAULT_SEARCH, held, type SearchOptions } from '../src/capacity/search.js';
 import { SCENARIO_UNITS, searchDefaultsFor } from '../src/capacity/units.js';
+import type { Profile } from '../src/profile/schema.js';
+import { parseLatency } from '../src/target/latency-spec.js';
 import { startTarget } from '../src/target/server.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -51,19 +57,36 @@ function requestsPerIteration(r: CapacityResult, fixed: number | undefined): num
   return ratios.length ? ratios[Math.floor((ratios.length - 1) / 2)] : undefined;
 }
 
+/** Under --latency: SLOs a slow agent can meet (the keep-up rule finds the knee), and steps longer than an iteration. */
+const REALISTIC_SLOS: NonNullable<Profile['slos']> = {
+  'chat-turns': Object.fromEntries(['respond', 'create', 'close'].map((op) => [`http_req_duration{op:chat.${op}}`, ['p(95)<20000']])),
+};
+const SLOW_SEARCH: Partial<SearchOptions> = { startRate: 2, stepSeconds: 25, warmupSeconds: 12, maxSteps: 7 };
+
+const latencyArg = arg('--latency');
+const parsed = latencyArg === undefined ? undefined : parseLatency(latencyArg);
+if (parsed && 'error' in parsed) throw new Error(parsed.error);
+const latency = parsed && 'spec' in parsed ? parsed.spec : undefined;
+/** Under --latency: a surface fast enough in requests that a slow agent's conversations still number a few a second. */
+const SLOW_PLAN: Record<string, { perSecond: number }> = { 'chat-turns': { perSecond: 35 } };
+
 async function one(scenario: string, setting: boolean) {
-  const plan = PLAN[scenario];
+  const plan = (latency ? SLOW_PLAN[scenario] : undefined) ?? PLAN[scenario];
   const unit = SCENARIO_UNITS[scenario];
   if (!plan || !unit) throw new Error(`no plan for ${scenario}`);
-  const target = await startTarget(setting ? { capacity: { [unit.surface]: plan.perSecond } } : {});
+  const target = await startTarget({
+    ...(setting ? { capacity: { [unit.surface]: plan.perSecond } } : {}),
+    ...(latency ? { latency, seed: 11 } : {}),
+  });
   const defaults = searchDefaultsFor(scenario);
   // Bounded per scenario: nine steps, and the steps' own length sets the time (voice-browser's are minutes).
-  const search: SearchOptions = { ...defaults, maxSteps: 9, ...(setting ? {} : { maxRate: 400 }) };
+  const search: SearchOptions = { ...defaults, maxSteps: 9, ...(setting ? {} : { maxRate: 400 }), ...(latency ? SLOW_SEARCH : {}) };
+  const loaded = latency ? { ...target.loaded, profile: { ...target.loaded.profile, slos: REALISTIC_SLOS } } : target.loaded;
   try {
     const { result, dir } = await runCapacity({
       root: ROOT,
       scenario,
-      loaded: target.loaded,
+      loaded,
       reportDir: join(ROOT, 'reports', 'bench', setting ? 'capacity-known' : 'capacity-own'),
       search,
       onStep: (s) =>
@@ -78,6 +101,8 @@ async function one(scenario: string, setting: boolean) {
       scenario,
       unit: unit.unit,
       setting: setting ? `${unit.surface}=${plan.perSecond}` : 'none',
+      latency: latencyArg ?? 'none',
+      slo_set: result.slos?.slo_set,
       requests_per_iteration: rpi,
       known_capacity: known,
       max_sustainable_rate: found,
@@ -105,6 +130,11 @@ for (const scenario of only) {
   rows.push(row);
 }
 mkdirSync(join(ROOT, 'reports', 'bench'), { recursive: true });
-const out = join(ROOT, 'reports', 'bench', `${setting ? 'capacity-known' : 'capacity-own'}${arg('--only') ? `-${only.join('+')}` : ''}.json`);
+const out = join(
+  ROOT,
+  'reports',
+  'bench',
+  `${setting ? 'capacity-known' : 'capacity-own'}${latencyArg ? `-latency-${latencyArg.replace(/[^a-z0-9]+/gi, '_')}` : ''}${arg('--only') ? `-${only.join('+')}` : ''}.json`,
+);
 writeFileSync(out, `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
 console.log(`wrote ${out}`);

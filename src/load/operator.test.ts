@@ -137,4 +137,18 @@ describe('k6-operator manifests', () => {
       valueFrom: { secretKeyRef: { name: 'dialtone-credentials', key: 'ACME_CHAT_API_KEY' } },
     });
   });
+
+  it("judge by the profile's SLOs and run its workload, as a local run does", async () => {
+    const profile = {
+      ...PROFILE,
+      slos: { 'chat-turns': { 'http_req_duration{op:chat.respond}': ['p(95)<3000'] } },
+      workloads: { 'chat-turns': { nightly: { rate: 12 } } },
+    };
+    const loaded = { profile: parseProfile(profile, 'staging-us.json'), path: 'staging-us.json', secrets: {} };
+    const m = await operatorManifests({ root: ROOT, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 2, secretName: 'dialtone-credentials' });
+    const config = JSON.parse((m.files['configmap.yaml'] as { data: Record<string, string> }).data['config.json'] as string);
+    expect(config.thresholds['http_req_duration{op:chat.respond}']).toEqual(['p(95)<3000']);
+    expect(config.thresholds['http_req_duration{op:chat.create}']).toEqual(['p(95)<500']);
+    expect(config.shape).toMatchObject({ executor: 'constant-arrival-rate', rate: 12 });
+  });
 });
