@@ -61,7 +61,7 @@ function requestsPerIteration(r: CapacityResult, fixed: number | undefined): num
 const REALISTIC_SLOS: NonNullable<Profile['slos']> = {
   'chat-turns': Object.fromEntries(['respond', 'create', 'close'].map((op) => [`http_req_duration{op:chat.${op}}`, ['p(95)<20000']])),
 };
-const SLOW_SEARCH: Partial<SearchOptions> = { startRate: 2, stepSeconds: 25, warmupSeconds: 12, maxSteps: 7 };
+const SLOW_SEARCH: Partial<SearchOptions> = { startRate: 2, stepSeconds: 40, warmupSeconds: 12, maxSteps: 7 };
 
 const latencyArg = arg('--latency');
 const parsed = latencyArg === undefined ? undefined : parseLatency(latencyArg);

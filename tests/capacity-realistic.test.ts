@@ -31,8 +31,8 @@ describe('dialtone capacity against a realistic agent', () => {
     writeFileSync(profile, JSON.stringify({ ...JSON.parse(readFileSync(reference, 'utf8')), slos: { 'chat-turns': Object.fromEntries(slow) } }));
     const dir = mkdtempSync(join(work, 'r-'));
     // Steps longer than a conversation, and a warm-up that fills the pipeline, so the steady window counts completions.
-    const search = ['--start-rate', '2', '--step', '25s', '--warmup', '12s', '--max-steps', '7'];
-    const r = await dialtone(['capacity', 'chat-turns', '--target', profile, '--report-dir', dir, ...search], { timeoutMs: 420_000 });
+    const search = ['--start-rate', '2', '--step', '40s', '--warmup', '12s', '--max-steps', '7'];
+    const r = await dialtone(['capacity', 'chat-turns', '--target', profile, '--report-dir', dir, ...search], { timeoutMs: 540_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const result = JSON.parse(readFileSync(join(dir, 'capacity', 'chat-turns', 'capacity.json'), 'utf8')) as CapacityResult;
     expect(result.analysis.limited_by).toBe('target');
@@ -41,5 +41,5 @@ describe('dialtone capacity against a realistic agent', () => {
     expect(result.slos?.slo_set).toMatch(/^profile reference/);
     expect(result.slos?.entries.filter((e) => e.source === 'profile').map((e) => e.key)).toHaveLength(3);
     expect(readFileSync(join(dir, 'capacity', 'chat-turns', 'index.html'), 'utf8')).toContain('<h2>SLOs: profile reference');
-  }, 450_000);
+  }, 570_000);
 });

@@ -78,12 +78,16 @@ export function generatorSaturation(s: StepResult, o: Pick<SearchOptions, 'cpuLi
 }
 
 /**
- * Whether completions kept up with the offered rate (see SearchOptions.keepUpShare), counted in
- * iterations over the steady window with one iteration of slack: counts are whole numbers.
+ * Whether completions kept up with the offered rate (see SearchOptions.keepUpShare), counted in iterations over the
+ * steady window, with one iteration of slack (counts are whole numbers) and two standard deviations of the count's
+ * edge noise. Iterations start on schedule but end when they end: with rate λ and iteration times spread by σ, the
+ * completions that fall in or out of the window at its two edges vary by 2λσ/√π (σ/√π = ∫F(1−F) for a normal spread).
+ * Iterations of milliseconds add nothing; a slow agent's ten-second conversations add a few, not a false knee.
  */
 export function keptUp(s: StepResult, o: Pick<SearchOptions, 'keepUpShare'>): boolean {
   const window = s.duration_s - s.warmup_s;
-  return s.throughput * window >= o.keepUpShare * s.offered_rate * window - 1;
+  const edgeNoise = Math.sqrt((2 * s.offered_rate * (s.iteration_spread_s ?? 0)) / Math.sqrt(Math.PI));
+  return s.throughput * window >= o.keepUpShare * s.offered_rate * window - 1 - 2 * edgeNoise;
 }
 
 /** A step held when every SLO held and the target kept up with the offered rate. */

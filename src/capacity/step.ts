@@ -59,6 +59,11 @@ export interface StepResult {
   /** Share of the machine's CPU busy over the steady part, every process counted (a loopback target's too). */
   readonly machine_busy: number | undefined;
   readonly mean_iteration_s: number | undefined;
+  /**
+   * How widely iteration times spread in the steady part, in seconds: (p95 − median) / 1.645, about one standard
+   * deviation. Completions near the window's edges fall in or out of it by that much, so the keep-up rule allows for it.
+   */
+  readonly iteration_spread_s?: number | undefined;
   /** Little's law: throughput × mean iteration time. */
   readonly concurrency: number | undefined;
   readonly latency: Readonly<Record<string, Percentiles>>;
@@ -165,6 +170,7 @@ export async function runStep(
   const s = (metric: string, key: string) => stat(summary, steadyKey(metric), key);
   const throughput = (s('iterations', 'count') ?? 0) / steadyS;
   const meanIterationMs = s('iteration_duration', 'avg');
+  const [medMs, p95Ms] = [s('iteration_duration', 'med'), s('iteration_duration', 'p(95)')];
   const dropped = stat(summary, 'dropped_iterations', 'count') ?? 0;
   const thresholds = sloThresholds(summary);
   const offeredTotal = shape.perMinute * (o.durationS / 60);
@@ -185,6 +191,7 @@ export async function runStep(
     generator_cpu_cores: cpu?.cores,
     machine_busy: cpu?.machineBusy,
     mean_iteration_s: meanIterationMs === undefined ? undefined : meanIterationMs / 1000,
+    ...(medMs !== undefined && p95Ms !== undefined ? { iteration_spread_s: Math.max(0, p95Ms - medMs) / 1645 } : {}),
     concurrency: meanIterationMs === undefined ? undefined : throughput * (meanIterationMs / 1000),
     latency: latencies(summary),
     thresholds,

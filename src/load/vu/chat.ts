@@ -3,7 +3,7 @@ import http, { type Params, type RefinedResponse } from 'k6/http';
 import type { ChatOperation } from '../../spec/chat.js';
 import { ChatHeaders } from '../../spec/chat-wire.js';
 import type { LoadConfig } from '../config.js';
-import { secret } from './config.js';
+import { requestTimeout, secret } from './config.js';
 
 /** Chat calls tagged by operation name, never by the URL (which holds ids). */
 export class ChatVu {
@@ -11,7 +11,9 @@ export class ChatVu {
   readonly #headers: Record<string, string>;
   /** Request parameters per operation, made once: the same object for every request of that operation. */
   readonly #params = new Map<ChatOperation, Params>();
+  readonly #cfg: LoadConfig;
   constructor(cfg: LoadConfig) {
+    this.#cfg = cfg;
     const t = cfg.target;
     this.#base = `${(t.hosts.base_url ?? '').replace(/\/$/, '')}/${t.api_version}/${encodeURIComponent(t.account_id)}/${encodeURIComponent(t.project_id)}/chat`;
     this.#headers = {
@@ -26,7 +28,7 @@ export class ChatVu {
     let params = this.#params.get(op);
     if (!params) {
       const name = `chat.${op}`;
-      params = { headers: this.#headers, tags: { op: name, name }, timeout: '10s' };
+      params = { headers: this.#headers, tags: { op: name, name }, timeout: requestTimeout(this.#cfg, name) };
       this.#params.set(op, params);
     }
     return http.asyncRequest(method, `${this.#base}/${op}`, JSON.stringify(body ?? {}), params);

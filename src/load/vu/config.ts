@@ -15,3 +15,18 @@ export function secret(cfg: LoadConfig, name: string): string {
   if (!value) throw new Error(`credential ${name} is not available to k6 (environment variable ${env ?? '(none)'})`);
   return value;
 }
+
+/** A request's timeout at least: the one the scenarios used before SLOs came from the profile. */
+const MIN_TIMEOUT_MS = 10_000;
+
+/**
+ * The timeout of an op's requests: twice what the op's latency SLO allows (`http_req_duration{op:OP}`), at least 10 s.
+ * A platform whose SLOs grant its agent seconds gets them; a request past the bound is the SLO's to judge, not a
+ * timeout's to cut off.
+ *
+ * @example
+ * requestTimeout(cfg, 'chat.respond'); // '10000ms' by default, '18000ms' under a p(95)<9000 SLO
+ */
+export function requestTimeout(cfg: LoadConfig, op: string): string {
+  return `${Math.max(MIN_TIMEOUT_MS, 2 * (cfg.sloBoundsMs[`http_req_duration{op:${op}}`] ?? 0))}ms`;
+}

@@ -13,7 +13,7 @@ import {
   SessionHeaders,
 } from '../../spec/messaging-wire.js';
 import type { LoadConfig } from '../config.js';
-import { secret } from './config.js';
+import { requestTimeout, secret } from './config.js';
 import { sleep } from './wait.js';
 
 /**
@@ -59,9 +59,11 @@ export class MessagingVu {
   readonly #ws: string;
   readonly #host: string;
   readonly #connectorToken: string;
+  readonly #timeouts: { readonly token: string; readonly session: string };
   #token: { readonly value: string; readonly refreshAt: number } | undefined;
 
   constructor(cfg: LoadConfig) {
+    this.#timeouts = { token: requestTimeout(cfg, 'messaging.access_token'), session: requestTimeout(cfg, 'messaging.session') };
     const base = (cfg.target.hosts.messaging_url ?? '').replace(/\/$/, '');
     if (!base) throw new Error('the profile has no hosts.messaging_url: the messaging scenarios need one');
     this.#base = base;
@@ -77,7 +79,7 @@ export class MessagingVu {
     const res = await http.asyncRequest('POST', `${this.#base}${MessagingPaths.accessToken}`, '{}', {
       headers: { [AccessTokenHeaders.token]: this.#connectorToken, [AccessTokenHeaders.host]: this.#host, [AccessTokenHeaders.contentType]: JSON_CONTENT_TYPE },
       tags: { op, name: op },
-      timeout: '10s',
+      timeout: this.#timeouts.token,
     });
     const value = res.status === 200 ? res.json('access_token') : undefined;
     const expiresIn = res.status === 200 ? res.json('expires_in') : undefined;
@@ -95,7 +97,7 @@ export class MessagingVu {
     const res = await http.asyncRequest('POST', `${this.#base}${MessagingPaths.sessions}`, JSON.stringify({ streaming_enabled: streaming, platform: 'web' }), {
       headers: { [SessionHeaders.authorization]: bearer(accessToken), [SessionHeaders.contentType]: JSON_CONTENT_TYPE },
       tags: { op, name: op },
-      timeout: '10s',
+      timeout: this.#timeouts.session,
     });
     const id = res.status === 200 ? res.json('session_id') : undefined;
     return typeof id === 'string' && id !== '' ? id : undefined;

@@ -2,7 +2,7 @@
 import http, { type Params, type RefinedResponse } from 'k6/http';
 import { OutboundHeaders } from '../../spec/outbound-wire.js';
 import type { LoadConfig } from '../config.js';
-import { secret } from './config.js';
+import { requestTimeout, secret } from './config.js';
 
 /** Outbound calling and status polling (document 2), tagged by operation name, never by the URL (which holds the call_sid). */
 export class OutboundVu {
@@ -19,12 +19,12 @@ export class OutboundVu {
     this.#triggerParams = {
       headers: { 'Content-Type': 'application/json', [OutboundHeaders.serviceAuthToken]: token },
       tags: { op: 'outbound.trigger', name: 'outbound.trigger' },
-      timeout: '10s',
+      timeout: requestTimeout(cfg, 'outbound.trigger'),
     };
     this.#statusParams = {
       headers: { [OutboundHeaders.serviceAuthToken]: token },
       tags: { op: 'outbound.status', name: 'outbound.status' },
-      timeout: '10s',
+      timeout: requestTimeout(cfg, 'outbound.status'),
     };
   }
 
