@@ -45,6 +45,14 @@ describe('the built-in engine', () => {
     expect(cut.summary.metrics.iterations).toBeUndefined();
   });
 
+  // @types/k6 2.3.0, options: tlsAIAFetch "Fetch missing intermediate certificates through Authority Information Access
+  // (AIA) when a server sends an incomplete TLS certificate chain". Node cannot; the engine says so instead of failing later.
+  it('warns that it does not fetch missing intermediate certificates when a script asks for tlsAIAFetch', async () => {
+    const r = await runScript(`export const options = { iterations: 1, tlsAIAFetch: true };\n       export default function () {}`);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('tlsAIAFetch is not supported by the built-in engine');
+  });
+
   // thresholds docs: a failed threshold fails the test; exit code 99 (the facts sheet's "Exit codes", from k6's CI guide).
   it('exits 99 when a threshold fails and 0 when every threshold holds, recording true for the failed one', async () => {
     const script = (limit: number) =>

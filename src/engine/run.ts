@@ -194,6 +194,16 @@ export async function runEngine(args: RunArgs): Promise<number> {
     });
     options = (vu0.exports.options ?? {}) as Record<string, unknown>;
     tls = tlsFromEnv(process.env, options);
+    // k6 2.3 (@types/k6 2.3.0): tlsAIAFetch fetches a chain's missing intermediates. Node has no AIA fetching; say so
+    // rather than fail a handshake k6 would complete.
+    if (options.tlsAIAFetch === true && !tls.insecure)
+      process.stderr.write(
+        logLine(
+          started,
+          'warn',
+          'tlsAIAFetch is not supported by the built-in engine: a server must send its whole chain, or its CA must be trusted (SSL_CERT_FILE)',
+        ),
+      );
   } catch (e) {
     return fatal(EXIT.scriptException, `the script's init code failed: ${errorText(e)}`);
   }
