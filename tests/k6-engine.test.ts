@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findK6, K6_VERSION } from '../src/load/k6.js';
-import { dialtone } from './run-cli.js';
+import { backgroundTarget, dialtone } from './run-cli.js';
 
 // The k6-engine tests: a load on a k6 the user installed (DIALTONE_K6, else k6 on PATH; a v2 not older than the one
 // dialtone is tested with). dialtone never installs k6, so where there is none they are skipped, saying so; the
@@ -34,6 +34,34 @@ describe.skipIf(!k6)(title, () => {
     expect(readFileSync(join(report, 'dashboard.html'), 'utf8')).toContain('<html');
     rmSync(dir, { recursive: true, force: true });
   }, 180_000);
+});
+
+describe.skipIf(!k6)(`${title}: a profile's SLOs`, () => {
+  it("judges the profile's SLOs the same on k6 and on the built-in engine", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-slos-'));
+    const target = await backgroundTarget(join(dir, 'ref.json'));
+    try {
+      // An SLO no platform meets (respond under a microsecond) and one every platform meets: both engines must agree.
+      const slos = { 'chat-turns': { 'http_req_duration{op:chat.respond}': ['p(95)<0.001'], 'http_req_duration{op:chat.create}': ['p(95)<60000'] } };
+      const profile = join(dir, 'slos.json');
+      writeFileSync(profile, JSON.stringify({ ...JSON.parse(readFileSync(join(dir, 'ref.json'), 'utf8')), slos }));
+      for (const engine of ['k6', 'builtin']) {
+        const r = await dialtone(['load', 'chat-turns', '--target', profile, '--engine', engine, '--duration', '5s', '--report-dir', join(dir, engine)], {
+          timeoutMs: 150_000,
+        });
+        expect(r.code, `${engine}: ${r.stdout}${r.stderr}`).toBe(99);
+        expect(r.stdout).toMatch(/FAIL http_req_duration\{op:chat\.respond\} p\(95\)<0\.001 \(value [\d.]+; the profile's SLO\)/);
+        const result = JSON.parse(readFileSync(join(dir, engine, 'load', 'chat-turns', 'result.json'), 'utf8'));
+        expect(result.thresholds.find((t: { metric: string }) => t.metric === 'http_req_duration{op:chat.create}')).toMatchObject({
+          passed: true,
+          source: 'profile',
+        });
+      }
+    } finally {
+      await target.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 360_000);
 });
 
 describe.runIf(!k6 && process.env.DIALTONE_REQUIRE_K6 === '1')('where a k6 is required (DIALTONE_REQUIRE_K6=1)', () => {
