@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -225,5 +225,22 @@ describe('the --engine flag', () => {
     expect(r.stderr.trim()).toBe(
       "dialtone: load: --out 'influxdb=http://127.0.0.1:9/k6' is a k6 output the built-in engine does not write (it writes json and csv): use --engine k6",
     );
+  });
+});
+
+describe('dialtone target --retain and --retain-age', () => {
+  it('exits 2 with one line naming the flag or the variable for a bad bound, before it starts', async () => {
+    const out = join(dir, 'never-retain.json');
+    const cases: [string[], Record<string, string>, string][] = [
+      [['--retain', '0'], {}, "--retain must be a positive whole number, got '0'"],
+      [['--retain-age', '30'], {}, "--retain-age must be a positive duration such as 90s, 30m or 2h, got '30'"],
+      [[], { DIALTONE_TARGET_RETAIN: 'lots' }, "DIALTONE_TARGET_RETAIN must be a positive whole number, got 'lots'"],
+      [[], { DIALTONE_TARGET_RETAIN_AGE: 'soon' }, "DIALTONE_TARGET_RETAIN_AGE must be a positive duration such as 90s, 30m or 2h, got 'soon'"],
+    ];
+    for (const [flags, env, message] of cases) {
+      const r = await dialtone(['target', '--profile-out', out, ...flags], { env });
+      expect([r.code, r.stderr]).toEqual([2, `dialtone: target: ${message}\n`]);
+    }
+    expect(existsSync(out)).toBe(false);
   });
 });

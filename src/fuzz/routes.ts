@@ -6,6 +6,7 @@ import { ConversationStore } from '../target/conversations.js';
 import { DefectSet } from '../target/defects.js';
 import { SeededRandom } from '../target/ids.js';
 import { LatencyPlan } from '../target/latency.js';
+import { DEFAULT_RETENTION } from '../target/retention.js';
 import { type HostKey, SURFACES } from '../target/surfaces.js';
 import { issueCredentials, REFERENCE_TENANT } from '../target/tenancy.js';
 
@@ -37,6 +38,7 @@ export async function listRoutes(): Promise<FuzzRoute[]> {
     voiceClientPage: true,
     chatVersions: ['v1'],
     latency: new LatencyPlan(),
+    retention: DEFAULT_RETENTION,
   };
   const routes: FuzzRoute[] = [];
   const collect = (host: FuzzRoute['host']) => {

@@ -3,6 +3,7 @@ import type { ConversationStore } from './conversations.js';
 import type { DefectSet } from './defects.js';
 import type { SeededRandom } from './ids.js';
 import type { LatencyPlan } from './latency.js';
+import type { Retention } from './retention.js';
 import type { IssuedCredentials, Tenant } from './tenancy.js';
 
 /** Everything a surface module of the reference target needs, passed in rather than imported. */
@@ -19,4 +20,6 @@ export interface TargetContext {
   readonly voiceClientPage: boolean;
   /** How long each op takes (`dialtone target --latency`); an empty plan: as fast as the target can. */
   readonly latency: LatencyPlan;
+  /** How many finished items each store keeps, and how long (`dialtone target --retain`, `--retain-age`). */
+  readonly retention: Retention;
 }

@@ -21,6 +21,7 @@ export function registerControl(app: FastifyInstance, ctx: TargetContext): void 
     clock: { now: new Date(ctx.clock.now()).toISOString(), offset_ms: ctx.clock.offset },
     defects: ctx.defects.ids,
     conversations: ctx.conversations.size,
+    retention: { max_count: ctx.retention.maxCount, max_age_ms: ctx.retention.maxAgeMs },
     latency: ctx.latency.describe(),
   }));
   app.post('/clock/advance', async (req, reply) => {

@@ -7,6 +7,7 @@ import { DefectSet } from './defects.js';
 import { SeededRandom } from './ids.js';
 import { LatencyPlan } from './latency.js';
 import { OP_NAMES, OPS, type Op, type RouteOp } from './ops.js';
+import { DEFAULT_RETENTION } from './retention.js';
 import { SURFACES } from './surfaces.js';
 import { issueCredentials, REFERENCE_TENANT } from './tenancy.js';
 
@@ -24,6 +25,7 @@ async function routeOps(): Promise<Map<Op, string>> {
     chatVersions: ['v1'],
     voiceClientPage: true,
     latency: new LatencyPlan(),
+    retention: DEFAULT_RETENTION,
   };
   const found = new Map<Op, string>();
   for (const [name, surface] of Object.entries(SURFACES)) {

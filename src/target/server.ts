@@ -17,6 +17,7 @@ import { addLatency, addPlantedDelay, LatencyPlan } from './latency.js';
 import { type LatencySpec, latencyFromEnv } from './latency-spec.js';
 import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { OPS, type Op } from './ops.js';
+import { type Retention, retentionOf } from './retention.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
 import type { TlsMaterial } from './tls.js';
@@ -43,6 +44,11 @@ export interface TargetOptions {
    * DIALTONE_TARGET_LATENCY's spec, if set.
    */
   readonly latency?: LatencySpec;
+  /**
+   * How many finished conversations (and equivalents) each store keeps, and how long (src/target/retention.ts). Without
+   * it, DIALTONE_TARGET_RETAIN and DIALTONE_TARGET_RETAIN_AGE, else the defaults.
+   */
+  readonly retention?: Retention;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -100,6 +106,8 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const rng = new SeededRandom(options.seed ?? 1);
   const chosen = options.latency ? { spec: options.latency } : latencyFromEnv();
   if ('error' in chosen) throw new UsageError(chosen.error);
+  const retained = options.retention ? { retention: options.retention } : retentionOf();
+  if ('error' in retained) throw new UsageError(retained.error);
   const latency = new LatencyPlan(chosen.spec, options.seed ?? 1);
   // A surface at a known capacity spends its request ops' drawn times in its queue's workers, not before the handler.
   const hostLatency: HostLatency = { plan: latency, queued: (op) => options.capacity?.[OPS[op].surface] !== undefined };
@@ -110,10 +118,11 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     rng,
     tenant: REFERENCE_TENANT,
     credentials,
-    conversations: new ConversationStore(clock, rng),
+    conversations: new ConversationStore(clock, rng, retained.retention),
     chatVersions: ['v1'],
     voiceClientPage: options.voiceClientPage ?? true,
     latency,
+    retention: retained.retention,
   };
   const tls = options.tls?.material;
   const scheme = tls ? 'https' : 'http';

@@ -4,13 +4,14 @@ import { createSecureContext } from 'node:tls';
 import { UsageError } from '../../errors.js';
 import { parseCapacity } from '../../target/capacity.js';
 import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../target/latency-spec.js';
+import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../target/retention.js';
 import { startTarget } from '../../target/server.js';
 import { SURFACES } from '../../target/surfaces.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../target/tls.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC]...
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC]... [--retain N] [--retain-age DURATION]
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
@@ -23,7 +24,13 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
               other calls p50 80 ms, p95 250 ms; streamed chunks every 60 ms p50, 200 ms p95), or your own.
               ${latencyGrammar('              ')}
               Draws are seeded by --seed, one stream per op. With --capacity, a surface's request ops spend their
-              drawn time in its queue's workers and N becomes its mean throughput. Default: $${LATENCY_ENV}, if set.`;
+              drawn time in its queue's workers and N becomes its mean throughput. Default: $${LATENCY_ENV}, if set.
+  --retain N  keeps at most N finished conversations (closed chats, ended calls), and as many of each other finished
+              thing (bridge-ended notifications, external events); the oldest finished go first. Default:
+              $${RETAIN_ENV}, else ${DEFAULT_RETENTION.maxCount}.
+  --retain-age DURATION  keeps each of them at most this long after it finished (90s, 30m, 2h). Default:
+              $${RETAIN_AGE_ENV}, else ${formatAge(DEFAULT_RETENTION.maxAgeMs)}. Open conversations, live sessions, the seeded history, and
+              what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.`;
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -61,6 +68,13 @@ function latencyOf(flags: readonly string[] | undefined): LatencySpec {
   return parsed.spec;
 }
 
+/** The retention: each bound from its flag, else its variable, else the default; a bad one is a usage error. */
+function retentionFlags(count: string | undefined, age: string | undefined): Retention {
+  const parsed = retentionOf({ count, age });
+  if ('error' in parsed) throw new UsageError(`target: ${parsed.error}`);
+  return parsed.retention;
+}
+
 /** Starts the reference target in the foreground. */
 export async function target(argv: string[]): Promise<number> {
   const { values } = parse('target', argv, {
@@ -74,10 +88,13 @@ export async function target(argv: string[]): Promise<number> {
     'no-voice-client-page': { type: 'boolean' },
     capacity: { type: 'string', multiple: true },
     latency: { type: 'string', multiple: true },
+    retain: { type: 'string' },
+    'retain-age': { type: 'string' },
   });
   const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
   const latency = latencyOf(values.latency);
+  const retention = retentionFlags(values.retain, values['retain-age']);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
@@ -93,6 +110,7 @@ export async function target(argv: string[]): Promise<number> {
     voiceClientPage: !values['no-voice-client-page'],
     capacity: capacity.settings,
     latency,
+    retention,
   });
   writeFileSync(
     envFile,
@@ -109,6 +127,8 @@ export async function target(argv: string[]): Promise<number> {
   );
   if (running.context.defects.ids.length) console.log(`defects on: ${running.context.defects.ids.join(', ')}`);
   if (latency.ops.size > 0) console.log(`latency: ${latency.text} (seed ${running.context.latency.seed})`);
+  const defaultRetention = retention.maxCount === DEFAULT_RETENTION.maxCount && retention.maxAgeMs === DEFAULT_RETENTION.maxAgeMs;
+  if (!defaultRetention) console.log(`retention: ${describeRetention(retention)}`);
   console.log(`profile: ${out} (credentials in ${envFile}); stop with Ctrl-C`);
   await new Promise<void>((done) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => done());

@@ -3,6 +3,7 @@ import { BRIDGE_ENDED_REFERENCE_STATUS, BRIDGE_STATE_KEYS, BridgeEndedRequest, B
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
 import type { RecordsStore } from '../records/store.js';
+import type { RetainedLog } from '../retention.js';
 import { externalEventsKeyOk } from './external-events.js';
 
 /** What a project's configured functions received from one bridge-ended notification. */
@@ -17,7 +18,7 @@ export interface FunctionInvocation {
 /** The body under the defect that lets call_duration_seconds be left out. */
 const LaxBody = BridgeEndedRequest.partial({ call_duration_seconds: true });
 
-function bridgeEnded(ctx: TargetContext, store: RecordsStore, invocations: FunctionInvocation[]) {
+function bridgeEnded(ctx: TargetContext, store: RecordsStore, invocations: RetainedLog<FunctionInvocation>) {
   return (req: FastifyRequest, reply: FastifyReply) => {
     if (!externalEventsKeyOk(ctx, req, reply, BridgeErrors)) return reply;
     const d = ctx.defects;
@@ -40,6 +41,6 @@ function bridgeEnded(ctx: TargetContext, store: RecordsStore, invocations: Funct
 }
 
 /** Registers POST /internal/v1/agentic-dial/bridge-ended on the runtime host. */
-export function registerBridge(app: FastifyInstance, ctx: TargetContext, store: RecordsStore, invocations: FunctionInvocation[]): void {
+export function registerBridge(app: FastifyInstance, ctx: TargetContext, store: RecordsStore, invocations: RetainedLog<FunctionInvocation>): void {
   app.post('/internal/v1/agentic-dial/bridge-ended', bridgeEnded(ctx, store, invocations));
 }

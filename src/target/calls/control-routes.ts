@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TargetContext } from '../context.js';
 import { isRecord } from '../http.js';
 import type { RecordsStore } from '../records/store.js';
+import { RetainedLog } from '../retention.js';
 import type { FunctionInvocation } from './bridge.js';
 import type { EventBinding } from './external-events.js';
 import { callState, elapsedOf } from './outbound.js';
@@ -11,7 +12,8 @@ import type { OutboundState } from './outbound-routes.js';
 export interface CallsState {
   readonly outbound: OutboundState;
   readonly bindings: Map<string, EventBinding>;
-  readonly invocations: FunctionInvocation[];
+  /** What the project's functions received, within the retention. */
+  readonly invocations: RetainedLog<FunctionInvocation>;
 }
 
 const bad = (message: string) => ({ error_message: message });
@@ -65,16 +67,21 @@ export function registerCallsControl(app: FastifyInstance, ctx: TargetContext, s
       return reply.code(400).send(bad('transient_failures must be a non-negative integer'));
     const found = store.find(b.conversation_id);
     if (!found) return reply.code(404).send(bad('no such conversation'));
-    state.bindings.set(b.event_id, { conversationId: b.conversation_id, projectKey: found.project.key, transientFailures: failures, events: [] });
+    state.bindings.set(b.event_id, {
+      conversationId: b.conversation_id,
+      projectKey: found.project.key,
+      transientFailures: failures,
+      events: new RetainedLog(ctx.retention, ctx.clock),
+    });
     return reply.code(201).send({ event_id: b.event_id, conversation_id: b.conversation_id, project_id: found.project.projectId });
   });
   app.get<{ Params: { eventId: string } }>('/external-events/events/:eventId', async (req, reply) => {
     const binding = state.bindings.get(req.params.eventId);
     if (!binding) return reply.code(404).send(bad('no such event id'));
-    return { event_id: req.params.eventId, conversation_id: binding.conversationId, events: binding.events };
+    return { event_id: req.params.eventId, conversation_id: binding.conversationId, events: binding.events.values() };
   });
 
   app.get<{ Querystring: { conversation_id?: string } }>('/bridge/invocations', async (req) => ({
-    invocations: state.invocations.filter((i) => req.query.conversation_id === undefined || i.conversation_id === req.query.conversation_id),
+    invocations: state.invocations.values().filter((i) => req.query.conversation_id === undefined || i.conversation_id === req.query.conversation_id),
   }));
 }

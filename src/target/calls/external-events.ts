@@ -10,6 +10,7 @@ import type { ErrorEntry } from '../../spec/rule.js';
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
 import type { RecordsStore } from '../records/store.js';
+import type { RetainedLog } from '../retention.js';
 import { locateEventId, mediaType } from './event-id.js';
 
 /** One event the webhook queued: its payload kept exactly as sent. */
@@ -25,7 +26,8 @@ export interface EventBinding {
   readonly projectKey: string;
   /** How many more deliveries answer 500 (a transient processing error) before one is queued. */
   transientFailures: number;
-  readonly events: StoredEvent[];
+  /** Each delivery is finished when it arrives: kept within the target's retention. */
+  readonly events: RetainedLog<StoredEvent>;
 }
 
 /** X-Api-Key with the dedicated external-events key (also used by bridge-ended); any header case. */

@@ -12,7 +12,7 @@ import {
 import type { TargetContext } from '../context.js';
 import { sendError } from '../http.js';
 import { withOp } from '../ops.js';
-import { type CallOutcome, type CallTiming, callState, defaultOutcome, type OutboundCall, REFERENCE_TIMING } from './outbound.js';
+import { type CallOutcome, type CallTiming, callState, defaultOutcome, forgetRemoved, type OutboundCall, REFERENCE_TIMING } from './outbound.js';
 
 /** What a case arranged for the next call to one destination (control surface). */
 export interface CallScript {
@@ -24,7 +24,12 @@ export interface CallScript {
 export interface OutboundState {
   readonly calls: Map<string, OutboundCall>;
   readonly scripts: Map<string, CallScript>;
+  /** Triggers so far: every SWEEP_EVERY-th looks for calls whose status has been removed. */
+  triggered: number;
 }
+
+/** A sweep walks every call, so it runs once per this many triggers (amortised, as messaging sessions are). */
+const SWEEP_EVERY = 256;
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -77,6 +82,7 @@ function trigger(ctx: TargetContext, state: OutboundState) {
       terminalReads: 0,
     };
     state.calls.set(call.sid, call);
+    if (++state.triggered % SWEEP_EVERY === 0) forgetRemoved(state.calls, call.createdAt, timingOf(ctx));
     return reply.code(OUTBOUND_TRIGGER_REFERENCE_STATUS).send({ call_sid: call.sid, status: 'queued' });
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isForwardTransition, OUTBOUND_RETENTION_MS } from '../../spec/outbound.js';
-import { callState, defaultOutcome, REFERENCE_TIMING } from './outbound.js';
+import { callState, defaultOutcome, forgetRemoved, type OutboundCall, REFERENCE_TIMING } from './outbound.js';
 
 const manual = (advancedMs: number, outcome: 'success' | 'failure' = 'success') => ({ manual: true, createdAt: 1_000, advancedMs, outcome });
 const END = REFERENCE_TIMING.queuedMs + REFERENCE_TIMING.callingMs;
@@ -41,5 +41,26 @@ describe('the outbound call state machine', () => {
     expect(defaultOutcome('+447700900128')).toBe('failure');
     expect(defaultOutcome('+447700900129')).toBe('failure');
     expect(defaultOutcome('+447700900120')).toBe('success');
+  });
+
+  it('forgets only the calls whose status has been removed, whatever order they were placed in', () => {
+    const call = (sid: string, advancedMs: number): [string, OutboundCall] => [
+      sid,
+      {
+        sid,
+        toNumber: '+447700900123',
+        fromNumber: undefined,
+        metadata: undefined,
+        encryption: undefined,
+        createdAt: 1_000,
+        manual: true,
+        advancedMs,
+        outcome: 'success',
+        terminalReads: 0,
+      },
+    ];
+    const calls = new Map([call('OUT-kept', END + OUTBOUND_RETENTION_MS - 1), call('OUT-removed', END + OUTBOUND_RETENTION_MS), call('OUT-new', 0)]);
+    expect(forgetRemoved(calls, 0)).toBe(1);
+    expect([...calls.keys()]).toEqual(['OUT-kept', 'OUT-new']);
   });
 });

@@ -80,3 +80,20 @@ export function callState(
 export function defaultOutcome(toNumber: string): CallOutcome {
   return /[89]$/.test(toNumber) ? 'failure' : 'success';
 }
+
+/**
+ * Forgets the calls whose status has been removed (retention after the end passed) at `now`, so a long run keeps only
+ * calls it may still answer for; a removed status answers 404 whether its call is kept or not. Returns how many went.
+ *
+ * @example
+ * forgetRemoved(calls, clock.now()); // 0 while every call is inside its retention
+ */
+export function forgetRemoved(calls: Map<string, OutboundCall>, now: number, timing: CallTiming = REFERENCE_TIMING): number {
+  let gone = 0;
+  for (const [sid, call] of calls) {
+    if (callState(call, now, timing) !== undefined) continue;
+    calls.delete(sid);
+    gone++;
+  }
+  return gone;
+}

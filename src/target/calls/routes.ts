@@ -1,4 +1,5 @@
 import { recordsOf } from '../records/store.js';
+import { RetainedLog } from '../retention.js';
 import type { SurfaceModule } from '../surface.js';
 import { registerBridge } from './bridge.js';
 import { type CallsState, registerCallsControl } from './control-routes.js';
@@ -14,7 +15,11 @@ export const callsSurface: SurfaceModule = {
   host: 'base_url',
   create: (ctx) => {
     const store = recordsOf(ctx);
-    const state: CallsState = { outbound: { calls: new Map(), scripts: new Map() }, bindings: new Map(), invocations: [] };
+    const state: CallsState = {
+      outbound: { calls: new Map(), scripts: new Map(), triggered: 0 },
+      bindings: new Map(),
+      invocations: new RetainedLog(ctx.retention, ctx.clock),
+    };
     return {
       register: (app) => {
         registerExternalEvents(app, ctx, store, state.bindings);

@@ -91,7 +91,7 @@ function respond(ctx: TargetContext, body: Record<string, unknown> | undefined, 
   if (end) conversation.status = 'flagged-to-end';
   const answeredId = ctx.defects.has('chat-respond-wrong-conversation-id') ? `conv-${ctx.rng.hex(20)}` : conversation.id;
   const out: ChatRespondResponse = { conversation_id: answeredId, response: turn.response, end_conversation: end };
-  if (!end && ctx.defects.has('chat-respond-closes-after-first-turn')) conversation.status = 'closed';
+  if (!end && ctx.defects.has('chat-respond-closes-after-first-turn')) ctx.conversations.close(conversation);
   if (turn.handoff) {
     conversation.handoff = turn.handoff;
     out.handoff = ctx.defects.has('chat-handoff-without-reason') ? ({ destination: turn.handoff.destination } as ChatRespondResponse['handoff']) : turn.handoff;
@@ -106,7 +106,7 @@ function close(ctx: TargetContext, body: Record<string, unknown> | undefined, re
   }
   const conversation = ctx.conversations.get(body.conversation_id);
   if (!conversation) return sendError(reply, ChatErrors.CONVERSATION_NOT_FOUND);
-  conversation.status = 'closed';
+  ctx.conversations.close(conversation);
   const underLoad = ctx.defects.has('chat-close-fails-under-load') && loadMeter(ctx, 'chat.create').perSecond() > CHAT_LOAD_DEFECT_PER_SECOND;
   const out: ChatCloseResponse = { success: !ctx.defects.has('chat-close-success-false') && !underLoad };
   return reply.send(out);

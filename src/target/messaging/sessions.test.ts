@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { SESSION_IDLE_EXPIRY_MS } from '../../spec/messaging.js';
-import { AdjustableClock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { SeededRandom } from '../ids.js';
 import { SessionStore } from './sessions.js';
 
+/** A clock that moves only when told: AdjustableClock also runs with real time, which blurs a 1 ms boundary on a busy machine. */
+function stoppedClock(): Clock & { advance(ms: number): void } {
+  let now = 1_000_000;
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
 function store() {
-  const clock = new AdjustableClock();
+  const clock = stoppedClock();
   return { clock, sessions: new SessionStore(clock, new SeededRandom(7), () => SESSION_IDLE_EXPIRY_MS) };
 }
 const init = { connectorId: 'connector-1', streaming: false, platform: 'web', userAgent: undefined } as const;
@@ -39,6 +50,25 @@ describe('the messaging session store', () => {
     expect(sessions.takeFault(s, 'trouble-responding')).toBeUndefined();
     expect(sessions.takeFault(s, 'high-load', 'trouble-responding')).toBe('high-load');
     expect(s.faults).toEqual(['high-load']);
+  });
+
+  it('tells its listener of every session it forgets, expired or removed, once each', () => {
+    const clock = stoppedClock();
+    const forgotten: string[] = [];
+    const sessions = new SessionStore(
+      clock,
+      new SeededRandom(7),
+      () => SESSION_IDLE_EXPIRY_MS,
+      (s) => forgotten.push(s.id),
+    );
+    const [idle, removed, live] = [sessions.create(init), sessions.create(init), sessions.create(init)];
+    expect(sessions.delete(removed.id)).toBe(true);
+    expect(sessions.delete(removed.id)).toBe(false);
+    clock.advance(SESSION_IDLE_EXPIRY_MS - 1);
+    sessions.touch(live);
+    clock.advance(1);
+    expect([sessions.get(idle.id), sessions.get(idle.id), sessions.get(live.id)]).toEqual([undefined, undefined, live]);
+    expect(forgotten).toEqual([removed.id, idle.id]);
   });
 
   it('gives sessions distinct ids', () => {

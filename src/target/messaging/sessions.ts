@@ -37,7 +37,8 @@ export interface MessagingSession {
 
 /**
  * In-memory sessions. A session idle for `idleMs()` (by the target clock) is expired: `get` forgets it, so it can
- * never be resumed.
+ * never be resumed. That documented expiry is the store's only bound: a session idle for less may still be resumed.
+ * `onForget` hears of every session forgotten (expired or removed), so state kept beside it can go too.
  */
 export class SessionStore {
   readonly #byId = new Map<string, MessagingSession>();
@@ -46,6 +47,7 @@ export class SessionStore {
     private readonly clock: Clock,
     private readonly rng: SeededRandom,
     private readonly idleMs: () => number,
+    private readonly onForget: (session: MessagingSession) => void = () => {},
   ) {}
 
   create(init: Pick<MessagingSession, 'connectorId' | 'streaming' | 'platform' | 'userAgent'>): MessagingSession {
@@ -73,6 +75,7 @@ export class SessionStore {
     const s = this.#byId.get(id);
     if (s && this.clock.now() - s.lastActivityAt >= this.idleMs()) {
       this.#byId.delete(id);
+      this.onForget(s);
       return undefined;
     }
     return s;
@@ -84,7 +87,11 @@ export class SessionStore {
   }
 
   delete(id: string): boolean {
-    return this.#byId.delete(id);
+    const s = this.#byId.get(id);
+    if (!s) return false;
+    this.#byId.delete(id);
+    this.onForget(s);
+    return true;
   }
 
   /** Takes the first armed fault of one of `kinds`, if any. */

@@ -70,6 +70,8 @@ function attach(state: MessagingState, ws: WebSocket, session: MessagingSession,
   ws.on('error', () => ws.terminate());
   ws.on('close', (code) => {
     sockets.delete(ws);
+    // An empty set is made again on demand; kept, one would stay behind for every session whose last socket closed.
+    if (sockets.size === 0 && state.sockets.get(session.id) === sockets) state.sockets.delete(session.id);
     // 1006: the peer vanished without a close frame, which the document says is not a session end.
     if (code === 1006 && defects.has('messaging-drop-ends-session') && state.sessions.delete(session.id)) {
       const end = state.event('SESSION_END', { reason: 'closed' });

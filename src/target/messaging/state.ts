@@ -14,7 +14,7 @@ import { DEFAULT_MESSAGING_CONFIG, type MessagingConfig, type RateLimits } from 
 import { type Connector, ConnectorRegistry } from './connectors.js';
 import { type AccessClaims, type JwtVerdict, signJwt, verifyJwt } from './jwt.js';
 import { RateLimiter } from './rate-limit.js';
-import { SessionStore } from './sessions.js';
+import { type MessagingSession, SessionStore } from './sessions.js';
 
 /** Faults armed on a connector (next access-token request) or an access token (next session request). */
 export type HttpFault = 'create-access-token' | 'create-session';
@@ -48,8 +48,22 @@ export class MessagingState {
 
   constructor(readonly ctx: TargetContext) {
     this.mainConnector = this.connectors.register({ token: ctx.credentials.messaging_connector_token, hostDomain: REFERENCE_MESSAGING_HOST });
-    this.sessions = new SessionStore(ctx.clock, ctx.rng, () => (ctx.defects.has('messaging-session-expires-early') ? EARLY_EXPIRY_MS : SESSION_IDLE_EXPIRY_MS));
+    this.sessions = new SessionStore(
+      ctx.clock,
+      ctx.rng,
+      () => (ctx.defects.has('messaging-session-expires-early') ? EARLY_EXPIRY_MS : SESSION_IDLE_EXPIRY_MS),
+      (s) => this.#forgotten(s),
+    );
     this.limiter = new RateLimiter(ctx.clock);
+  }
+
+  /**
+   * A forgotten session takes its conversation and its socket set with it, or both would pile up one per session. A
+   * set that still holds sockets stays: they learn the session is gone at their next event (`endSession`).
+   */
+  #forgotten(session: MessagingSession): void {
+    if (session.conversationId) this.conversations.delete(session.conversationId);
+    if (this.sockets.get(session.id)?.size === 0) this.sockets.delete(session.id);
   }
 
   /** The limits that apply to a connector's sessions. */

@@ -41,9 +41,10 @@ export interface Minted {
 
 /**
  * The conversation records of every project the target serves: the seeded history (made on first
- * use, so starting the target stays fast) followed by the conversations it served itself, which are
- * built at read time from the shared conversation store. Also holds project settings, the
- * conversations keys and the state written to conversations after the fact (bridge-ended).
+ * use, so starting the target stays fast, and always kept) followed by the conversations it served
+ * itself, which are built at read time from the shared conversation store (those its retention
+ * keeps). Also holds project settings, the conversations keys and the state written to
+ * conversations after the fact (bridge-ended).
  */
 export class RecordsStore {
   readonly #projects = new Map<string, Project>();
@@ -81,6 +82,8 @@ export class RecordsStore {
     this.#keys.set(c.conversations_api_key, { projectKey: 'main', pii: true });
     this.#keys.set(c.conversations_api_key_no_pii, { projectKey: 'main', pii: false });
     this.#keys.set(c.conversations_other_project_key, { projectKey: 'other', pii: true });
+    // State written to a served conversation goes with it; the seeded history's ids are never forgotten.
+    ctx.conversations.onForget((id) => this.#overlay.delete(id));
   }
 
   #add(project: Project, history: { seed: number; count: number; fromMs: number; toMs: number; inProgress: number } | undefined): void {

@@ -73,6 +73,8 @@ export class VoiceGateway implements GatewayPort {
   }
 
   ended(session: VoiceSession): void {
+    // Every ended call's record counts against the retention, one that never went live included.
+    this.ctx.conversations.close(session.conversation);
     if (!this.#live.delete(session.id)) return;
     this.#recent.push(session.view());
     if (this.#recent.length > RECENT_SESSIONS) this.#recent.shift();
