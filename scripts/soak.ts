@@ -5,7 +5,7 @@
 // The load runs use `dialtone load SCENARIO --target PROFILE --workload nightly --duration D --out csv=FILE`, on the engine
 // DIALTONE_ENGINE names (else auto: the user's k6 when installed, else the built-in engine).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnTarget } from '../src/fuzz/target-process.js';
@@ -74,6 +74,14 @@ console.log(
 );
 console.log(`events lost ${lost ?? '?'}, repeated ${repeated ?? '?'} (messaging-sockets)`);
 console.log(`target RSS after ${warmupS.toFixed(0)} s warm-up ${afterWarmup.toFixed(0)} MB, at the end ${rssEnd.toFixed(0)} MB`);
+// From minute 5 (or a third of a shorter run) to the end: a target that keeps what it served grows here; a bounded one stays flat.
+const flatFrom = Math.min(300, seconds / 3);
+const later = rss.filter(([t]) => t >= flatFrom).map(([, mb]) => mb);
+if (later.length > 0) {
+  const [lo, hi] = [Math.min(...later), Math.max(...later)];
+  console.log(`target RSS from ${flatFrom.toFixed(0)} s to the end: ${lo.toFixed(0)} to ${hi.toFixed(0)} MB (${(((hi - lo) / lo) * 100).toFixed(1)} % apart)`);
+}
+writeFileSync(join(dir, 'rss.csv'), `seconds,rss_mb\n${rss.map(([t, mb]) => `${t.toFixed(0)},${mb.toFixed(1)}`).join('\n')}\n`);
 for (const s of SCENARIOS) {
   const file = join(dir, `${s}.csv.gz`);
   if (!existsSync(file)) {
