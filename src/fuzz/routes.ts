@@ -1,14 +1,7 @@
 import Fastify from 'fastify';
-import { AdjustableClock } from '../target/clock.js';
-import type { TargetContext } from '../target/context.js';
+import { bareContext } from '../target/bare-context.js';
 import { registerControl } from '../target/control-surface.js';
-import { ConversationStore } from '../target/conversations.js';
-import { DefectSet } from '../target/defects.js';
-import { SeededRandom } from '../target/ids.js';
-import { LatencyPlan } from '../target/latency.js';
-import { DEFAULT_RETENTION } from '../target/retention.js';
 import { type HostKey, SURFACES } from '../target/surfaces.js';
-import { issueCredentials, REFERENCE_TENANT } from '../target/tenancy.js';
 
 /** One endpoint of the target: the profile host it is served on (or the control port), its method and path pattern. */
 export interface FuzzRoute {
@@ -26,20 +19,7 @@ export interface FuzzRoute {
  * const routes = await listRoutes(); // [{ host: 'base_url', method: 'POST', url: '/:version/:account/:project/chat/create' }, …]
  */
 export async function listRoutes(): Promise<FuzzRoute[]> {
-  const clock = new AdjustableClock();
-  const rng = new SeededRandom(1);
-  const ctx: TargetContext = {
-    clock,
-    defects: new DefectSet([]),
-    rng,
-    tenant: REFERENCE_TENANT,
-    credentials: issueCredentials(),
-    conversations: new ConversationStore(clock, rng),
-    voiceClientPage: true,
-    chatVersions: ['v1'],
-    latency: new LatencyPlan(),
-    retention: DEFAULT_RETENTION,
-  };
+  const ctx = bareContext();
   const routes: FuzzRoute[] = [];
   const collect = (host: FuzzRoute['host']) => {
     const app = Fastify({ logger: false });

@@ -1,32 +1,12 @@
 import Fastify, { type FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { AdjustableClock } from './clock.js';
-import type { TargetContext } from './context.js';
-import { ConversationStore } from './conversations.js';
-import { DefectSet } from './defects.js';
-import { SeededRandom } from './ids.js';
-import { LatencyPlan } from './latency.js';
+import { bareContext } from './bare-context.js';
 import { OP_NAMES, OPS, type Op, type RouteOp } from './ops.js';
-import { DEFAULT_RETENTION } from './retention.js';
 import { SURFACES } from './surfaces.js';
-import { issueCredentials, REFERENCE_TENANT } from './tenancy.js';
 
 /** The ops each surface's routes name, read from the routes themselves (fastify's onRoute hook). */
 async function routeOps(): Promise<Map<Op, string>> {
-  const clock = new AdjustableClock();
-  const rng = new SeededRandom(1);
-  const ctx: TargetContext = {
-    clock,
-    defects: new DefectSet([]),
-    rng,
-    tenant: REFERENCE_TENANT,
-    credentials: issueCredentials(),
-    conversations: new ConversationStore(clock, rng),
-    chatVersions: ['v1'],
-    voiceClientPage: true,
-    latency: new LatencyPlan(),
-    retention: DEFAULT_RETENTION,
-  };
+  const ctx = bareContext();
   const found = new Map<Op, string>();
   for (const [name, surface] of Object.entries(SURFACES)) {
     const app = Fastify({ logger: false });

@@ -1,31 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SESSION_IDLE_EXPIRY_MS } from '../../spec/messaging.js';
-import { AdjustableClock } from '../clock.js';
-import type { TargetContext } from '../context.js';
-import { ConversationStore } from '../conversations.js';
-import { DefectSet } from '../defects.js';
-import { SeededRandom } from '../ids.js';
-import { LatencyPlan } from '../latency.js';
-import { DEFAULT_RETENTION } from '../retention.js';
-import { issueCredentials, REFERENCE_TENANT } from '../tenancy.js';
+import { bareContext } from '../bare-context.js';
 import { joinAgent } from './client-events.js';
 import { MessagingState } from './state.js';
 
 function messaging() {
-  const clock = new AdjustableClock();
-  const rng = new SeededRandom(5);
-  const ctx: TargetContext = {
-    clock,
-    defects: new DefectSet([]),
-    rng,
-    tenant: REFERENCE_TENANT,
-    credentials: issueCredentials(),
-    conversations: new ConversationStore(clock, rng),
-    chatVersions: ['v1'],
-    voiceClientPage: false,
-    latency: new LatencyPlan(),
-    retention: DEFAULT_RETENTION,
-  };
+  const ctx = bareContext({ seed: 5, voiceClientPage: false });
+  const clock = ctx.clock;
   return { clock, state: new MessagingState(ctx) };
 }
 const init = { streaming: false, platform: 'web', userAgent: undefined } as const;
