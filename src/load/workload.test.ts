@@ -6,7 +6,7 @@ import { checkWorkloads, effectiveShape, iterationSeconds, MAX_GRACEFUL_STOP_S, 
 const SLOW = { 'chat-turns': Object.fromEntries(['respond', 'create', 'close'].map((op) => [`http_req_duration{op:chat.${op}}`, ['p(95)<3000']])) };
 
 /** The effective shape of chat-turns for a profile, as a run would get it. */
-function chat(workload: 'smoke' | 'nightly' | 'capacity', profile: Parameters<typeof effectiveShape>[0]['profile'] & { slos?: never } = {}, overrides = {}) {
+function chat(workload: 'smoke' | 'nightly' | 'capacity', profile: Parameters<typeof effectiveShape>[0]['profile'] = {}, overrides = {}) {
   return effectiveShape({ scenario: 'chat-turns', workload, profile, thresholds: thresholdsFor('chat-turns', workload, profile), overrides });
 }
 
@@ -17,13 +17,7 @@ describe("Little's law sizes an arrival-rate pool", () => {
   });
 
   it('gives a 1.2 s agent with 3 s SLOs at 5 conversations/s the VUs it needs without a flag', () => {
-    const profile = { slos: SLOW };
-    const { shape, sources } = effectiveShape({
-      scenario: 'chat-turns',
-      workload: 'smoke',
-      profile,
-      thresholds: thresholdsFor('chat-turns', 'smoke', profile),
-    });
+    const { shape, sources } = chat('smoke', { slos: SLOW });
     // A 1.2 s agent: 7 requests, 8.4 s an iteration, so 5/s keeps 42 VUs busy.
     expect((shape as { maxVUs: number }).maxVUs).toBeGreaterThanOrEqual(42);
     expect(shape).toMatchObject({ rate: 5, maxVUs: 5 * 21 * POOL_HEADROOM, preAllocatedVUs: Math.ceil((5 * 21) / POOL_HEADROOM) });
@@ -41,13 +35,7 @@ describe("Little's law sizes an arrival-rate pool", () => {
   });
 
   it('lets an iteration that started before the end finish within its SLO bound, up to a limit', () => {
-    const profile = { slos: SLOW };
-    const { shape, sources } = effectiveShape({
-      scenario: 'chat-turns',
-      workload: 'smoke',
-      profile,
-      thresholds: thresholdsFor('chat-turns', 'smoke', profile),
-    });
+    const { shape, sources } = chat('smoke', { slos: SLOW });
     expect(shape.gracefulStop).toBe('21s');
     expect(sources.gracefulStop).toBe('sized');
     expect(chat('smoke').shape.gracefulStop).toBe('5s');
