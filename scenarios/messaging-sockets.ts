@@ -24,11 +24,11 @@ import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { clearTimeout, setTimeout } from 'k6/timers';
+import { MAX_SOCKETS_PER_SESSION } from '../src/contract/messaging/wire.js';
 import { loadConfig } from '../src/load/vu/config.js';
 import { type DialogueData, dialogueAt, openingTurns } from '../src/load/vu/dialogues.js';
 import { answers, compareHistory, EventSocket, MessagingVu, until, type WireEvent } from '../src/load/vu/messaging.js';
 import { sleep } from '../src/load/vu/wait.js';
-import { MAX_SOCKETS_PER_SESSION } from '../src/spec/messaging-wire.js';
 
 const cfg = loadConfig();
 /** The data file, parsed at most once per VU's init (each SharedArray below reads it only on the first VU). */

@@ -7,16 +7,16 @@ import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
-import { loadConfig } from '../src/load/vu/config.js';
-import { OutboundVu } from '../src/load/vu/outbound.js';
-import { sleep } from '../src/load/vu/wait.js';
 import {
   CALL_SID_PREFIX,
   isForwardTransition,
   isTerminalStatus,
   OUTBOUND_STATUSES,
   type OutboundStatusName as OutboundStatus,
-} from '../src/spec/outbound-wire.js';
+} from '../src/contract/outbound/wire.js';
+import { loadConfig } from '../src/load/vu/config.js';
+import { OutboundVu } from '../src/load/vu/outbound.js';
+import { sleep } from '../src/load/vu/wait.js';
 
 const cfg = loadConfig();
 const numbers = new SharedArray('phone numbers', () => (JSON.parse(open(cfg.dataFile)) as { phone_numbers: string[] }).phone_numbers);

@@ -18,10 +18,10 @@ import { browser, type Page } from 'k6/browser';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
+import { VoicePaths } from '../src/contract/voice/wire.js';
 import type { WorkloadName } from '../src/load/config.js';
 import { loadConfig, secret } from '../src/load/vu/config.js';
 import { type CallResult, fetchIceServers, hangUp, openClientPage, planCalls, startCalls, succeeded, waitForAgentAudio } from '../src/load/vu/voice-browser.js';
-import { VoicePaths } from '../src/spec/voice-wire.js';
 
 const cfg = loadConfig();
 const webrtcUrl = cfg.target.hosts.webrtc_url;

@@ -18,8 +18,8 @@ import { type CapacityResult, runCapacity } from '../src/capacity/run.js';
 import { DEFAULT_SEARCH, held, type SearchOptions } from '../src/capacity/search.js';
 import { SCENARIO_UNITS, searchDefaultsFor } from '../src/capacity/units.js';
 import type { Profile } from '../src/profile/schema.js';
-import { parseLatency } from '../src/target/latency-spec.js';
-import { startTarget } from '../src/target/server.js';
+import { parseLatency } from '../src/reference-target/latency-spec.js';
+import { startTarget } from '../src/reference-target/server.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const arg = (name: string) => {
@@ -28,7 +28,7 @@ const arg = (name: string) => {
 };
 
 /**
- * Per scenario: the surface's known capacity, in pieces of work a second (src/target/capacity.ts), chosen so that the
+ * Per scenario: the surface's known capacity, in pieces of work a second (src/reference-target/capacity.ts), chosen so that the
  * capacity in the scenario's unit stays well inside what the engine and the target reach on this machine without a setting.
  * The search takes the scenario's own defaults (src/capacity/units.ts).
  */

@@ -15,7 +15,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
-import { loadProfile } from '../src/profile/load.js';
 import {
   AccessTokenHeaders,
   bearer,
@@ -24,7 +23,8 @@ import {
   MessagingPaths,
   REFERENCE_MESSAGING_HOST,
   SessionHeaders,
-} from '../src/spec/messaging.js';
+} from '../src/contract/messaging/shapes.js';
+import { loadProfile } from '../src/profile/load.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SESSIONS_PER_TOKEN = 100;

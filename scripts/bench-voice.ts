@@ -14,7 +14,7 @@ import { CHANNELS, RATE, ToneGenerator } from '../src/clients/voice-audio.js';
 import type { VoiceCall } from '../src/clients/voice-call.js';
 import { resolveSecrets } from '../src/profile/load.js';
 import type { Profile } from '../src/profile/schema.js';
-import { Ticker } from '../src/target/voice/ticker.js';
+import { Ticker } from '../src/reference-target/voice/ticker.js';
 
 /**
  * One second of a 660 Hz tone as 50 Opus packets, encoded once: 660 whole cycles, so it loops without a seam. The
@@ -36,7 +36,7 @@ interface Usage {
 
 /** The child: start the target, print its profile, answer each stdin line with a usage sample. */
 async function serve(): Promise<void> {
-  const { startTarget } = await import('../src/target/server.js');
+  const { startTarget } = await import('../src/reference-target/server.js');
   const target = await startTarget();
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();

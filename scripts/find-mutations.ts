@@ -8,15 +8,15 @@
 //   node --import tsx scripts/find-mutations.ts [--rounds N] [--only GLOB]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Rules, ruleList } from '../src/contract/index.js';
+import type { RuleKind, Surface } from '../src/contract/rule.js';
+import { startTarget } from '../src/reference-target/server.js';
+import { issueCredentials } from '../src/reference-target/tenancy.js';
 import type { CaseResult } from '../src/report/results.js';
-import { Rules, ruleList } from '../src/spec/index.js';
-import type { RuleKind, Surface } from '../src/spec/rule.js';
 import { matchesGlob } from '../src/suite/glob.js';
 import { Proofs } from '../src/suite/mutations/index.js';
 import { FrameHow, HttpHow, type MutationSpec, pathPattern, type RuleProof } from '../src/suite/mutations/spec.js';
 import { SuiteRunner } from '../src/suite/run.js';
-import { startTarget } from '../src/target/server.js';
-import { issueCredentials } from '../src/target/tenancy.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, only: { type: 'string' } } });
 const MAX_ROUNDS = Number(values.rounds ?? 60);

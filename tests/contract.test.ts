@@ -3,7 +3,7 @@ import { Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../src/cli/root.js';
-import { contractFiles } from '../src/spec/contract.js';
+import { contractFiles } from '../src/contract/exporter.js';
 
 const files = contractFiles();
 

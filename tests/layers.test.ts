@@ -17,7 +17,8 @@ describe("ARCHITECTURE.md's import rules", () => {
 
   it('catch a profile module that imports the CLI, the built-in engine importing the profile, and a cycle between two folders', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dialtone-layers-'));
-    for (const d of ['src/profile', 'src/cli', 'src/target/a', 'src/target/b', 'src/engine', 'src/load']) mkdirSync(join(dir, d), { recursive: true });
+    for (const d of ['src/profile', 'src/cli', 'src/reference-target/a', 'src/reference-target/b', 'src/engine', 'src/load'])
+      mkdirSync(join(dir, d), { recursive: true });
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
     copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     writeFileSync(join(dir, 'src/cli/usage.ts'), 'export const usage = 1;\n');
@@ -27,8 +28,8 @@ describe("ARCHITECTURE.md's import rules", () => {
       join(dir, 'src/engine/cli.ts'),
       "import { BUILTIN_ENGINE_VERSION } from '../load/engine-version.js';\nimport { x } from '../profile/load.js';\nexport const y = [x, BUILTIN_ENGINE_VERSION];\n",
     );
-    writeFileSync(join(dir, 'src/target/a/one.ts'), "import { two } from '../b/two.js';\nexport const one = () => two;\n");
-    writeFileSync(join(dir, 'src/target/b/two.ts'), "import { one } from '../a/one.js';\nexport const two = () => one;\n");
+    writeFileSync(join(dir, 'src/reference-target/a/one.ts'), "import { two } from '../b/two.js';\nexport const one = () => two;\n");
+    writeFileSync(join(dir, 'src/reference-target/b/two.ts'), "import { one } from '../a/one.js';\nexport const two = () => one;\n");
     const r = await run(depcruise, ['src', '--config', '.dependency-cruiser.cjs'], { cwd: dir }).then(
       () => ({ code: 0, stdout: '' }),
       (e: { code: number; stdout: string }) => e,

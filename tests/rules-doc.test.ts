@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../src/cli/root.js';
 import { explain, ruleIndex, rulesMarkdown } from '../src/cli/rule-index.js';
-import { ruleList } from '../src/spec/index.js';
+import { ruleList } from '../src/contract/index.js';
 
 const index = await ruleIndex(ROOT);
 
@@ -32,7 +32,7 @@ describe('the rule index', () => {
     const e = index.get('chat.close.success-true');
     const text = explain(e as NonNullable<typeof e>, 'pass');
     expect(text).toContain('conformance/chat/close.test.ts:');
-    expect(text).toMatch(/src\/target\/chat\/routes\.ts:\d+ {2}\(defect chat-close-success-false\)/);
+    expect(text).toMatch(/src\/reference-target\/chat\/routes\.ts:\d+ {2}\(defect chat-close-success-false\)/);
     expect(text).toContain('PUT chat/close with a JSON body holding conversation_id');
   });
 });

@@ -1,4 +1,4 @@
-import { AGENT_NAME_MAX, AGENT_NAME_MIN, AgentCreateResponse, DEFAULT_BRANCH } from '../../src/spec/agents.js';
+import { AGENT_NAME_MAX, AGENT_NAME_MIN, AgentCreateResponse, DEFAULT_BRANCH } from '../../src/contract/agents/shapes.js';
 import { rule } from '../../src/suite/case.js';
 
 const keysOf = (v: unknown) => (v && typeof v === 'object' ? Object.keys(v).sort().join(', ') : typeof v);

@@ -1,5 +1,5 @@
 import { AgentsControl } from '../../src/clients/agents-control.js';
-import { AgentCreateResponse, BranchCreateResponse, DEFAULT_BRANCH } from '../../src/spec/agents.js';
+import { AgentCreateResponse, BranchCreateResponse, DEFAULT_BRANCH } from '../../src/contract/agents/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

@@ -1,6 +1,6 @@
 import { AgentsControl } from '../../src/clients/agents-control.js';
-import { AgentCreateResponse, AgentsErrors, API_KEY_HEADER, ApiError } from '../../src/spec/agents.js';
-import { AgentsRegion } from '../../src/spec/common.js';
+import { AgentCreateResponse, AgentsErrors, API_KEY_HEADER, ApiError } from '../../src/contract/agents/shapes.js';
+import { AgentsRegion } from '../../src/contract/common.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

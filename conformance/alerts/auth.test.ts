@@ -1,6 +1,6 @@
 import { mintedAccount } from '../../src/clients/agents-control.js';
-import { API_KEY_HEADER } from '../../src/spec/agents.js';
-import { AlertRule, AlertRulesListResponse } from '../../src/spec/alerts.js';
+import { API_KEY_HEADER } from '../../src/contract/agents/shapes.js';
+import { AlertRule, AlertRulesListResponse } from '../../src/contract/alerts/shapes.js';
 import { rule } from '../../src/suite/case.js';
 
 rule('alerts.auth.x-api-key-header', 'answers GET /v1/alert-rules 2xx with a valid key in x-api-key', async ({ t, check }) => {

@@ -1,6 +1,6 @@
 import type { AgentsClient } from '../../src/clients/agents.js';
 import { caseAccount, mintedAccount } from '../../src/clients/agents-control.js';
-import { AlertRule, AlertRulesListResponse, AlertState, MAX_ALERT_RULES_PER_ACCOUNT } from '../../src/spec/alerts.js';
+import { AlertRule, AlertRulesListResponse, AlertState, MAX_ALERT_RULES_PER_ACCOUNT } from '../../src/contract/alerts/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

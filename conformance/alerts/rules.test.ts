@@ -1,7 +1,7 @@
 import type { AgentsClient } from '../../src/clients/agents.js';
 import { type CaseAccount, caseAccount, mintedAccount } from '../../src/clients/agents-control.js';
-import { AgentsErrors, ApiError } from '../../src/spec/agents.js';
-import { AlertMetric, AlertRule, AlertRulesListResponse, MAX_ALERT_RULES_PER_ACCOUNT, WindowDuration } from '../../src/spec/alerts.js';
+import { AgentsErrors, ApiError } from '../../src/contract/agents/shapes.js';
+import { AlertMetric, AlertRule, AlertRulesListResponse, MAX_ALERT_RULES_PER_ACCOUNT, WindowDuration } from '../../src/contract/alerts/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

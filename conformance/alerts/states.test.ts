@@ -1,6 +1,6 @@
 import { type CaseAccount, mintedAccount } from '../../src/clients/agents-control.js';
 import { eventType, WebhookReceiver } from '../../src/clients/webhook-receiver.js';
-import { AlertRule, AlertRulesListResponse, AlertState, INITIAL_STATE_READINGS } from '../../src/spec/alerts.js';
+import { AlertRule, AlertRulesListResponse, AlertState, INITIAL_STATE_READINGS } from '../../src/contract/alerts/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

@@ -1,6 +1,6 @@
 import type { Response } from '../../src/clients/exchange.js';
 import type { Query } from '../../src/clients/records.js';
-import { readWavHeader } from '../../src/spec/audio.js';
+import { readWavHeader } from '../../src/contract/audio/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { page, windows } from '../conversations/records.js';
 

@@ -1,5 +1,5 @@
 import type { Response } from '../../src/clients/exchange.js';
-import { BRIDGE_STATE_KEYS, BridgeErrorBody, BridgeHeaders } from '../../src/spec/bridge.js';
+import { BRIDGE_STATE_KEYS, BridgeErrorBody, BridgeHeaders } from '../../src/contract/bridge/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { chatConversation, marker, mintedRecords, ownRecords, page, recordsControl, windows } from '../conversations/records.js';
 

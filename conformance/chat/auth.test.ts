@@ -1,4 +1,4 @@
-import { ChatHeaders } from '../../src/spec/chat.js';
+import { ChatHeaders } from '../../src/contract/chat/shapes.js';
 import { rule } from '../../src/suite/case.js';
 
 rule('chat.auth.headers-required', 'rejects a request missing X-API-KEY or X-TOKEN', async ({ t, check, observe }) => {

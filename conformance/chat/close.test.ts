@@ -1,4 +1,4 @@
-import { ChatCloseResponse, ChatCreateResponse } from '../../src/spec/chat.js';
+import { ChatCloseResponse, ChatCreateResponse } from '../../src/contract/chat/shapes.js';
 import { rule } from '../../src/suite/case.js';
 
 rule('chat.close.success-true', 'closes a conversation with PUT and answers success: true', async ({ t, check }) => {

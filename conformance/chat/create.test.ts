@@ -1,4 +1,4 @@
-import { ChatChannel, ChatCreateResponse } from '../../src/spec/chat.js';
+import { ChatChannel, ChatCreateResponse } from '../../src/contract/chat/shapes.js';
 import { rule } from '../../src/suite/case.js';
 
 rule('chat.create.body-optional', 'starts a conversation when create is sent with no body at all', async ({ t, check }) => {

@@ -1,4 +1,4 @@
-import { ChatCreateResponse } from '../../src/spec/chat.js';
+import { ChatCreateResponse } from '../../src/contract/chat/shapes.js';
 import { rule } from '../../src/suite/case.js';
 
 rule('chat.path.version-segment', "accepts the profile's API version as the first path segment", async ({ t, check }) => {

@@ -1,4 +1,4 @@
-import { ChatCreateResponse, ChatRespondResponse, Handoff } from '../../src/spec/chat.js';
+import { ChatCreateResponse, ChatRespondResponse, Handoff } from '../../src/contract/chat/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

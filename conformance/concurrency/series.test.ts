@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { Response } from '../../src/clients/exchange.js';
-import { CONCURRENCY_WINDOW_MS, ConcurrencyErrorBody, ConcurrencyResponse, ceilToWindow, floorToWindow, MAX_SPAN_MS } from '../../src/spec/concurrency.js';
+import {
+  CONCURRENCY_WINDOW_MS,
+  ConcurrencyErrorBody,
+  ConcurrencyResponse,
+  ceilToWindow,
+  floorToWindow,
+  MAX_SPAN_MS,
+} from '../../src/contract/concurrency/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { mintedRecords, walkOffset, windows } from '../conversations/records.js';
 

@@ -1,4 +1,4 @@
-import { ClientEnv } from '../../src/spec/common.js';
+import { ClientEnv } from '../../src/contract/common.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { chatConversation, ids, marker, mintedRecords, oneSidedWord, ownRecords, page, saysOn, turnsOf, windows } from './records.js';
 

@@ -1,4 +1,4 @@
-import { LIMIT_READINGS } from '../../src/spec/conversations.js';
+import { LIMIT_READINGS } from '../../src/contract/conversations/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { ascending, ids, page, repeated, walkCursor, walkOffset, windows } from './records.js';
 

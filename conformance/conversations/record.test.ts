@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ClientEnv } from '../../src/spec/common.js';
-import { ConversationMetrics, ConversationRecord, ResponseMetricName, Turn } from '../../src/spec/conversations.js';
+import { ClientEnv } from '../../src/contract/common.js';
+import { ConversationMetrics, ConversationRecord, ResponseMetricName, Turn } from '../../src/contract/conversations/shapes.js';
 import { rule } from '../../src/suite/case.js';
 import { chatConversation, type LoosePage, marker, mintedRecords, ownRecords, page, recordsControl, turnsOf, windows } from './records.js';
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Response } from '../../src/clients/exchange.js';
 import type { Query, RecordsCallOptions, RecordsClient } from '../../src/clients/records.js';
 import { RecordsControl } from '../../src/clients/records-control.js';
-import { ChatCreateResponse } from '../../src/spec/chat.js';
-import { REFERENCE_HISTORY } from '../../src/spec/conversations.js';
+import { ChatCreateResponse } from '../../src/contract/chat/shapes.js';
+import { REFERENCE_HISTORY } from '../../src/contract/conversations/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import type { CaseContext } from '../../src/suite/context.js';
 

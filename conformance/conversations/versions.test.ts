@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Response } from '../../src/clients/exchange.js';
-import { IsoDateTime } from '../../src/spec/common.js';
-import { ConversationsDescriptionsV1, ConversationsListResponse, TYPICAL_V1_WHITELIST } from '../../src/spec/conversations.js';
+import { IsoDateTime } from '../../src/contract/common.js';
+import { ConversationsDescriptionsV1, ConversationsListResponse, TYPICAL_V1_WHITELIST } from '../../src/contract/conversations/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { mintedRecords, page, turnsOf, windows } from './records.js';
 

@@ -1,6 +1,6 @@
 import type { Response } from '../../src/clients/exchange.js';
 import type { Query } from '../../src/clients/records.js';
-import { EXTERNAL_EVENTS_SUCCESS_STATUS, ExternalEventsErrorBody, ExternalEventsHeaders } from '../../src/spec/external-events.js';
+import { EXTERNAL_EVENTS_SUCCESS_STATUS, ExternalEventsErrorBody, ExternalEventsHeaders } from '../../src/contract/external-events/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { marker, page, recordsControl, windows } from '../conversations/records.js';
 

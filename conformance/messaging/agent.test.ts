@@ -1,6 +1,6 @@
 import type { MessagingSocket, WireEvent } from '../../src/clients/messaging.js';
 import type { SessionFaultName } from '../../src/clients/messaging-control.js';
-import { HandoffMessages, SessionStateMessages } from '../../src/spec/messaging.js';
+import { HandoffMessages, SessionStateMessages } from '../../src/contract/messaging/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { control, ERROR_LEVEL, isSystem, levelOf, ofType, opened, systemText, untilBarrier } from './steps.js';
 

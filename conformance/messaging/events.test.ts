@@ -1,5 +1,5 @@
 import type { MessagingSocket, WireEvent } from '../../src/clients/messaging.js';
-import { eventTypeNotAllowed, formatCursor, SocketEventErrors } from '../../src/spec/messaging.js';
+import { eventTypeNotAllowed, formatCursor, SocketEventErrors } from '../../src/contract/messaging/shapes.js';
 import { rule } from '../../src/suite/case.js';
 import {
   batchEvents,

@@ -8,7 +8,7 @@ import {
   SessionErrors,
   SessionHeaders,
   SessionResponse,
-} from '../../src/spec/messaging.js';
+} from '../../src/contract/messaging/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { closeSocketsAfter, control, expectHttpError, join, ofType, openOn, tampered, untilBarrier } from './steps.js';
 

@@ -7,7 +7,7 @@ import {
   SessionErrors,
   SessionResponse,
   SocketHandshakeErrors,
-} from '../../src/spec/messaging.js';
+} from '../../src/contract/messaging/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { realTime, SECOND_MS, sleep, sleepUntil } from '../../src/suite/slow.js';
 import { batchEvents, closeSocketsAfter, control, expectHttpError, idsOf, type Opened, ofType, opened, openOn, socketsSettled, tampered } from './steps.js';

@@ -2,8 +2,8 @@ import { onTestFinished } from 'vitest';
 import type { Response } from '../../src/clients/exchange.js';
 import type { Connection, Handshake, MessagingSocket, WireEvent } from '../../src/clients/messaging.js';
 import { MessagingControl } from '../../src/clients/messaging-control.js';
-import type { EventType } from '../../src/spec/messaging.js';
-import type { ErrorEntry } from '../../src/spec/rule.js';
+import type { EventType } from '../../src/contract/messaging/shapes.js';
+import type { ErrorEntry } from '../../src/contract/rule.js';
 import type { CaseApi } from '../../src/suite/case.js';
 
 // Shared steps of the messaging cases: open a session's socket, wait for events, check documented error texts.

@@ -1,5 +1,5 @@
 import type { Response } from '../../src/clients/exchange.js';
-import { isTerminalStatus, OutboundStatus, OutboundTriggerResponse } from '../../src/spec/outbound.js';
+import { isTerminalStatus, OutboundStatus, OutboundTriggerResponse } from '../../src/contract/outbound/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { recordsControl } from '../conversations/records.js';
 

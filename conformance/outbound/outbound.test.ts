@@ -6,7 +6,7 @@ import {
   OutboundHeaders,
   type OutboundStatus,
   OutboundTriggerResponse,
-} from '../../src/spec/outbound.js';
+} from '../../src/contract/outbound/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { realTime, sleep, sleepUntil } from '../../src/suite/slow.js';
 import { ageMinutes, destination, lifecycle, placeCall, poll, statusesOf } from './calls.js';

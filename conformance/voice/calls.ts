@@ -1,7 +1,7 @@
 import type { CallTimings, Source, VoiceCall } from '../../src/clients/voice-call.js';
 import type { ServerMessage, SignalingSocket } from '../../src/clients/voice-signaling.js';
-import type { RuleId } from '../../src/spec/index.js';
-import type { VoiceErrorCode } from '../../src/spec/voice.js';
+import type { RuleId } from '../../src/contract/index.js';
+import type { VoiceErrorCode } from '../../src/contract/voice/shapes.js';
 import { type CaseApi, type CaseOptions, rule } from '../../src/suite/case.js';
 
 /** What the caller sends in echo cases: a tone no agent voice of the reference target uses. */

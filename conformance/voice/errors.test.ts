@@ -1,4 +1,4 @@
-import { VoiceErrors } from '../../src/spec/voice.js';
+import { VoiceErrors } from '../../src/contract/voice/shapes.js';
 import { codeOf, expectCode, replyOf, uniqueCallSid, voiceRule } from './calls.js';
 
 const NOT_THE_TOKEN = 'dialtone-not-a-voice-token';

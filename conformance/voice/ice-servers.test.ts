@@ -1,5 +1,5 @@
 import { iceServerProblems } from '../../src/clients/voice.js';
-import { hasTurnsOn443, IceServersResponse, VoicePaths } from '../../src/spec/voice.js';
+import { hasTurnsOn443, IceServersResponse, VoicePaths } from '../../src/contract/voice/shapes.js';
 import { voiceRule } from './calls.js';
 
 /** The TURN entries of a response: those with a turn: or turns: URL. */

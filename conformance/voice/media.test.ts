@@ -1,5 +1,5 @@
 import { dominantFrequency } from '../../src/clients/voice-audio.js';
-import { IceCandidateMessage, SupportedBrowsers, VoiceAudio } from '../../src/spec/voice.js';
+import { IceCandidateMessage, SupportedBrowsers, VoiceAudio } from '../../src/contract/voice/shapes.js';
 import { recordTimings, SILENCE, TONE, voiceRule } from './calls.js';
 
 /** The audio media section of an SDP. */

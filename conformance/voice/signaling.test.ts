@@ -1,4 +1,4 @@
-import { AnswerMessage, ErrorMessage, VoiceMode } from '../../src/spec/voice.js';
+import { AnswerMessage, ErrorMessage, VoiceMode } from '../../src/contract/voice/shapes.js';
 import { codeOf, expectCode, replyOf, uniqueCallSid, voiceRule } from './calls.js';
 
 /** The ICE username fragment of an SDP: one per ICE agent, so one per session. */

@@ -1,7 +1,7 @@
 import { type CaseAccount, mintedAccount } from '../../src/clients/agents-control.js';
 import { eventType, type ReceivedDelivery, ReplayGuard, type Responder, verifyAnyScheme, WebhookReceiver } from '../../src/clients/webhook-receiver.js';
-import { AlertMetric, AlertRule, AlertState } from '../../src/spec/alerts.js';
-import { AlertTriggeredPayload, SIGNATURE_TOLERANCE_SECONDS, verifyDelivery, WebhookSignatureHeaders } from '../../src/spec/webhooks.js';
+import { AlertMetric, AlertRule, AlertState } from '../../src/contract/alerts/shapes.js';
+import { AlertTriggeredPayload, SIGNATURE_TOLERANCE_SECONDS, verifyDelivery, WebhookSignatureHeaders } from '../../src/contract/webhooks/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

@@ -1,9 +1,9 @@
 import type { AgentsClient } from '../../src/clients/agents.js';
 import { caseAccount, mintedAccount } from '../../src/clients/agents-control.js';
 import { eventType, verifyAnyScheme, WebhookReceiver } from '../../src/clients/webhook-receiver.js';
-import { API_KEY_HEADER } from '../../src/spec/agents.js';
-import { AlertRule } from '../../src/spec/alerts.js';
-import { type WebhookEndpointCreateRequest, WebhookEventType, WebhooksPaths } from '../../src/spec/webhooks.js';
+import { API_KEY_HEADER } from '../../src/contract/agents/shapes.js';
+import { AlertRule } from '../../src/contract/alerts/shapes.js';
+import { type WebhookEndpointCreateRequest, WebhookEventType, WebhooksPaths } from '../../src/contract/webhooks/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 

@@ -1,5 +1,5 @@
 // Each scenario's unit of work and the reference-target surface it loads: a known capacity of N
-// pieces of work per second on that surface (src/target/capacity.ts: an HTTP request, a WebSocket
+// pieces of work per second on that surface (src/reference-target/capacity.ts: an HTTP request, a WebSocket
 // handshake or a client frame) is N / (pieces per iteration) iterations per second.
 
 import { DEFAULT_SEARCH, type SearchOptions } from './search.js';
@@ -7,7 +7,7 @@ import { DEFAULT_SEARCH, type SearchOptions } from './search.js';
 export interface ScenarioUnit {
   /** What one iteration is, plural: the unit of the offered rate. */
   readonly unit: string;
-  /** The surface (a key of src/target/surfaces.ts) whose requests the iteration makes. */
+  /** The surface (a key of src/reference-target/surfaces.ts) whose requests the iteration makes. */
   readonly surface: string;
   /** Pieces of work one iteration gives that surface, when fixed; otherwise HTTP requests measured per run. */
   readonly requestsPerIteration?: number;

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type RuleId, Rules, ruleList } from '../spec/index.js';
-import type { Rule } from '../spec/rule.js';
+import { type RuleId, Rules, ruleList } from '../contract/index.js';
+import type { Rule } from '../contract/rule.js';
+import { Defects } from '../reference-target/defects.js';
 import { Proofs } from '../suite/mutations/index.js';
 import { describeSpec } from '../suite/mutations/spec.js';
-import { Defects } from '../target/defects.js';
 
 /** A place in the source: `file:line`, relative to the project root. */
 export type Place = string;
@@ -84,11 +84,11 @@ interface Route {
 /** The string values of the spec's path constants (`VoicePaths.iceServers` → `/api/v1/ice-servers`; functions get `:p` params). */
 async function pathConstants(): Promise<Map<string, string>> {
   const [{ AgentsPaths }, { AlertsPaths }, { MessagingPaths }, { VoicePaths }, { WebhooksPaths }] = await Promise.all([
-    import('../spec/agents.js'),
-    import('../spec/alerts.js'),
-    import('../spec/messaging.js'),
-    import('../spec/voice.js'),
-    import('../spec/webhooks.js'),
+    import('../contract/agents/shapes.js'),
+    import('../contract/alerts/shapes.js'),
+    import('../contract/messaging/shapes.js'),
+    import('../contract/voice/shapes.js'),
+    import('../contract/webhooks/shapes.js'),
   ]);
   const out = new Map<string, string>();
   const groups: Record<string, Record<string, unknown>> = { AgentsPaths, AlertsPaths, MessagingPaths, VoicePaths, WebhooksPaths };
@@ -130,10 +130,10 @@ function routeFor(routes: readonly Route[], method: string, path: string): Route
   });
 }
 
-/** Names the spec exports (`export const X`), so a case's use of them can be found. */
+/** Names the contract exports (`export const X`; its rules files aside), so a case's use of them can be found. */
 function specExports(root: string): string[] {
-  return tsSources(root, 'src/spec')
-    .filter((f) => !f.path.endsWith('.rules.ts'))
+  return tsSources(root, 'src/contract')
+    .filter((f) => !f.path.endsWith('/rules.ts'))
     .flatMap((f) => f.lines.flatMap((l) => /^export const (\w+)/.exec(l)?.[1] ?? []));
 }
 
@@ -146,7 +146,7 @@ function specExports(root: string): string[] {
  * index.get('chat.close.success-true')?.cases // ['conformance/chat/close.test.ts:5']
  */
 export async function ruleIndex(root: string): Promise<Map<string, RuleEntry>> {
-  const target = tsSources(root, 'src/target');
+  const target = tsSources(root, 'src/reference-target');
   const routes = routesOf(target, await pathConstants());
   const bodies = caseBodies(tsSources(root, 'conformance', true));
   const names = specExports(root);

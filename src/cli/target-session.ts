@@ -3,8 +3,8 @@ import { checkExpectations } from '../load/expectations.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { loadProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
-import { type DefectId, Defects, isDefectId } from '../target/defects.js';
-import type { RunningTarget } from '../target/server.js';
+import { type DefectId, Defects, isDefectId } from '../reference-target/defects.js';
+import type { RunningTarget } from '../reference-target/server.js';
 import { probe } from './probe.js';
 
 /** Checks defect ids; an unknown one is a usage error that lists the known ones. */
@@ -32,7 +32,7 @@ export async function openTarget(profilePath: string | undefined, defects: Defec
     return { loaded, reference: undefined, close: async () => {} };
   }
   // The target (fastify, werift, every surface) loads only when a command needs it.
-  const { startTarget } = await import('../target/server.js');
+  const { startTarget } = await import('../reference-target/server.js');
   const reference = await startTarget({ defects });
   return { loaded: reference.loaded, reference, close: () => reference.close() };
 }

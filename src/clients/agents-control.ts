@@ -1,4 +1,4 @@
-import type { AlertMetric } from '../spec/alerts.js';
+import type { AlertMetric } from '../contract/alerts/shapes.js';
 import type { AgentsClient } from './agents.js';
 import type { ControlClient } from './control-client.js';
 

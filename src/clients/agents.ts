@@ -1,4 +1,3 @@
-import type { LoadedProfile } from '../profile/load.js';
 import {
   type AgentCreateRequest,
   AgentsPaths,
@@ -6,10 +5,11 @@ import {
   type BranchCreateRequest,
   type DeploymentEnvironment,
   type KnowledgeBaseTopicCreateRequest,
-} from '../spec/agents.js';
-import { type AlertRuleCreateRequest, type AlertRuleUpdateRequest, AlertsPaths } from '../spec/alerts.js';
-import { AgentsRegion } from '../spec/common.js';
-import { type WebhookEndpointCreateRequest, WebhooksPaths } from '../spec/webhooks.js';
+} from '../contract/agents/shapes.js';
+import { type AlertRuleCreateRequest, type AlertRuleUpdateRequest, AlertsPaths } from '../contract/alerts/shapes.js';
+import { AgentsRegion } from '../contract/common.js';
+import { type WebhookEndpointCreateRequest, WebhooksPaths } from '../contract/webhooks/shapes.js';
+import type { LoadedProfile } from '../profile/load.js';
 import { type Exchange, type Response, request, trustFor } from './exchange.js';
 
 /** Overrides for one call, so cases can send what a well-behaved client would not. */

@@ -1,7 +1,7 @@
+import { BridgeHeaders } from '../contract/bridge/shapes.js';
+import { ExternalEventsHeaders } from '../contract/external-events/shapes.js';
+import { OutboundHeaders } from '../contract/outbound/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { BridgeHeaders } from '../spec/bridge.js';
-import { ExternalEventsHeaders } from '../spec/external-events.js';
-import { OutboundHeaders } from '../spec/outbound.js';
 import { type Exchange, type Response, request, trustFor } from './exchange.js';
 import { type Query, queryString } from './records.js';
 

@@ -1,5 +1,5 @@
+import { type ChatCreateRequest, ChatHeaders, type ChatOperation, type ChatRespondRequest } from '../contract/chat/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { type ChatCreateRequest, ChatHeaders, type ChatOperation, type ChatRespondRequest } from '../spec/chat.js';
 import { type Exchange, type Response, request, trustFor } from './exchange.js';
 
 /** Overrides for one call, so cases can send what a well-behaved client would not. */

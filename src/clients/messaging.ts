@@ -1,6 +1,4 @@
 import WebSocket from 'ws';
-import type { LoadedProfile } from '../profile/load.js';
-import { nodeTlsOptions } from '../profile/tls.js';
 import {
   AccessTokenHeaders,
   type AccessTokenResponse,
@@ -11,8 +9,10 @@ import {
   REFERENCE_MESSAGING_HOST,
   SessionHeaders,
   type SessionResponse,
-} from '../spec/messaging.js';
-import { eventNameMap, REFERENCE_NAMES } from '../spec/names.js';
+} from '../contract/messaging/shapes.js';
+import { eventNameMap, REFERENCE_NAMES } from '../contract/names.js';
+import type { LoadedProfile } from '../profile/load.js';
+import { nodeTlsOptions } from '../profile/tls.js';
 import { type Exchange, type Response, request, TargetUnreachable, trustFor, type WsFrame } from './exchange.js';
 import { currentScope, mutateAnswer, mutateFrame } from './mutation.js';
 

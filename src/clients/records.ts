@@ -1,7 +1,7 @@
+import { AudioHeaders } from '../contract/audio/shapes.js';
+import { ConcurrencyHeaders } from '../contract/concurrency/shapes.js';
+import { ConversationsHeaders } from '../contract/conversations/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { AudioHeaders } from '../spec/audio.js';
-import { ConcurrencyHeaders } from '../spec/concurrency.js';
-import { ConversationsHeaders } from '../spec/conversations.js';
 import { type Exchange, type Response, request, trustFor } from './exchange.js';
 
 /** A query value: repeated when an array, left out when undefined. */

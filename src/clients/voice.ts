@@ -1,5 +1,5 @@
+import { type IceServersResponse, VoicePaths } from '../contract/voice/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { type IceServersResponse, VoicePaths } from '../spec/voice.js';
 import type { ControlClient } from './control-client.js';
 import { type Exchange, type Response, request, trustFor } from './exchange.js';
 import type { CallOptions, OfferOptions, VoiceCall } from './voice-call.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSigningSecret, deliveryHeaders, SIGNATURE_TOLERANCE_SECONDS } from '../spec/webhooks.js';
+import { createSigningSecret, deliveryHeaders, SIGNATURE_TOLERANCE_SECONDS } from '../contract/webhooks/shapes.js';
 import { request } from './exchange.js';
 import { ReplayGuard, verifyAnyScheme, WebhookReceiver } from './webhook-receiver.js';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SIGNING_SECRET_PREFIX, type VerifyResult, verifyDelivery, WebhookSignatureHeaders } from '../spec/webhooks.js';
+import { SIGNING_SECRET_PREFIX, type VerifyResult, verifyDelivery, WebhookSignatureHeaders } from '../contract/webhooks/shapes.js';
 
 /** One POST the receiver got, with its raw body (signatures cover bytes, not parsed JSON). */
 export interface ReceivedDelivery {

@@ -2,7 +2,7 @@
 // engine in its own process; none asserts on time: counts are exact by construction (an iteration longer than the run
 // keeps its VU busy), not by scheduling luck.
 import { describe, expect, it } from 'vitest';
-import { n, runScript } from './test/run-engine.js';
+import { n, runScript } from './engine-process.js';
 
 describe('the built-in engine', () => {
   // constant-arrival-rate docs: "k6 starts a fixed number of iterations over a specified period of time" and

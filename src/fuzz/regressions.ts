@@ -6,9 +6,9 @@ import { ControlClient } from '../clients/control-client.js';
 import { MessagingClient } from '../clients/messaging.js';
 import { RecordsClient } from '../clients/records.js';
 import { VoiceClient } from '../clients/voice.js';
+import { SocketEventErrors } from '../contract/messaging/shapes.js';
+import { VoicePaths } from '../contract/voice/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { SocketEventErrors } from '../spec/messaging.js';
-import { VoicePaths } from '../spec/voice.js';
 import { rawExchange } from './raw-http.js';
 import { encodeFrame, type FrameSpec, openRawSocket } from './ws-frames.js';
 

@@ -1,4 +1,4 @@
-import { SeededRandom } from '../target/ids.js';
+import { SeededRandom } from '../reference-target/ids.js';
 
 /**
  * The target's seeded generator (mulberry32) with the picks the fuzz needs: the same seed gives the same fuzz inputs,

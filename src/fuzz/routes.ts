@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
-import { bareContext } from '../target/bare-context.js';
-import { registerControl } from '../target/control-surface.js';
-import { type HostKey, SURFACES } from '../target/surfaces.js';
+import { bareContext } from '../reference-target/bare-context.js';
+import { registerControl } from '../reference-target/control-surface.js';
+import { type HostKey, SURFACES } from '../reference-target/surfaces.js';
 
 /** One endpoint of the target: the profile host it is served on (or the control port), its method and path pattern. */
 export interface FuzzRoute {

@@ -7,7 +7,7 @@ import { bundleScenario } from './bundle.js';
 import { scenarioNames } from './scenarios.js';
 
 // zod in a k6 bundle makes every VU build all of it at start (about 750 KB of code a VU): scenarios take plain values
-// from the src/spec/*-wire.ts modules. zod's error class is in any bundle that carries zod.
+// from the src/contract/*/wire.ts modules. zod's error class is in any bundle that carries zod.
 const ZOD_MARKER = 'ZodError';
 const out = mkdtempSync(join(tmpdir(), 'dialtone-bundle-'));
 
@@ -15,7 +15,7 @@ describe('scenario bundles', () => {
   it('show zod in the bundle of a module that uses it, so the check below can fail', async () => {
     const { build } = await import('esbuild');
     const r = await build({
-      entryPoints: [join(ROOT, 'src/spec/chat.ts')],
+      entryPoints: [join(ROOT, 'src/contract/chat/shapes.ts')],
       bundle: true,
       write: false,
       format: 'esm',

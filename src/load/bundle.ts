@@ -6,7 +6,7 @@ import { checkScenario } from './scenarios.js';
  * Bundles one scenario into a single k6 script.
  *
  * - k6 modules stay external: k6 provides them at run time (`k6`, `k6/http`, `k6/websockets`, …).
- * - Everything else the scenario imports (src/spec, src/load/vu, zod) is inlined, so k6 gets one file.
+ * - Everything else the scenario imports (src/contract, src/load/vu, zod) is inlined, so k6 gets one file.
  * - platform 'neutral' + ESM: k6 runs ES modules natively and has no Node built-ins; a Node import
  *   in a scenario fails the build here rather than at run time.
  * - No minification: a k6 stack trace should point at readable code.

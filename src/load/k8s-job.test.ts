@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ROOT } from '../cli/root.js';
-import { makeTlsMaterial } from '../target/tls.js';
+import { makeTlsMaterial } from '../reference-target/tls.js';
 import { findGo, findGoTool } from '../tools/go-tools.js';
 import { EXAMPLE_PROFILE } from './example-profile.js';
 import { COLLECT_WINDOW_S, collectLines, type JobOptions, jobManifests, START_ALLOWANCE_S } from './k8s-job.js';

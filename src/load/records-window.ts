@@ -1,5 +1,5 @@
+import { REFERENCE_HISTORY } from '../contract/conversations/shapes.js';
 import type { Profile } from '../profile/schema.js';
-import { REFERENCE_HISTORY } from '../spec/conversations.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_TRUST, type Trust } from '../profile/tls.js';
-import { makeTlsMaterial, type TlsMaterial } from '../target/tls.js';
+import { makeTlsMaterial, type TlsMaterial } from '../reference-target/tls.js';
 import { chromiumTrustArgs, k6TlsEnv, spkiHash, verifiedLeafSpki } from './tls.js';
 
 describe('trusting a gateway served with a private CA', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AgentsRegion, ClientEnv, RuntimeRegion } from '../spec/common.js';
-import { PlatformNames } from '../spec/names.js';
+import { AgentsRegion, ClientEnv, RuntimeRegion } from '../contract/common.js';
+import { PlatformNames } from '../contract/names.js';
 
 /** A credential is never inline: it names the environment variable that holds it. */
 export const SecretRef = z.strictObject({
@@ -94,7 +94,7 @@ export const Profile = z.strictObject({
   variant_id: z.string().min(1).optional(),
   /**
    * X-Host of the messaging access-token request: the domain or app namespace registered for the messaging connector.
-   * Absent: the reference target's registered domain (`REFERENCE_MESSAGING_HOST` in src/spec/messaging.ts).
+   * Absent: the reference target's registered domain (`REFERENCE_MESSAGING_HOST` in src/contract/messaging/shapes.ts).
    */
   messaging_host: z.string().min(1).optional(),
   credentials: Credentials.default({}),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RuleKind, Surface } from '../spec/rule.js';
+import { RuleKind, Surface } from '../contract/rule.js';
 
 /** How one case ended. `observed` is for what the documents leave open and never fails the gate. */
 export const Outcome = z.enum(['pass', 'fail', 'skip', 'observed']);

@@ -1,5 +1,5 @@
+import type { Rule } from '../contract/rule.js';
 import type { CaseResult, RuleOutcome, RuleResult, Totals } from '../report/results.js';
-import type { Rule } from '../spec/rule.js';
 import type { CollectedCase } from './reporter.js';
 
 /** Turns collected vitest cases into report cases with a one-line detail each. */

@@ -1,8 +1,8 @@
 import { it, type TestContext } from 'vitest';
 import { withMutation } from '../clients/mutation.js';
+import { type RuleId, Rules } from '../contract/index.js';
 import { redact } from '../profile/redact.js';
 import type { Capability } from '../profile/schema.js';
-import { type RuleId, Rules } from '../spec/index.js';
 import { countingChecks } from './check-count.js';
 import { CheckFailure, type checks } from './checks.js';
 import { CaseContext, runSettings, secretEnv } from './context.js';

@@ -1,6 +1,6 @@
+import { type RuleId, ruleList } from '../contract/index.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { CaseResult, DefectVerdict, ProofSummary, RuleProofRow } from '../report/results.js';
-import { type RuleId, ruleList } from '../spec/index.js';
 import { matchesGlob } from './glob.js';
 import { Proofs } from './mutations/index.js';
 import { describeSpec, type MutationSpec } from './mutations/spec.js';

@@ -1,7 +1,7 @@
+import { type DefectId, Defects } from '../reference-target/defects.js';
+import { startTarget } from '../reference-target/server.js';
+import { issueCredentials } from '../reference-target/tenancy.js';
 import type { DefectVerdict } from '../report/results.js';
-import { type DefectId, Defects } from '../target/defects.js';
-import { startTarget } from '../target/server.js';
-import { issueCredentials } from '../target/tenancy.js';
 import { SuiteRunner } from './run.js';
 
 /**

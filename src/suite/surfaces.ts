@@ -1,6 +1,6 @@
+import type { Surface } from '../contract/rule.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { CredentialName, Profile } from '../profile/schema.js';
-import type { Surface } from '../spec/rule.js';
 
 /** What a profile must name for a surface's cases to run: its host and its credentials. */
 export const SURFACE_NEEDS: Record<Surface, { host: keyof Profile['hosts']; credentials: readonly CredentialName[] }> = {

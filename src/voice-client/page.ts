@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { transformSync } from 'esbuild';
-import { VoicePaths } from '../spec/voice.js';
+import { VoicePaths } from '../contract/voice/shapes.js';
 
 /** Where the reference gateway serves the browser voice client for a person at a browser. */
 export const VOICE_CLIENT_PATH = '/dialtone/voice-client.html';

@@ -96,7 +96,7 @@ export async function capacity(argv: string[]): Promise<number> {
     if (profile.environment === 'live' && !values['allow-live'])
       throw new UsageError(`refusing a capacity search against the live environment of '${values.target}'; pass --allow-live to do it on purpose`);
   }
-  const [{ parseCapacity }, { SURFACES }] = await Promise.all([import('../../target/capacity.js'), import('../../target/surfaces.js')]);
+  const [{ parseCapacity }, { SURFACES }] = await Promise.all([import('../../reference-target/capacity.js'), import('../../reference-target/surfaces.js')]);
   const known = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in known) throw new UsageError(`capacity: ${known.error}`);
   // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
@@ -106,7 +106,7 @@ export async function capacity(argv: string[]): Promise<number> {
     import('../../capacity/run.js'),
     import('../../capacity/report.js'),
     import('../target-session.js'),
-    import('../../target/server.js'),
+    import('../../reference-target/server.js'),
   ]);
   const session = values.target
     ? await openTarget(values.target)

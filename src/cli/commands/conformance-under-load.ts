@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import type { EngineChoice } from '../../load/engine.js';
 import { engineName } from '../../load/engine-version.js';
-import type { DefectId } from '../../target/defects.js';
+import type { DefectId } from '../../reference-target/defects.js';
 import { ROOT } from '../root.js';
 import { openTarget } from '../target-session.js';
 

@@ -1,11 +1,11 @@
 import { join, relative } from 'node:path';
+import { ruleList } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { engineChoice } from '../../load/engine.js';
+import type { Defect } from '../../reference-target/defect.js';
+import { type DefectId, Defects } from '../../reference-target/defects.js';
 import type { Results, RuleProofRow } from '../../report/results.js';
-import { ruleList } from '../../spec/index.js';
 import { matchesGlob } from '../../suite/glob.js';
-import type { Defect } from '../../target/defect.js';
-import { type DefectId, Defects } from '../../target/defects.js';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';

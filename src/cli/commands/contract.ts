@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { contractFiles } from '../../spec/contract.js';
+import { contractFiles } from '../../contract/exporter.js';
 import { parse } from '../args.js';
 
 export const usage = `dialtone contract [--out DIR]
-  Writes the contract generated from src/spec: DIR/openapi.json (OpenAPI 3.1, every HTTP surface, alert deliveries as
+  Writes the contract generated from src/contract: DIR/openapi.json (OpenAPI 3.1, every HTTP surface, alert deliveries as
   webhooks) and DIR/asyncapi-messaging.json, DIR/asyncapi-voice.json (AsyncAPI 3, the two sockets). DIR defaults to
   docs/contract. Exit 0, or 2 for a usage error.`;
 

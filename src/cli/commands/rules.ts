@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { Rules } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
-import { Rules } from '../../spec/index.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
 import { explain, lastOutcomes, ruleIndex, rulesMarkdown } from '../rule-index.js';

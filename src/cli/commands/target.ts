@@ -2,12 +2,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { UsageError } from '../../errors.js';
-import { parseCapacity } from '../../target/capacity.js';
-import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../target/latency-spec.js';
-import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../target/retention.js';
-import { startTarget } from '../../target/server.js';
-import { SURFACES } from '../../target/surfaces.js';
-import { makeTlsMaterial, type TlsMaterial } from '../../target/tls.js';
+import { parseCapacity } from '../../reference-target/capacity.js';
+import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../reference-target/latency-spec.js';
+import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../reference-target/retention.js';
+import { startTarget } from '../../reference-target/server.js';
+import { SURFACES } from '../../reference-target/surfaces.js';
+import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 

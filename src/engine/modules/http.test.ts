@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTlsMaterial, type TlsMaterial } from '../../target/tls.js';
+import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
 import { type ExpectedStatuses, type HttpResponse, type HttpURL, httpModule } from './http.js';
 import { type TestVu, testVu } from './test-vu.js';
 

@@ -1,7 +1,7 @@
 // Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
 import http, { type Params, type RefinedResponse } from 'k6/http';
-import type { ChatOperation } from '../../spec/chat.js';
-import { ChatHeaders } from '../../spec/chat-wire.js';
+import type { ChatOperation } from '../../contract/chat/shapes.js';
+import { ChatHeaders } from '../../contract/chat/wire.js';
 import type { LoadConfig } from '../config.js';
 import { requestTimeout, secret } from './config.js';
 

@@ -2,7 +2,7 @@
 import http from 'k6/http';
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { type ErrorEvent, type MessageEvent, WebSocket } from 'k6/websockets';
-import type { ClientEventType } from '../../spec/messaging.js';
+import type { ClientEventType } from '../../contract/messaging/shapes.js';
 import {
   AccessTokenHeaders,
   bearer,
@@ -11,7 +11,7 @@ import {
   MessagingPaths,
   REFERENCE_MESSAGING_HOST,
   SessionHeaders,
-} from '../../spec/messaging-wire.js';
+} from '../../contract/messaging/wire.js';
 import type { LoadConfig } from '../config.js';
 import { requestTimeout, secret } from './config.js';
 import { sleep } from './wait.js';

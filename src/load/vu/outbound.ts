@@ -1,6 +1,6 @@
 // Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
 import http, { type Params, type RefinedResponse } from 'k6/http';
-import { OutboundHeaders } from '../../spec/outbound-wire.js';
+import { OutboundHeaders } from '../../contract/outbound/wire.js';
 import type { LoadConfig } from '../config.js';
 import { requestTimeout, secret } from './config.js';
 

@@ -1,6 +1,6 @@
 // Runs inside k6 VUs: k6 globals and modules only, no Node APIs.
 import http, { type Params, type RefinedResponse } from 'k6/http';
-import { ConversationsHeaders } from '../../spec/conversations-wire.js';
+import { ConversationsHeaders } from '../../contract/conversations/wire.js';
 import type { LoadConfig } from '../config.js';
 import { secret } from './config.js';
 

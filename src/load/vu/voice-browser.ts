@@ -18,7 +18,7 @@ export const PAGE_URL = 'http://voice-client.dialtone.localhost/voice-client.htm
  */
 export const MAX_CAPTURES_PER_BROWSER = 16;
 
-/** What the page reports per call: the fields of its VoiceResult (src/target/voice/browser/voice-client.ts) read here. */
+/** What the page reports per call: the fields of its VoiceResult (src/reference-target/voice/browser/voice-client.ts) read here. */
 export interface CallResult {
   readonly index: number;
   readonly state: 'idle' | 'starting' | 'negotiating' | 'connected' | 'ended' | 'failed';

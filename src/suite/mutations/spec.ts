@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Answer, frameType, type Mutation, type SocketKind } from '../../clients/mutation.js';
-import type { RuleId } from '../../spec/index.js';
+import type { RuleId } from '../../contract/index.js';
 
 /** An HTTP answer to rewrite: the `nth` (0-based) answer of the case to `method` on a path (`*` matches one segment). */
 export const HttpTarget = z.object({ method: z.string(), path: z.string(), nth: z.number().int().min(0) });

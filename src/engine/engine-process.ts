@@ -1,0 +1,49 @@
+// Runs the built-in engine as its own process on a script text, the way dialtone spawns it, and reads what it wrote.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ENGINE = new URL('../../bin/dialtone-engine.mjs', import.meta.url).pathname;
+
+export interface EngineRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The --summary-export file, parsed. */
+  readonly summary: { metrics: Record<string, Record<string, number | Record<string, boolean>>>; root_group: Record<string, unknown> };
+  readonly dir: string;
+}
+
+/**
+ * Writes `script` to a fresh folder and runs `dialtone-engine run --summary-export … [args] script.js` there.
+ *
+ * @example
+ * const r = await runScript(`export default function () {}`);
+ * r.code; // 0
+ */
+export async function runScript(
+  script: string,
+  args: readonly string[] = [],
+  o: { env?: NodeJS.ProcessEnv; signalAfterMs?: number; dir?: string } = {},
+): Promise<EngineRun> {
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
+  writeFileSync(join(dir, 'script.js'), script);
+  const summaryPath = join(dir, 'summary.json');
+  const child = spawn(process.execPath, [ENGINE, 'run', '--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], {
+    cwd: dir,
+    env: { ...process.env, ...o.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  if (o.signalAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), o.signalAfterMs);
+  const code = await new Promise<number>((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 128 : 1))));
+  const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: {} };
+  return { code, stdout, stderr, summary, dir };
+}
+
+/** A number of the summary export. */
+export const n = (r: EngineRun, metric: string, key: string) => r.summary.metrics[metric]?.[key] as number | undefined;

@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AgentsErrors } from '../../contract/agents/shapes.js';
+import {
+  ALERT_RULE_ID_PREFIX,
+  AlertMetric,
+  AlertOperator,
+  AlertRulesListQuery,
+  AlertsPaths,
+  MAX_ALERT_RULES_PER_ACCOUNT,
+  ThresholdValue,
+  WindowDuration,
+} from '../../contract/alerts/shapes.js';
+import { issuesToErrors, sendApiError } from '../agent-interface/errors.js';
+import { ownerOf } from '../agent-interface/shared-state.js';
+import type { TargetContext } from '../context.js';
+import type { Monitor } from './monitor.js';
+import { alertView } from './payloads.js';
+import { type RuleFields, ruleView, type StoredRule } from './rule-store.js';
+
+/** Create body: the spec's fields with the reference's messages where the document gives none. */
+const RuleCreate = z.object({
+  name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+  project_id: z.string({ error: 'project_id must be a string' }).nullish(),
+  metric: AlertMetric,
+  operator: z.enum(AlertOperator.options, { error: 'operator must be >=' }).optional(),
+  threshold_value: ThresholdValue,
+  window_duration: z.enum(WindowDuration.options, { error: 'window_duration must be one of 5m, 10m, 60m' }),
+  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+});
+const RuleUpdate = RuleCreate.partial();
+
+/** Fields a create leaves out take these values (the document does not give defaults). */
+const DEFAULTS = { project_id: null, operator: '>=', enabled: true, window_duration: '5m' } as const satisfies Partial<RuleFields>;
+
+const RULE_ID = new RegExp(`^${ALERT_RULE_ID_PREFIX}[0-9a-f]{16}$`);
+
+type Req = FastifyRequest<{ Params: { ruleId?: string }; Querystring: Record<string, string | undefined> }>;
+type Handler = (req: Req, reply: FastifyReply, rule: StoredRule) => unknown;
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, reply: FastifyReply, prefix?: string): z.infer<S> | undefined {
+  const r = schema.safeParse(value ?? {});
+  if (r.success) return r.data;
+  sendApiError(reply, AgentsErrors.VALIDATION, issuesToErrors(r.error, prefix));
+  return undefined;
+}
+
+/**
+ * Registers alert rules and active alerts (paths relative to /v1). Every request first "syncs with
+ * the monitoring backend": while the control surface makes that fail for the account, it answers 502.
+ */
+export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, monitor: Monitor): void {
+  const nowIso = () => new Date(ctx.clock.now()).toISOString();
+  const relative = (path: string) => path.replace(/^\/v1/, '');
+
+  /** Wraps a handler with the backend sync and, for `:ruleId` paths, the rule lookup (422 malformed, 404 unknown). */
+  const monitored =
+    (handler: Handler) =>
+    async (req: Req, reply: FastifyReply): Promise<unknown> => {
+      const owner = ownerOf(req);
+      if (monitor.syncFailures.has(owner.accountId)) {
+        const entry = ctx.defects.has('alerts-sync-failure-500') ? AgentsErrors.INTERNAL : AgentsErrors.MONITORING_SYNC;
+        return sendApiError(reply, entry);
+      }
+      const id = req.params.ruleId;
+      // Paths without :ruleId never read the rule argument.
+      if (id === undefined) return handler(req, reply, undefined as unknown as StoredRule);
+      if (!RULE_ID.test(id))
+        return sendApiError(reply, AgentsErrors.UNPROCESSABLE, [{ field: 'id', message: `malformed alert rule id (${ALERT_RULE_ID_PREFIX}…)` }]);
+      const rule = monitor.rules.get(owner.accountId, id);
+      if (!rule) return sendApiError(reply, AgentsErrors.NOT_FOUND, [{ field: 'id', message: 'no such alert rule' }]);
+      return handler(req, reply, rule);
+    };
+
+  const create: Handler = (req, reply) => {
+    const owner = ownerOf(req);
+    const body = parse(RuleCreate, req.body, reply);
+    if (!body) return reply;
+    const limit = MAX_ALERT_RULES_PER_ACCOUNT + (ctx.defects.has('alerts-eleventh-rule-accepted') ? 1 : 0);
+    if (monitor.rules.forAccount(owner.accountId).length >= limit) {
+      return sendApiError(reply, AgentsErrors.ALERT_RULE_LIMIT, [{ field: 'body', message: `at most ${MAX_ALERT_RULES_PER_ACCOUNT} alert rules per account` }]);
+    }
+    const rule = monitor.rules.create(owner.accountId, { ...DEFAULTS, ...body, project_id: body.project_id ?? null } as RuleFields, nowIso());
+    return reply.code(201).send(ruleView(rule));
+  };
+
+  const list: Handler = (req, reply) => {
+    const q = parse(AlertRulesListQuery, req.query, reply, 'query');
+    if (!q) return reply;
+    const ignoreState = ctx.defects.has('alerts-state-filter-ignored');
+    const data = monitor.rules
+      .forAccount(ownerOf(req).accountId)
+      .filter(
+        (r) =>
+          (q.enabled === undefined || r.enabled === q.enabled) &&
+          (q.metric === undefined || r.metric === q.metric) &&
+          (q.project_id === undefined || r.project_id === q.project_id) &&
+          (q.state === undefined || ignoreState || r.state === q.state),
+      )
+      .map(ruleView);
+    return { data };
+  };
+
+  const update: Handler = (req, reply, rule) => {
+    const body = parse(RuleUpdate, req.body, reply);
+    if (!body) return reply;
+    // The defect treats PATCH as a replacement: fields not sent fall back to the create defaults.
+    const base = ctx.defects.has('alerts-patch-replaces') ? DEFAULTS : {};
+    Object.assign(rule, base, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
+    rule.updated_at = nowIso();
+    return ruleView(rule);
+  };
+
+  const active: Handler = (req) => ({
+    data: monitor.rules
+      .forAccount(ownerOf(req).accountId)
+      .filter((r) => r.state === 'alert' && r.firing)
+      .map((r) => alertView(r, r.firing as NonNullable<StoredRule['firing']>)),
+  });
+
+  const rules = relative(AlertsPaths.alertRules);
+  const routes: readonly { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; handler: Handler }[] = [
+    { method: 'POST', url: rules, handler: create },
+    { method: 'GET', url: rules, handler: list },
+    { method: 'GET', url: `${rules}/:ruleId`, handler: (_req, _reply, rule) => ruleView(rule) },
+    { method: 'PATCH', url: `${rules}/:ruleId`, handler: update },
+    {
+      method: 'DELETE',
+      url: `${rules}/:ruleId`,
+      handler: (_req, reply, rule) => {
+        monitor.rules.delete(rule);
+        return reply.code(204).send();
+      },
+    },
+    { method: 'GET', url: relative(AlertsPaths.alerts), handler: active },
+  ];
+  for (const r of routes) scope.route({ method: r.method, url: r.url, handler: monitored(r.handler) });
+}
