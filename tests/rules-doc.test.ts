@@ -3,12 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../src/cli/root.js';
 import { explain, ruleIndex, rulesMarkdown } from '../src/cli/rule-index.js';
 import { ruleList } from '../src/contract/index.js';
+import { dialtone } from './run-cli.js';
 
 const index = await ruleIndex(ROOT);
 
 describe('the rule index', () => {
   it('is what docs/rules.md holds (regenerate with: npx dialtone rules --markdown > docs/rules.md)', () => {
     expect(readFileSync(`${ROOT}docs/rules.md`, 'utf8')).toBe(rulesMarkdown(index));
+  });
+
+  it('comes whole through a pipe, past the 64 KiB a pipe holds', async () => {
+    const r = await dialtone(['rules', '--markdown']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(65_536);
+    expect(r.stdout).toBe(readFileSync(`${ROOT}docs/rules.md`, 'utf8'));
   });
 
   it('finds the case of every rule, at the line that declares it', () => {

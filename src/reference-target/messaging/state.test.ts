@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_IDLE_EXPIRY_MS } from '../../contract/messaging/shapes.js';
 import { bareContext } from '../bare-context.js';
 import { joinAgent } from './client-events.js';
@@ -12,6 +12,15 @@ function messaging() {
 const init = { streaming: false, platform: 'web', userAgent: undefined } as const;
 
 describe('what the messaging surface keeps beside its sessions', () => {
+  // The clock is real time plus what a test advances: frozen, so "1 ms short of the expiry" stays 1 ms short on a busy
+  // runner too.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('lets a session’s conversation and socket set go when the session expires', () => {
     const { clock, state } = messaging();
     const session = state.sessions.create({ ...init, connectorId: state.mainConnector.id });
