@@ -11,60 +11,63 @@ const only = (name, from, allowed, comment) => ({
   to: { path: '^(src|conformance|scenarios)/', pathNot: [from, ...allowed] },
 });
 
-const ERRORS = '^src/errors\\.ts$';
+// src/errors.ts (usage and environment errors with exit codes) and src/version.ts (dialtone's version) serve every layer.
+const SHARED = '^src/(errors|version)\\.ts$';
 
 module.exports = {
   forbidden: [
     only('spec-stands-alone', '^src/contract/', [], 'src/contract is the single source of truth: it imports nothing of the project'),
-    only('profile', '^src/profile/', ['^src/contract/', ERRORS], 'src/profile may import spec'),
+    only('profile', '^src/profile/', ['^src/contract/', SHARED], 'src/profile may import spec'),
     only('voice-client', '^src/voice-client/', ['^src/contract/'], 'the voice client page may import spec'),
     only(
       'target',
       '^src/reference-target/',
-      ['^src/contract/', '^src/profile/', '^src/voice-client/', ERRORS],
+      ['^src/contract/', '^src/profile/', '^src/voice-client/', SHARED],
       'the reference target may import spec, profile, voice-client',
     ),
-    only('clients', '^src/clients/', ['^src/contract/', '^src/profile/', ERRORS], 'the typed clients may import spec and profile'),
+    only('clients', '^src/clients/', ['^src/contract/', '^src/profile/', SHARED], 'the typed clients may import spec and profile'),
     only(
       'suite',
       '^src/suite/',
-      ['^src/contract/', '^src/profile/', '^src/clients/', '^src/report/', '^src/reference-target/', ERRORS],
+      ['^src/contract/', '^src/profile/', '^src/clients/', '^src/report/', '^src/reference-target/', SHARED],
       'the case API and runner may import spec, profile, clients, report, target (self-test)',
     ),
-    only('report', '^src/report/', ['^src/contract/', '^src/profile/', ERRORS], 'the report writers may import spec and profile'),
+    only('report', '^src/report/', ['^src/contract/', '^src/profile/', SHARED], 'the report writers may import spec and profile'),
     only(
       'load',
       '^src/load/(?!vu/)',
-      ['^src/contract/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', '^scenarios/[^/]+\\.defaults\\.ts$', ERRORS],
+      ['^src/contract/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', '^scenarios/[^/]+\\.defaults\\.ts$', SHARED],
       "the Node side of load may import spec, profile, report, nightly, voice-client and the scenarios' defaults (never a scenario)",
     ),
     only(
       'engine',
       '^src/engine/',
-      ['^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$', '^src/load/k6-metrics\\.ts$', '^src/load/k6-thresholds\\.ts$'],
+      ['^src/version\\.ts$', '^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$', '^src/load/k6-metrics\\.ts$', '^src/load/k6-thresholds\\.ts$'],
       "the built-in engine (a program of its own, spawned like k6) may import the engine version, the exact merge (percentile), k6's built-in metrics and threshold syntax only",
     ),
     only('load-vu', '^src/load/vu/', ['^src/contract/', '^src/load/config\\.ts$'], 'code that runs inside k6 may import spec and the load config types only'),
     only(
       'nightly',
       '^src/nightly/',
-      ['^src/contract/', '^src/profile/', '^src/report/', '^src/load/', ERRORS],
+      ['^src/contract/', '^src/profile/', '^src/report/', '^src/load/', SHARED],
       'the nightly verdict may import spec, profile, report, load',
     ),
     only(
       'capacity',
       '^src/capacity/',
-      ['^src/contract/', '^src/profile/', '^src/report/', '^src/load/', '^src/nightly/', '^src/suite/', ERRORS],
+      ['^src/contract/', '^src/profile/', '^src/report/', '^src/load/', '^src/nightly/', '^src/suite/', SHARED],
       'the capacity search may import spec, profile, report, load, nightly, suite',
     ),
     only(
       'fuzz',
       '^src/fuzz/',
-      ['^src/contract/', '^src/profile/', '^src/clients/', '^src/reference-target/', ERRORS],
+      ['^src/contract/', '^src/profile/', '^src/clients/', '^src/reference-target/', SHARED],
       'the fuzz may import spec, profile, clients, target',
     ),
     only('soak', '^src/soak/', [], 'the soak windows need nothing of the project'),
-    only('tools', '^src/tools/', [ERRORS], 'the Go tool installer may import the errors only'),
+    only('tools', '^src/tools/', [SHARED], 'the Go tool installer may import the errors only'),
+    only('licenses', '^src/licenses/', [], 'the licence walker reads package.json files with node built-ins only'),
+    only('init', '^src/init/', ['^src/contract/', '^src/profile/', '^src/load/', SHARED], 'the project setup may import spec, profile, load'),
     only('conformance', '^conformance/', ['^src/'], 'cases import src, never scenarios'),
     only('scenarios', '^scenarios/', ['^src/contract/', '^src/load/vu/', '^src/load/config\\.ts$'], 'k6 scenarios import spec, load/vu and the load config'),
     {
@@ -76,7 +79,7 @@ module.exports = {
     },
     {
       name: 'no-cycles-between-folders',
-      comment: 'no import cycles (target/agents and target/alerts share target/agent-interface instead of importing each other)',
+      comment: 'no import cycles (reference-target/agents and reference-target/alerts share reference-target/agent-interface instead of importing each other)',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },

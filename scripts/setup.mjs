@@ -2,11 +2,13 @@
 // postinstall. It never fails `npm install`: what it cannot do it says in one line.
 // dialtone never fetches, builds or ships k6 (it is AGPL): load runs on the user's own k6 when they installed one, else
 // on dialtone's built-in engine, so nothing here is about k6.
-// First the pinned Go tools the tests use (actionlint, kubeconform), built from tools/NAME.
+// First, in dialtone's own repository only, the pinned Go tools its tests use (actionlint, kubeconform), built from
+// tools/NAME. The package does not ship tools/ (package.json "files"), so an install into a user's project builds nothing.
 // Then Chromium, for the voice-browser scenario (k6/browser): when none is found, root with apt-get
 // installs Debian's `chromium` package; anyone else gets one line saying how. DIALTONE_SKIP_CHROMIUM=1
 // skips this step.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { register } from 'tsx/esm/api';
 
 register();
@@ -14,7 +16,7 @@ const root = new URL('..', import.meta.url).pathname;
 
 // The pinned Go tools the tests use: actionlint (CI workflows) and kubeconform (k6-operator manifests).
 // Built from tools/NAME/go.mod + go.sum (checksum-verified); DIALTONE_SKIP_TOOLS=1 skips them.
-if (process.env.DIALTONE_SKIP_TOOLS !== '1') {
+if (process.env.DIALTONE_SKIP_TOOLS !== '1' && existsSync(new URL('../tools/', import.meta.url))) {
   const { ensureGoTool, GO_TOOLS } = await import('../src/tools/go-tools.ts');
   for (const name of Object.keys(GO_TOOLS)) {
     try {

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ROOT } from '../src/cli/root.js';
+import { REFERENCE_HISTORY, TYPICAL_V1_WHITELIST } from '../src/contract/conversations/shapes.js';
 import { contractFiles } from '../src/contract/exporter.js';
+import { type RunningTarget, startTarget } from '../src/reference-target/server.js';
 
 const files = contractFiles();
 
@@ -42,5 +45,52 @@ describe('the exported contract', () => {
     broken.operations.send.action = 'publish';
     const { diagnostics } = await parser.parse(JSON.stringify(broken));
     expect(diagnostics.filter((d) => d.severity === 0).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the reference target against the exported conversations list', () => {
+  const doc = JSON.parse(files['openapi.json'] as string);
+  const listSchema = (version: 'v1' | 'v3') =>
+    z.fromJSONSchema(doc.paths[`/${version}/{account_id}/{project_id}/conversations`].get.responses['2XX'].content['application/json'].schema);
+  const week = { start_time: REFERENCE_HISTORY.start_time, end_time: new Date(Date.parse(REFERENCE_HISTORY.start_time) + 7 * 86_400_000).toISOString() };
+  let target: RunningTarget;
+  beforeAll(async () => {
+    target = await startTarget();
+  });
+  afterAll(() => target?.close());
+
+  const list = async (version: string, tenant: { account: string; project: string; key: string }, query: Record<string, string> = {}) => {
+    const url = `${target.profile.hosts.base_url}/${version}/${tenant.account}/${tenant.project}/conversations?${new URLSearchParams({ ...week, limit: '20', ...query })}`;
+    const res = await fetch(url, { headers: { 'x-api-key': tenant.key } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { conversations: Record<string, unknown>[] };
+  };
+
+  it('answers records the contract accepts, v1 of a whitelisting project (only the configured fields) included', async () => {
+    const reference = { account: target.profile.account_id, project: target.profile.project_id, key: target.loaded.secrets.conversations_api_key as string };
+    const queries: Record<string, string>[] = [{}, { include_latency: 'true' }, { query_type: 'transcript', query: 'booking' }, { sample: 'random' }];
+    for (const query of queries) {
+      for (const version of ['v1', 'v3'] as const) {
+        const body = await list(version, reference, query);
+        expect(body.conversations.length, `${version} ${JSON.stringify(query)}`).toBeGreaterThan(0);
+        expect(listSchema(version).safeParse(body).error?.issues.slice(0, 3) ?? [], `${version} ${JSON.stringify(query)}`).toEqual([]);
+      }
+    }
+    const control = target.profile.control as { url: string };
+    const res = await fetch(`${control.url}/records/projects`, {
+      method: 'POST',
+      headers: { 'x-dialtone-control': target.loaded.secrets.control_token as string, 'content-type': 'application/json' },
+      body: JSON.stringify({ enable_whitelist: true, whitelist_fields: [...TYPICAL_V1_WHITELIST] }),
+    });
+    const minted = (await res.json()) as { account_id: string; project_id: string; api_key: string };
+    const whitelisting = { account: minted.account_id, project: minted.project_id, key: minted.api_key };
+    const v1 = await list('v1', whitelisting);
+    expect(Object.keys(v1.conversations[0] ?? {}).sort()).toEqual([...TYPICAL_V1_WHITELIST].sort());
+    expect(listSchema('v1').safeParse(v1).error?.issues.slice(0, 3) ?? []).toEqual([]);
+    expect(
+      listSchema('v3')
+        .safeParse(await list('v3', whitelisting))
+        .error?.issues.slice(0, 3) ?? [],
+    ).toEqual([]);
   });
 });

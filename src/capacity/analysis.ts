@@ -22,6 +22,52 @@ export interface CapacityAnalysis {
   readonly knee: { readonly rate: number; readonly reason: string } | null;
   readonly usl: UslFit | null;
   readonly latency_slo: LatencySlo | null;
+  /** Where the boundary lies, from every step at the rates around it (src/capacity/analysis.ts boundaryInterval). */
+  readonly interval?: BoundaryInterval | null;
+}
+
+/** The boundary between held and broke: its ends, the observations behind them, and whether it is too wide to plan on. */
+export interface BoundaryInterval {
+  /** The highest rate at which every step held (max_sustainable_rate). */
+  readonly low: number;
+  /** The lowest rate above it at which every step broke. */
+  readonly high: number;
+  /** Steps at each end: 1 is the search's bracket alone, more are repeats (--repeats). */
+  readonly observations: { readonly low: number; readonly high: number };
+  /** Rates between the ends where steps disagreed (held once, broke once): the noise at the boundary. */
+  readonly mixed: readonly number[];
+  /** (high − low) / low above WIDE_INTERVAL: plan on low, or search again with more repeats. */
+  readonly wide: boolean;
+}
+
+/** An interval wider than this share of its low end is too wide to plan on. */
+export const WIDE_INTERVAL = 0.25;
+
+/**
+ * The boundary from every step: steps grouped by rate; `low` the highest rate whose steps all held below the first rate
+ * whose steps all broke (`high`). Rates whose steps disagree lie between them.
+ *
+ * @example
+ * boundaryInterval(steps, held)?.low; // 4.5
+ */
+export function boundaryInterval(steps: readonly StepResult[], holds: (s: StepResult) => boolean): BoundaryInterval | null {
+  const byRate = new Map<number, boolean[]>();
+  for (const s of steps) byRate.set(s.offered_rate, [...(byRate.get(s.offered_rate) ?? []), holds(s)]);
+  const rates = [...byRate.keys()].sort((a, b) => a - b);
+  const allBroke = (r: number) => (byRate.get(r) ?? []).every((h) => !h);
+  const allHeld = (r: number) => (byRate.get(r) ?? []).every((h) => h);
+  const high = rates.find(allBroke);
+  if (high === undefined) return null;
+  const low = rates.filter((r) => r < high && allHeld(r)).at(-1);
+  if (low === undefined) return null;
+  const count = (r: number) => byRate.get(r)?.length ?? 0;
+  return {
+    low,
+    high,
+    observations: { low: count(low), high: count(high) },
+    mixed: rates.filter((r) => r > low && r < high && !allHeld(r) && !allBroke(r)),
+    wide: (high - low) / low > WIDE_INTERVAL,
+  };
 }
 
 const THROUGHPUT_FOLLOWS = 0.9;
@@ -135,5 +181,6 @@ export function analyse(
     knee,
     usl,
     latency_slo: slo,
+    interval: boundaryInterval(steps, (s) => held(s, o) && saturation(s) === undefined),
   };
 }

@@ -41,24 +41,54 @@ export function latencyChart(r: CapacityResult): TopLevelSpec | undefined {
   } as TopLevelSpec;
 }
 
-/** Throughput against offered rate: the measured points, y = x, the knee, the max sustainable rate and the USL fit. */
+/** The throughput plot's series, in its legend's order: what was measured, the fit, and the line a target that keeps up is on. */
+const THROUGHPUT_SERIES = { measured: 'measured', fit: 'USL fit at measured concurrency', keepingUp: 'throughput = offered (keeping up)' } as const;
+
+/**
+ * Throughput against offered rate: the measured points, the USL fit, y = x (keeping up), the knee and the max
+ * sustainable rate; every line is named in the legend and every rule by its label.
+ */
 export function throughputChart(r: CapacityResult): TopLevelSpec {
   const a = r.analysis;
-  const measured = r.steps.map((s) => ({ rate: s.offered_rate, x: s.throughput, series: 'measured' }));
+  const measured = r.steps.map((s) => ({ rate: s.offered_rate, x: s.throughput, series: THROUGHPUT_SERIES.measured }));
   const fit = a.usl
     ? r.steps
         .filter((s) => s.concurrency !== undefined)
         .map((s) => ({
           rate: s.offered_rate,
           x: uslThroughput(a.usl as NonNullable<typeof a.usl>, s.concurrency as number),
-          series: 'USL fit at measured concurrency',
+          series: THROUGHPUT_SERIES.fit,
         }))
     : [];
   const top = Math.max(...r.steps.map((s) => s.offered_rate), 0);
+  const keepingUp = [0, top].map((rate) => ({ rate, x: rate, series: THROUGHPUT_SERIES.keepingUp }));
   const marks = [
     ...(a.knee ? [{ rate: a.knee.rate, label: 'knee' }] : []),
     ...(a.max_sustainable_rate !== null && a.limited_by === 'target' ? [{ rate: a.max_sustainable_rate, label: 'max sustainable' }] : []),
   ];
+  // One scale for every line, so the legend names them all, y = x included.
+  const series = {
+    color: {
+      field: 'series',
+      type: 'nominal',
+      title: null,
+      scale: { domain: Object.values(THROUGHPUT_SERIES), range: ['#0969da', '#bc4c00', '#8c959f'] },
+    },
+    // The same field as color, so Vega-Lite merges the two into one legend (a `legend: null` here hid both).
+    strokeDash: {
+      field: 'series',
+      type: 'nominal',
+      title: null,
+      scale: {
+        domain: Object.values(THROUGHPUT_SERIES),
+        range: [
+          [1, 0],
+          [6, 3],
+          [2, 3],
+        ],
+      },
+    },
+  };
   return {
     width: WIDTH,
     height: HEIGHT,
@@ -67,17 +97,12 @@ export function throughputChart(r: CapacityResult): TopLevelSpec {
       {
         data: { values: [...measured, ...fit].sort((p, n) => p.rate - n.rate) },
         mark: { type: 'line', point: true },
-        encoding: {
-          x: q('rate', `offered rate (${r.unit}/s)`),
-          y: q('x', `throughput (${r.unit}/s)`),
-          color: { field: 'series', type: 'nominal', title: null },
-          strokeDash: { field: 'series', type: 'nominal', legend: null },
-        },
+        encoding: { x: q('rate', `offered rate (${r.unit}/s)`), y: q('x', `throughput (${r.unit}/s)`), ...series },
       },
       {
-        data: { values: [{ rate: 0 }, { rate: top }] },
-        mark: { type: 'line', color: '#8c959f', strokeDash: [2, 3] },
-        encoding: { x: q('rate', ''), y: q('rate', '') },
+        data: { values: keepingUp },
+        mark: { type: 'line' },
+        encoding: { x: q('rate', ''), y: q('x', ''), ...series },
       },
       ...(marks.length
         ? [

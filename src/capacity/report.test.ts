@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { renderSvg } from '../report/chart.js';
+import { throughputChart } from './charts.js';
 import { capacityPage } from './report.js';
 import type { CapacityResult } from './result.js';
 import { DEFAULT_SEARCH } from './search.js';
@@ -31,6 +33,7 @@ const step = (index: number, offered: number, throughput: number): StepResult =>
 });
 
 const result = (r2: number): CapacityResult => ({
+  tool_version: '0.1.0',
   scenario: 'conversations-paging',
   unit: 'walks',
   target: 'reference',
@@ -67,5 +70,14 @@ describe('the capacity page', () => {
   it('names the engine that ran the steps', async () => {
     expect(await capacityPage(result(0.9))).toContain('engine dialtone built-in engine v0.1.0');
     expect(await capacityPage({ ...result(0.9), engine: { kind: 'k6', version: 'k6 v2.2.0 (go1.25.1, linux/amd64)' } })).toContain('engine k6 v2.2.0');
+  });
+});
+
+describe('the throughput plot', () => {
+  it('names every line in its legend: the measured steps, the USL fit and the keeping-up line', async () => {
+    const svg = await renderSvg(throughputChart(result(0.9)));
+    const legend = svg.slice(svg.indexOf('aria-roledescription="legend"'));
+    expect(svg).toContain('aria-roledescription="legend"');
+    for (const label of ['measured', 'USL fit at measured concurrency', 'throughput = offered (keeping up)']) expect(legend).toContain(label);
   });
 });

@@ -6,7 +6,9 @@ import { engineName } from '../load/engine-version.js';
 import { esc, page } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
+import { type BoundaryInterval, WIDE_INTERVAL } from './analysis.js';
 import { errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
+import { capacityVerdictLine } from './history.js';
 import type { CapacityResult } from './result.js';
 import { keptUp } from './search.js';
 import type { StepResult } from './step.js';
@@ -51,11 +53,29 @@ export function stepsCsv(r: CapacityResult): string {
 }
 
 /** The verdict sentence at the top of the page and of the command's output. */
+/**
+ * Where the boundary lies and how sure the search is of it.
+ *
+ * @example
+ * intervalText(interval, 'conversations'); // 'The boundary lies between 4.50 and 5.00 conversations/s (5.3 % either side of 4.75; 3 and 3 steps).'
+ */
+export function intervalText(i: BoundaryInterval, unit: string): string {
+  const mid = (i.low + i.high) / 2;
+  const half = ((i.high - i.low) / 2 / mid) * 100;
+  const steps =
+    i.observations.low === 1 && i.observations.high === 1 ? "one step each, the search's bracket" : `${i.observations.low} and ${i.observations.high} steps`;
+  const mixed = i.mixed.length ? `; steps at ${i.mixed.map((x) => x.toFixed(2)).join(', ')}/s held and broke` : '';
+  const wide = i.wide
+    ? ` Too wide to plan on (over ${(WIDE_INTERVAL * 100).toFixed(0)} % of its low end): plan on ${n(i.low)} ${unit}/s, or search again with --repeats.`
+    : '';
+  return `The boundary lies between ${n(i.low)} and ${n(i.high)} ${unit}/s (${half.toFixed(1)} % either side of ${n(mid)}; ${steps}${mixed}).${wide}`;
+}
+
 export function verdict(r: CapacityResult): string {
   const a = r.analysis;
   if (a.limited_by === 'load-generator') return `The load generator was the limit: ${a.limit_reason}.`;
   if (a.limited_by === 'none') return `Nothing broke up to ${n(a.max_sustainable_rate)} ${r.unit}/s: ${a.limit_reason}.`;
-  return `Sustains ${n(a.max_sustainable_rate)} ${r.unit}/s with every SLO held; ${a.limit_reason}.`;
+  return `Sustains ${n(a.max_sustainable_rate)} ${r.unit}/s with every SLO held; ${a.limit_reason}.${a.interval ? ` ${intervalText(a.interval, r.unit)}` : ''}`;
 }
 
 async function svg(spec: Parameters<typeof import('../report/chart.js')['renderSvg']>[0] | undefined): Promise<string> {
@@ -111,7 +131,7 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
-<p><b>${esc(verdict(r))}</b></p>
+<p><b>${esc(verdict(r))}</b></p>${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, r.unit))}</p>` : ''}
 <table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${n(a.max_sustainable_rate)} ${esc(r.unit)}/s`}</td></tr>
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
 <tr><th>knee</th><td>${a.knee ? `${n(a.knee.rate)} ${esc(r.unit)}/s: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>

@@ -6,6 +6,8 @@ import type { StepResult } from './step.js';
 
 /** What capacity.json holds. */
 export interface CapacityResult {
+  /** dialtone's version (package.json). */
+  readonly tool_version: string;
   readonly scenario: string;
   readonly unit: string;
   readonly target: string;
@@ -19,4 +21,21 @@ export interface CapacityResult {
   readonly steps: readonly StepResult[];
   /** The SLOs every step was judged by: the set's name and each key with its source (default or profile). */
   readonly slos?: { readonly slo_set: string; readonly entries: readonly SloEntry[] } | undefined;
+  /** Against the earlier searches in its history (src/capacity/history.ts): did capacity move? */
+  readonly verdict?: CapacityVerdict | undefined;
+}
+
+/** What a search's history says of it (src/capacity/history.ts). */
+export type CapacityStatus = 'regressed' | 'improved' | 'unchanged' | 'no baseline' | 'not judged';
+
+export interface CapacityVerdict {
+  readonly status: CapacityStatus;
+  readonly rate: number | null;
+  /** The median of the earlier comparable searches' figures, when there were any. */
+  readonly median?: number;
+  readonly runs: number;
+  /** The relative move that counts: the band's floor, or the search's precision when that is coarser. */
+  readonly floor: number;
+  /** Why a search is not judged (its figure is no capacity of the target's). */
+  readonly reason?: string;
 }

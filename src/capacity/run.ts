@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { type Engine, type EngineChoice, engineId } from '../load/engine.js';
 import { sloSetName } from '../load/slos.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { DIALTONE_VERSION } from '../version.js';
 import { analyse } from './analysis.js';
+import { appendCapacityHistory, capacityRecord, judgeCapacity, readCapacityHistory } from './history.js';
 import { prepareSteps } from './prepare.js';
 import { writeCapacityReport } from './report.js';
 import type { CapacityResult } from './result.js';
@@ -24,6 +26,8 @@ export interface CapacityRun {
   readonly onStep?: (s: StepResult) => void;
   /** The engine, or the --engine choice: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
   readonly engine?: Engine | EngineChoice | undefined;
+  /** The search history (src/capacity/history.ts); default DIR/capacity/SCENARIO/history.jsonl. */
+  readonly history?: string | undefined;
 }
 
 /**
@@ -40,7 +44,8 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine);
   const started = new Date().toISOString();
   const outcome = await searchCapacity(ctx, o.search, o.onStep);
-  const result: CapacityResult = {
+  const found: CapacityResult = {
+    tool_version: DIALTONE_VERSION,
     scenario: o.scenario,
     unit: unitOf(o.scenario).unit,
     target: o.loaded.profile.name,
@@ -53,6 +58,11 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     steps: outcome.steps,
     ...(ctx.slos ? { slos: { slo_set: sloSetName(o.loaded.profile.name, ctx.slos), entries: ctx.slos } } : {}),
   };
+  // Judged against the searches before it, then recorded: a release that lowers capacity gets a verdict.
+  const historyPath = o.history ?? join(dir, 'history.jsonl');
+  const record = capacityRecord(found);
+  const result: CapacityResult = { ...found, verdict: judgeCapacity(readCapacityHistory(historyPath), record) };
+  appendCapacityHistory(historyPath, record);
   await writeCapacityReport(dir, result, ctx.secrets);
   rmSync(work, { recursive: true, force: true });
   return { result, dir };

@@ -39,6 +39,11 @@ export interface SearchOptions {
    * of the offered rate. Below it a queue is growing, so the step's SLOs held only for lack of time.
    */
   readonly keepUpShare: number;
+  /**
+   * Once refined, each rate at the boundary (the highest that held, the lowest that broke) is stepped this many times
+   * more, so the figure carries its spread: a rate that held once may not hold again. 0: the search's bracket alone.
+   */
+  readonly repeats: number;
 }
 
 export const DEFAULT_SEARCH: SearchOptions = {
@@ -56,6 +61,7 @@ export const DEFAULT_SEARCH: SearchOptions = {
   machineBusyLimit: 0.95,
   droppedLimit: 0.01,
   keepUpShare: 0.95,
+  repeats: 0,
 };
 
 /** The engine could not run a step (its exit code is neither 0 nor 99, threshold failed): the search cannot go on. */
@@ -165,6 +171,23 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
     const s = await run(mid, 'refine');
     if (broke(s, o)) broken = s.offered_rate;
     else held = s.offered_rate;
+  }
+
+  // Confirm: step the boundary again. When the rate that held breaks on a repeat, the boundary is lower: go down one
+  // precision and confirm there (at most three levels). The budget running out here leaves a refined search with fewer
+  // repeats, which the interval says.
+  for (let level = 0; level < 3 && o.repeats > 0; level++) {
+    let lowBroke = false;
+    for (let i = 0; i < o.repeats; i++) {
+      if (!budgetLeft()) return finish('refined');
+      lowBroke = broke(await run(held, 'confirm'), o) || lowBroke;
+      if (!budgetLeft()) return finish('refined');
+      await run(broken, 'confirm');
+    }
+    if (!lowBroke) break;
+    broken = held;
+    held = held / (1 + o.precision);
+    if (held * 60 < 1) break;
   }
   return finish('refined');
 }

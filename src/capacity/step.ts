@@ -34,7 +34,7 @@ export interface Percentiles {
 /** One step's measurements (steady part only, unless said otherwise). */
 export interface StepResult {
   readonly index: number;
-  readonly stage: 'coarse' | 'refine';
+  readonly stage: 'coarse' | 'refine' | 'confirm';
   /** Iterations per second the executor was asked to start. */
   readonly offered_rate: number;
   readonly duration_s: number;

@@ -13,6 +13,7 @@ import { redact } from '../profile/redact.js';
 import { esc, page } from '../report/html.js';
 import type { Results } from '../report/results.js';
 import { writeReportFiles } from '../report/write.js';
+import { DIALTONE_VERSION } from '../version.js';
 import { prepareSteps } from './prepare.js';
 import type { StepContext } from './step.js';
 import { vuBudget } from './step.js';
@@ -115,6 +116,8 @@ async function countOf(hold: { running: () => Promise<number | undefined> }, sce
 
 /** What under-load.json holds. */
 export interface UnderLoadResult {
+  /** dialtone's version (package.json). */
+  readonly tool_version: string;
   readonly scenario: string;
   readonly rate: number;
   /** The engine that held the load: the user's k6 or the built-in engine, with its version. */
@@ -179,6 +182,7 @@ export async function gateUnderLoad(o: {
   const idleFailing = failing(idle);
   const loadFailing = failing(underLoad);
   const result: UnderLoadResult = {
+    tool_version: DIALTONE_VERSION,
     scenario: o.scenario,
     rate: o.rate,
     engine: engineId(ctx.engine),

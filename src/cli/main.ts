@@ -51,6 +51,18 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/k8s-job.js');
     return { usage: m.usage, run: m.k8sJob };
   },
+  init: async () => {
+    const m = await import('./commands/init.js');
+    return { usage: m.usage, run: m.init };
+  },
+  licenses: async () => {
+    const m = await import('./commands/licenses.js');
+    return { usage: m.usage, run: (argv) => m.licenses(argv) };
+  },
+  verdict: async () => {
+    const m = await import('./commands/verdict.js');
+    return { usage: m.usage, run: m.verdict };
+  },
 };
 
 async function help(): Promise<string> {
@@ -60,10 +72,8 @@ async function help(): Promise<string> {
 
 /** `dialtone --version`: the version in package.json. */
 async function version(): Promise<number> {
-  const { readFileSync } = await import('node:fs');
-  const { ROOT } = await import('./root.js');
-  const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string };
-  console.log(`dialtone ${pkg.version}`);
+  const { DIALTONE_VERSION } = await import('../version.js');
+  console.log(`dialtone ${DIALTONE_VERSION}`);
   return 0;
 }
 

@@ -1,8 +1,10 @@
-// Which engine ran a load: the built-in engine's version and the names the reports give an engine. No imports, so the
-// built-in engine (src/engine, which stands apart from the Node side of load) and the report writers can share it.
+// Which engine ran a load: the built-in engine's version and the names the reports give an engine. It imports only
+// dialtone's version, so the built-in engine (src/engine, which stands apart from the Node side of load) and the report
+// writers can share it.
+import { DIALTONE_VERSION } from '../version.js';
 
-/** The version of dialtone's built-in engine, as `node bin/dialtone-engine.mjs version` prints it. */
-export const BUILTIN_ENGINE_VERSION = 'v0.1.0';
+/** The version of dialtone's built-in engine, as `node bin/dialtone-engine.mjs version` prints it: dialtone's own. */
+export const BUILTIN_ENGINE_VERSION = `v${DIALTONE_VERSION}`;
 
 /** The two engines a load runs on: the user's own k6, or dialtone's built-in engine. */
 export type EngineKind = 'k6' | 'builtin';

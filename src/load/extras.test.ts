@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exitWithVerdict, loadExtrasOf, REGRESSION_EXIT } from '../cli/commands/load-extras.js';
-import { k6ExtraArgs, parseOut, parseSegment, segmentArgs } from './extras.js';
+import { k6ExtraArgs, parseBaselineTag, parseOut, parseSegment, segmentArgs } from './extras.js';
 
 describe('load extras', () => {
   it('pass k6 outputs through as --out, and refuse an output k6 v2 does not have with one line', () => {
@@ -27,6 +27,18 @@ describe('load extras', () => {
   it('refuse --segments together with --segment', () => {
     expect(() => loadExtrasOf({ segments: '2', segment: '1/2' })).toThrow('load: --segments runs every segment here; --segment i/N runs one: give one of them');
     expect(() => loadExtrasOf({ segments: '0' })).toThrow("load: --segments must be an integer from 1 to 16, got '0'");
+  });
+
+  it('take a --baseline-tag as a release is named, refuse a name a shell or a page would mangle with one line, and refuse it on one segment', () => {
+    for (const good of ['1.4', 'v2.0.0-rc.1', 'before_cache', 'build+7']) expect(loadExtrasOf({ 'baseline-tag': good }).extras.baselineTag).toBe(good);
+    for (const bad of ['', 'my tag', '-1.4', '.hidden', 'a/b', 'x'.repeat(65)])
+      expect(() => parseBaselineTag(bad, 'merge')).toThrow(
+        `merge: --baseline-tag must be 1 to 64 letters, digits, '.', '_', '+' or '-', starting with a letter or digit, got '${bad}'`,
+      );
+    expect(() => loadExtrasOf({ segment: '1/2', 'baseline-tag': '1.4' })).toThrow(
+      "load: --baseline-tag pins a whole run: give it to 'dialtone merge' of the segments, not to --segment i/N",
+    );
+    expect(loadExtrasOf({}).extras.baselineTag).toBeUndefined();
   });
 
   it("exit 6 for a regression only under --fail-on-regression, and keep k6's own code when a threshold failed", () => {

@@ -9,6 +9,8 @@ export interface LoadExtras {
   readonly segment?: Segment | undefined;
   /** The history file the verdict reads and the run is appended to (default DIR/load/SCENARIO/history.jsonl). */
   readonly history?: string | undefined;
+  /** `--baseline-tag`: the run is recorded as a pinned baseline under this name; later runs are judged against it too. */
+  readonly baselineTag?: string | undefined;
 }
 
 export interface Segment {
@@ -33,6 +35,20 @@ export function parseOut(v: string): string {
   const kind = v.split('=')[0] ?? '';
   if (!(K6_OUTPUTS as readonly string[]).includes(kind))
     throw new UsageError(`load: --out '${v}': unknown k6 output '${kind}'; known: ${K6_OUTPUTS.join(', ')}`);
+  return v;
+}
+
+/**
+ * Checks a `--baseline-tag` name: a release or a label, as a reader types it on the command line (`1.4`,
+ * `v2.0.0-rc.1`, `before-cache`).
+ *
+ * @example
+ * parseBaselineTag('1.4'); // '1.4'
+ * parseBaselineTag('my tag', 'merge'); // throws UsageError
+ */
+export function parseBaselineTag(v: string, command = 'load'): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(v))
+    throw new UsageError(`${command}: --baseline-tag must be 1 to 64 letters, digits, '.', '_', '+' or '-', starting with a letter or digit, got '${v}'`);
   return v;
 }
 

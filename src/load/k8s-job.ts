@@ -1,10 +1,11 @@
 // `dialtone k8s-job`: a Kubernetes Indexed Job that runs one execution segment of a load per pod on the dialtone image
 // (the built-in engine, no k6), for `dialtone merge` to join. The k6-operator's manifests (operator.ts) are the k6 way.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { parseProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
+import { DIALTONE_VERSION } from '../version.js';
 import { usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
 import { readDialogues } from './dialogues.js';
@@ -56,10 +57,8 @@ export interface JobManifests {
   readonly activeDeadlineSeconds: number;
 }
 
-/** The default image: `dialtone:` and the version in package.json. */
-export function defaultImage(root: string): string {
-  return `dialtone:${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}`;
-}
+/** The default image: `dialtone:` and dialtone's version (the one in package.json). */
+export const defaultImage = (): string => `dialtone:${DIALTONE_VERSION}`;
 
 /**
  * The profile as the pods read it, and the ConfigMap's other files: no env_file (the credentials come from the
@@ -145,7 +144,7 @@ export function jobManifests(o: JobOptions): JobManifests {
   const { data, keys } = podProfile(o);
   const configMap = scenarioConfigMap({ command: 'k8s-job', name, scenario: o.scenario, namespace: o.namespace, data, holds: 'the profile' });
   const browser = usesBrowser(o.root, o.scenario);
-  const image = o.image ?? defaultImage(o.root);
+  const image = o.image ?? defaultImage();
   // The Job's whole life: the start, the scenario's own bound (as `dialtone load` bounds it), the window to collect.
   const activeDeadlineSeconds = START_ALLOWANCE_S + runLimitSeconds(o.workload, o.overrides?.duration) + COLLECT_WINDOW_S;
   const { labels } = manifestMetadata(name, o.scenario) as { labels: Record<string, string> };

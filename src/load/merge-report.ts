@@ -14,6 +14,8 @@ export interface MergeTarget {
   readonly target: string;
   readonly reportDir: string;
   readonly history?: string | undefined;
+  /** `--baseline-tag`: the merged run is recorded as a pinned baseline under this name. */
+  readonly baselineTag?: string | undefined;
   readonly secrets: readonly string[];
   readonly started: number;
   /** The engine every segment ran on. */

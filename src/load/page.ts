@@ -1,3 +1,4 @@
+import type { ControlReading } from '../nightly/control.js';
 import type { NightMetric } from '../nightly/metrics.js';
 import { badge, esc, page } from '../report/html.js';
 import type { LoadConfig, SloEntry, ValueSource } from './config.js';
@@ -8,6 +9,8 @@ import type { K6Summary, ThresholdResult } from './summary.js';
 
 /** What one load run leaves behind in result.json, and one line of history.jsonl. */
 export interface LoadResult {
+  /** dialtone's version (package.json); absent in history records written before it was recorded. */
+  readonly tool_version?: string;
   readonly scenario: string;
   readonly profile: string;
   readonly target: string;
@@ -27,6 +30,10 @@ export interface LoadResult {
   /** The workload (profile, with --rate/--duration) and the metrics a regression verdict compares: src/nightly. */
   readonly workload?: string;
   readonly metrics?: Record<string, NightMetric>;
+  /** The name this run was pinned as a baseline under (`--baseline-tag`): later runs are also judged against it. */
+  readonly baseline_tag?: string;
+  /** `--control`: the control run's verdict read beside this one's (src/nightly/control.ts). */
+  readonly control?: ControlReading;
   /** Whether the load asked for was delivered (src/load/delivery.ts); absent in runs from before it was judged. */
   readonly delivery?: Delivery;
   /** What the run expected of the platform and where each value came from; absent in runs from before profiles set it. */

@@ -35,6 +35,8 @@ export interface LoadRun {
   readonly extras?: LoadExtras | undefined;
   /** The engine (resolved once for all segments), or the --engine choice (default: DIALTONE_ENGINE, then auto). */
   readonly engine?: Engine | EngineChoice | undefined;
+  /** `--control`: the control run's verdict, read beside this run's on its page (src/nightly/control.ts). */
+  readonly control?: Verdict | undefined;
 }
 
 /** Upper bound on a run's wall time per load profile: every loop is bounded in time. */
@@ -135,6 +137,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     dir,
     secrets,
     history: o.extras?.history,
+    baselineTag: o.extras?.baselineTag,
     record: !o.extras?.segment,
     tlsInsecure: kit.insecure,
     engine: engineId(engine),

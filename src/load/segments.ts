@@ -34,6 +34,7 @@ export async function runSegments(o: LoadRun, count: number): Promise<{ exitCode
       target: o.loaded.profile.name,
       reportDir: o.reportDir,
       history: o.extras?.history,
+      baselineTag: o.extras?.baselineTag,
       secrets: Object.values(secretEnv(o.loaded)),
       started,
       engine: engineId(engine),

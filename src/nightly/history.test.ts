@@ -32,7 +32,7 @@ const night = (i: number, engine: EngineId | undefined): LoadResult => ({
 const slow: K6Summary = { metrics: { turn_latency: { avg: 700, med: 700, 'p(95)': 700, 'p(99)': 700 } as K6Summary['metrics'][string] } };
 
 /** Writes a history, then reports tonight's run on `engine` against it, and returns the verdict and the line appended. */
-async function tonight(engine: EngineId, history: LoadResult[]) {
+async function tonight(engine: EngineId, history: LoadResult[], extra: { baselineTag?: string; record?: boolean } = {}) {
   const base = mkdtempSync(join(tmpdir(), 'dialtone-history-'));
   const dir = join(base, 'load', 'chat-turns');
   mkdirSync(dir, { recursive: true });
@@ -51,7 +51,8 @@ async function tonight(engine: EngineId, history: LoadResult[]) {
     reportDir: base,
     secrets: [],
     history: historyPath,
-    record: true,
+    record: extra.record ?? true,
+    baselineTag: extra.baselineTag,
   });
   const recorded = readHistory(historyPath).at(-1);
   return { verdict, recorded, page: readFileSync(join(dir, 'index.html'), 'utf8'), result: JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) };
@@ -90,5 +91,28 @@ describe('the nightly verdict and the engine', () => {
     expect(onK6.verdict).toMatchObject({ status: 'regressed', baselineRuns: 8 });
     expect(onK6.recorded?.engine).toEqual(K6);
     expect(onK6.page).toContain('engine k6 v2.2.0');
+  });
+});
+
+describe('pinned baselines in the history', () => {
+  it('records the tag a run was pinned with, and reads records from before tags alongside it', async () => {
+    const r = await tonight(K6, k6Nights, { baselineTag: '1.4' });
+    expect(r.recorded?.baseline_tag).toBe('1.4');
+    expect(r.result.baseline_tag).toBe('1.4');
+    expect(k6Nights.every((n) => !('baseline_tag' in n))).toBe(true);
+    expect(r.verdict.baselineRuns).toBe(8);
+  });
+
+  it('pins no execution segment: a part of a run is neither recorded nor a baseline', async () => {
+    const r = await tonight(K6, k6Nights, { baselineTag: '1.4', record: false });
+    expect(r.recorded?.baseline_tag).toBeUndefined();
+    expect(r.result.baseline_tag).toBeUndefined();
+  });
+
+  it('judges tonight against a tagged night of the history file and says so on the page', async () => {
+    const tagged = k6Nights.map((n, i) => (i === 2 ? { ...n, baseline_tag: '1.3' } : n));
+    const r = await tonight(K6, tagged);
+    expect(r.verdict.tags?.map((t) => [t.tag, t.at.run])).toEqual([['1.3', 3]]);
+    expect(r.page).toMatch(/<li>vs 1\.3 \(night 2026-11-03, run 3 of 9\): /);
   });
 });

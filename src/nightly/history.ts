@@ -20,6 +20,7 @@ export const HistoryLine = z.looseObject({
   engine: z.object({ kind: z.enum(['k6', 'builtin']), version: z.string() }).optional(),
   workload: z.string().optional(),
   metrics: z.record(z.string(), NightMetric).optional(),
+  baseline_tag: z.string().optional(),
 });
 
 /**
@@ -30,14 +31,25 @@ export const HistoryLine = z.looseObject({
  * readHistory('reports/load/chat-turns/history.jsonl').at(-1)?.started_at;
  */
 export function readHistory(path: string): LoadResult[] {
+  return readJsonLines(path, HistoryLine) as LoadResult[];
+}
+
+/**
+ * The lines of a JSON-lines file that parse as `schema`, oldest first; the others are left out (the load and the
+ * capacity histories read alike).
+ *
+ * @example
+ * readJsonLines('reports/capacity/chat-turns/history.jsonl', CapacityRecord).length;
+ */
+export function readJsonLines<T>(path: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): T[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter(Boolean)
     .flatMap((line) => {
       try {
-        const r = HistoryLine.safeParse(JSON.parse(line));
-        return r.success ? [r.data as LoadResult] : [];
+        const r = schema.safeParse(JSON.parse(line));
+        return r.success ? [r.data] : [];
       } catch {
         return [];
       }

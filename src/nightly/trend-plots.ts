@@ -2,7 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { LoadResult } from '../load/page.js';
 import type { K6Summary } from '../load/summary.js';
 import { esc } from '../report/html.js';
-import type { MetricVerdict, Verdict } from './verdict.js';
+import { changeText, driftLine, type MetricVerdict, tagLine, type Verdict } from './verdict.js';
 
 const STATUS_COLOUR: Record<MetricVerdict['status'], string> = { improved: '#1a7f37', unchanged: '#57606a', regressed: '#cf222e', 'no baseline': '#bf8700' };
 const MAX_PLOTS = 12;
@@ -22,11 +22,26 @@ export function headlineMetrics(verdict: Verdict, summary: K6Summary): MetricVer
   return [...moved, ...rest].slice(0, MAX_PLOTS);
 }
 
-/** The Vega-Lite spec of one metric over the nights: a line, tonight's point, and the band it was judged by. */
+/** When the metric's drift started, as the plot's subtitle says it. */
+const driftText = (m: MetricVerdict) =>
+  m.drift ? ` · drifted ${changeText(m.drift.from, m.drift.to, m.unit)} since ${m.drift.since.started_at?.slice(0, 10) ?? `run ${m.drift.since.run}`}` : '';
+
+/**
+ * The Vega-Lite spec of one metric over the nights: a line, tonight's point, the band it was judged by, and a dashed
+ * rule at each change point of its level (the one where a drift started in the verdict's colour).
+ *
+ * @example
+ * await renderSvg(trendSpec(verdict.metrics[0], nights));
+ */
 export function trendSpec(m: MetricVerdict, nights: readonly LoadResult[]): TopLevelSpec {
   const values = nights.flatMap((n, i) => {
     const v = n.metrics?.[m.metric]?.value;
     return v === undefined ? [] : [{ night: n.started_at, value: v, tonight: i === nights.length - 1 }];
+  });
+  // A change point without its night (a verdict judged without labels) is found by its place among the nights.
+  const points = (m.changePoints ?? []).flatMap((c) => {
+    const night = c.started_at ?? nights[c.run - 1]?.started_at;
+    return night ? [{ night, drift: c.run === m.drift?.since.run }] : [];
   });
   const x = { field: 'night', type: 'temporal' as const, title: null, axis: { format: '%b %d %H:%M', labelAngle: -30 } };
   // The axis spans the nights and the median, not the band: a band many times wider than the data would flatten it.
@@ -43,7 +58,7 @@ export function trendSpec(m: MetricVerdict, nights: readonly LoadResult[]): TopL
   };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: m.metric, subtitle: m.status, subtitleColor: STATUS_COLOUR[m.status] },
+    title: { text: m.metric, subtitle: `${m.status}${driftText(m)}`, subtitleColor: STATUS_COLOUR[m.status] },
     width: 320,
     height: 140,
     background: 'white',
@@ -57,6 +72,16 @@ export function trendSpec(m: MetricVerdict, nights: readonly LoadResult[]): TopL
             },
           ]
         : []),
+      ...points.map((p) => ({
+        data: { values: [p] },
+        mark: {
+          type: 'rule' as const,
+          strokeDash: [4, 3],
+          strokeWidth: p.drift ? 2 : 1,
+          color: p.drift ? STATUS_COLOUR[m.drift?.status ?? 'unchanged'] : '#8c959f',
+        },
+        encoding: { x },
+      })),
       { data: { values }, mark: { type: 'line' as const, point: true, color: '#0969da' }, encoding: { x, y } },
       {
         data: { values: values.filter((v) => v.tonight) },
@@ -73,6 +98,16 @@ const fmt = (v: number | undefined, unit: MetricVerdict['unit']) =>
     : unit === 'ratio'
       ? `${(v * 100).toFixed(2)}%`
       : `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit === 'ms' ? ' ms' : unit === 'per_s' ? '/s' : ''}`;
+
+/** The drift column: how far the level moved since the history began and since when, or how many change points it saw. */
+const driftCell = (m: MetricVerdict) =>
+  m.drift
+    ? `${m.drift.status} ${changeText(m.drift.from, m.drift.to, m.unit)} since ${m.drift.since.started_at?.slice(0, 10) ?? ''} (run ${m.drift.since.run})`
+    : m.changePoints?.length
+      ? `${m.changePoints.length} change point${m.changePoints.length === 1 ? '' : 's'}, within the floor`
+      : m.changePoints
+        ? 'level steady'
+        : '—';
 
 /**
  * The page's verdict section: the overall verdict, every metric with its numbers, and an inline SVG
@@ -91,11 +126,13 @@ export async function nightlySection(verdict: Verdict, nights: readonly LoadResu
   const rows = verdict.metrics
     .map(
       (m) =>
-        `<tr><td><code>${esc(m.metric)}</code></td><td>${esc(fmt(m.value, m.unit))}</td><td>${esc(fmt(m.median, m.unit))}</td><td>${esc(`${fmt(m.low, m.unit)} … ${fmt(m.high, m.unit)}`)}</td><td>${m.better} is better</td><td><span class="badge ${{ regressed: 'fail', improved: 'pass', unchanged: 'skip', 'no baseline': 'uncovered' }[m.status]}">${esc(m.status)}</span></td></tr>`,
+        `<tr><td><code>${esc(m.metric)}</code></td><td>${esc(fmt(m.value, m.unit))}</td><td>${esc(fmt(m.median, m.unit))}</td><td>${esc(`${fmt(m.low, m.unit)} … ${fmt(m.high, m.unit)}`)}</td><td>${esc(driftCell(m))}</td><td>${m.better} is better</td><td><span class="badge ${{ regressed: 'fail', improved: 'pass', unchanged: 'skip', 'no baseline': 'uncovered' }[m.status]}">${esc(m.status)}</span></td></tr>`,
     )
     .join('');
+  const drifts = verdict.metrics.flatMap((m) => (m.drift?.status === 'regressed' ? [driftLine(m, verdict.historyRuns) ?? ''] : []));
+  const lines = [...drifts, ...(verdict.tags ?? []).map((t) => tagLine(t, verdict.historyRuns))].map((l) => `<li>${esc(l.trim())}</li>`);
   return `<h2>Regression verdict <span class="badge ${cls}">${esc(overall)}</span></h2>
-<p class="muted">Tonight against the last ${verdict.baselineRuns} runs of this workload: each metric's band is its baseline median ± 5 spreads (wider with few runs), at least 10% of the median.</p>
-<div class="plots" style="display:flex;flex-wrap:wrap;gap:8px">${plots.join('')}</div>
-<details><summary>All ${verdict.metrics.length} metrics</summary><table><tr><th>Metric</th><th>Tonight</th><th>Baseline median</th><th>Band</th><th>Direction</th><th>Verdict</th></tr>${rows}</table></details>`;
+<p class="muted">Tonight against the last ${verdict.baselineRuns} runs of this workload: each metric's band is its baseline median ± 5 spreads (wider with few runs), at least 10% of the median. Drift: each metric's level over the history (${verdict.historyRuns ?? 0} runs), cut at its change points (E-divisive means, t-test); tonight's level worse than the first one by more than the band's floor is a regression, and so is one worse than at a pinned baseline (--baseline-tag).</p>
+${lines.length ? `<ul class="drift">${lines.join('')}</ul>\n` : ''}<div class="plots" style="display:flex;flex-wrap:wrap;gap:8px">${plots.join('')}</div>
+<details><summary>All ${verdict.metrics.length} metrics</summary><table><tr><th>Metric</th><th>Tonight</th><th>Baseline median</th><th>Band</th><th>Drift</th><th>Direction</th><th>Verdict</th></tr>${rows}</table></details>`;
 }

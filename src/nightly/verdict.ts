@@ -1,3 +1,4 @@
+import { DRIFT, type LevelStatus, levelChange, levelsOf } from './drift.js';
 import type { NightMetric } from './metrics.js';
 
 /**
@@ -20,6 +21,24 @@ export type Band = typeof BAND;
 
 export type MetricStatus = 'improved' | 'unchanged' | 'regressed' | 'no baseline';
 
+/** What found a regression: the band (tonight against the last 14 runs), the drift (the level since the history began), a pinned baseline. */
+export type RegressionKind = 'band' | 'drift' | 'tag';
+
+/** A run of the workload's history: its place (1 is the oldest run judged) and when it started. */
+export interface RunRef {
+  readonly run: number;
+  readonly started_at?: string | undefined;
+}
+
+/** A metric whose level moved since the history began (src/nightly/drift.ts): from the first segment's level to tonight's. */
+export interface Drift {
+  readonly status: Exclude<LevelStatus, 'unchanged'>;
+  readonly from: number;
+  readonly to: number;
+  /** The first run of the moved level: where the drift started. */
+  readonly since: RunRef;
+}
+
 /** One metric's verdict, with the numbers it rests on. */
 export interface MetricVerdict {
   readonly metric: string;
@@ -32,7 +51,31 @@ export interface MetricVerdict {
   readonly high?: number;
   /** Baseline runs that had this metric. */
   readonly n: number;
+  /** Regressed when the band, the drift or a pinned baseline says so; improved when only the band saw it improve. */
   readonly status: MetricStatus;
+  /** The band's own verdict; absent where `status` is the band's alone (judgeMetric). */
+  readonly band?: MetricStatus;
+  /** Where the metric's level changed over the history (oldest first), tonight included. */
+  readonly changePoints?: readonly RunRef[];
+  /** Present when tonight's level is beyond the floor from the level the history began at. */
+  readonly drift?: Drift;
+  /** What found this metric regressed, when something did. */
+  readonly kinds?: readonly RegressionKind[];
+}
+
+/** Tonight against one pinned baseline (`--baseline-tag`): the newest run carrying the tag. */
+export interface TagVerdict {
+  readonly tag: string;
+  readonly at: RunRef;
+  /** Regressed when a metric's level is worse than at the tagged run by more than its floor. */
+  readonly status: Exclude<MetricStatus, 'no baseline'>;
+  readonly metrics: readonly {
+    readonly metric: string;
+    readonly unit: NightMetric['unit'];
+    readonly from: number;
+    readonly to: number;
+    readonly status: LevelStatus;
+  }[];
 }
 
 /** A night's verdict: regressed when any metric regressed, improved when none did and one improved. */
@@ -40,6 +83,18 @@ export interface Verdict {
   readonly status: MetricStatus;
   readonly baselineRuns: number;
   readonly metrics: MetricVerdict[];
+  /** Runs of this workload in the history, tonight included (the drift looks at the last `DRIFT.history`); absent without a baseline. */
+  readonly historyRuns?: number;
+  /** One per tag in the history, in the order they were last pinned. */
+  readonly tags?: readonly TagVerdict[];
+  /** What found the regressions (of every metric), when there are any. */
+  readonly kinds?: readonly RegressionKind[];
+}
+
+/** What the verdict knows of a run besides its metrics: when it started and the tag it was pinned with. */
+export interface RunLabel {
+  readonly started_at?: string | undefined;
+  readonly baseline_tag?: string | undefined;
 }
 
 const median = (xs: readonly number[]): number => {
@@ -97,27 +152,99 @@ export function judgeMetric(metric: string, tonight: NightMetric, baseline: read
 }
 
 /**
- * Judges tonight's metrics against the earlier runs' (oldest first; only the last `band.baseline` count).
+ * Judges tonight's metrics against the earlier runs' (oldest first): the band against the last `band.baseline` runs
+ * (a step caught the night it happens), the drift over the whole history (up to `DRIFT.history` runs: a slow creep the
+ * band walks along with; since the newest pinned run when there is one), and each pinned baseline (the newest run carrying each `baseline_tag`). `labels` name the
+ * earlier runs and then tonight (when they started, their tags); without them runs are known by number only.
  *
  * @example
- * const v = judge(earlier.map((r) => r.metrics), metricsOf(summary));
+ * const v = judge(earlier.map((r) => r.metrics ?? {}), metricsOf(summary), BAND, [...earlier, tonight]);
  * if (v.status === 'regressed') process.exitCode = 6;
  */
-export function judge(earlier: readonly Readonly<Record<string, NightMetric>>[], tonight: Readonly<Record<string, NightMetric>>, band: Band = BAND): Verdict {
+export function judge(
+  earlier: readonly Readonly<Record<string, NightMetric>>[],
+  tonight: Readonly<Record<string, NightMetric>>,
+  band: Band = BAND,
+  labels: readonly RunLabel[] = [],
+): Verdict {
   const window = earlier.slice(-band.baseline);
+  if (window.length < band.minBaseline) {
+    const metrics = Object.entries(tonight)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, t]) =>
+        judgeMetric(
+          name,
+          t,
+          window.flatMap((r) => (r[name] ? [r[name].value] : [])),
+          band,
+        ),
+      );
+    return { status: 'no baseline', baselineRuns: window.length, metrics };
+  }
+  // The history the drift is looked for in: runs[i] is run start + i + 1 of the workload, tonight last.
+  const start = Math.max(0, earlier.length - DRIFT.history);
+  const runs = [...earlier.slice(start), tonight];
+  const ref = (i: number): RunRef => ({ run: start + i + 1, started_at: labels[start + i]?.started_at });
+  const tagged = new Map<string, number>();
+  runs.slice(0, -1).forEach((_, i) => {
+    const tag = labels[start + i]?.baseline_tag;
+    if (!tag) return;
+    tagged.delete(tag); // the newest run of each tag; tags in the order they were last pinned
+    tagged.set(tag, i);
+  });
+  const tagMetrics = new Map<string, TagVerdict['metrics'][number][]>([...tagged.keys()].map((t) => [t, []]));
+  // Drift is looked for since the newest pinned run when there is one, else since the history began: pinning a release
+  // accepts its level, so a slowdown the team chose does not stay red every night after.
+  const newestPin = Math.max(-1, ...tagged.values());
   const metrics = Object.entries(tonight)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, t]) =>
-      judgeMetric(
+    .map(([name, t]): MetricVerdict => {
+      const banded = judgeMetric(
         name,
         t,
         window.flatMap((r) => (r[name] ? [r[name].value] : [])),
         band,
-      ),
-    );
+      );
+      // The metric's own series: the runs that recorded it.
+      const at = runs.flatMap((r, i) => (r[name] ? [i] : []));
+      const levels = levelsOf(
+        runs.flatMap((r) => (r[name] ? [r[name].value] : [])),
+        t.unit,
+      );
+      const drift = levelChange(levels, Math.max(0, at.indexOf(newestPin)), t, band);
+      let tagWorse = false;
+      for (const [tag, i] of tagged) {
+        const p = at.indexOf(i);
+        if (p < 0) continue; // the tagged run did not record this metric
+        const c = levelChange(levels, p, t, band);
+        tagWorse ||= c.status === 'regressed';
+        tagMetrics.get(tag)?.push({ metric: name, unit: t.unit, from: c.from, to: c.to, status: c.status });
+      }
+      const kinds = [
+        ...(banded.status === 'regressed' ? ['band' as const] : []),
+        ...(drift.status === 'regressed' ? ['drift' as const] : []),
+        ...(tagWorse ? ['tag' as const] : []),
+      ];
+      return {
+        ...banded,
+        status: kinds.length ? 'regressed' : banded.status,
+        band: banded.status,
+        ...(kinds.length ? { kinds } : {}),
+        changePoints: levels.points.map((c) => ref(at[c.index] as number)),
+        ...(drift.status !== 'unchanged' && drift.since !== undefined
+          ? { drift: { status: drift.status, from: drift.from, to: drift.to, since: ref(at[drift.since] as number) } }
+          : {}),
+      };
+    });
+  const tags = [...tagged].map(([tag, i]): TagVerdict => {
+    const ms = tagMetrics.get(tag) ?? [];
+    const status = ms.some((m) => m.status === 'regressed') ? 'regressed' : ms.some((m) => m.status === 'improved') ? 'improved' : 'unchanged';
+    return { tag, at: ref(i), status, metrics: ms };
+  });
   const has = (s: MetricStatus) => metrics.some((x) => x.status === s);
-  const status: MetricStatus = window.length < band.minBaseline ? 'no baseline' : has('regressed') ? 'regressed' : has('improved') ? 'improved' : 'unchanged';
-  return { status, baselineRuns: window.length, metrics };
+  const status: MetricStatus = has('regressed') ? 'regressed' : has('improved') ? 'improved' : 'unchanged';
+  const kinds = (['band', 'drift', 'tag'] as const).filter((k) => metrics.some((m) => m.kinds?.includes(k)));
+  return { status, baselineRuns: window.length, metrics, historyRuns: earlier.length + 1, tags, ...(kinds.length ? { kinds } : {}) };
 }
 
 const num = (v: number | undefined, unit: NightMetric['unit']) =>
@@ -128,21 +255,76 @@ const num = (v: number | undefined, unit: NightMetric['unit']) =>
       : `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit === 'ms' ? ' ms' : unit === 'per_s' ? '/s' : ''}`;
 
 /**
- * One line per metric that left its band, plus the overall line: what the terminal and CI log show.
+ * A change of level as the reader weighs it: relative for latencies and throughput, in percentage points for rates,
+ * in events for counts.
+ *
+ * @example
+ * changeText(100, 138, 'ms'); // '+38.0 %'
+ */
+export function changeText(from: number, to: number, unit: NightMetric['unit']): string {
+  const sign = (x: number) => (x < 0 ? '-' : '+');
+  if (unit === 'ratio') return `${sign(to - from)}${Math.abs((to - from) * 100).toFixed(2)} pp`;
+  if (unit === 'count' || from <= 0) return `${sign(to - from)}${Math.abs(to - from).toFixed(1)}${unit === 'ms' ? ' ms' : unit === 'per_s' ? '/s' : ''}`;
+  const r = to / from - 1;
+  return `${sign(r)}${Math.abs(r * 100).toFixed(Math.abs(r) < 1 ? 1 : 0)} %`;
+}
+
+/** A run as a line names it: the night it started and its place in the history. */
+const runText = (r: RunRef, total: number | undefined) =>
+  `${r.started_at ? `night ${r.started_at.slice(0, 10)} ` : ''}(run ${r.run}${total ? ` of ${total}` : ''})`;
+
+/**
+ * The line that names a metric's drift: how far, since which night, and where its level changed.
+ *
+ * @example
+ * driftLine(m, 61); // '  regressed http_req_duration p95: drifted +38.0 % since night 2026-11-02 (run 21 of 61), 100 ms → 138 ms; change points at run 21 (2026-11-02), run 34 (2026-11-15)'
+ */
+export function driftLine(m: MetricVerdict, total?: number): string | undefined {
+  if (!m.drift) return undefined;
+  const points = (m.changePoints ?? []).map((c) => `run ${c.run}${c.started_at ? ` (${c.started_at.slice(0, 10)})` : ''}`);
+  return `  ${m.drift.status} ${m.metric}: drifted ${changeText(m.drift.from, m.drift.to, m.unit)} since ${runText(m.drift.since, total)}, ${num(m.drift.from, m.unit)} → ${num(m.drift.to, m.unit)}; change point${points.length === 1 ? '' : 's'} at ${points.join(', ')}`;
+}
+
+/** Metrics named on a tag's line at most; the page lists them all. */
+const TAG_LINE_METRICS = 5;
+
+/**
+ * The line of one pinned baseline: tonight's level of each metric against the level at the tagged run.
+ *
+ * @example
+ * tagLine(v.tags[0], 61); // '  vs 1.4 (night 2026-11-03, run 12 of 61): regressed: http_req_duration p95 +12.0 % (100 ms → 112 ms); 12 of 13 metrics within their floor'
+ */
+export function tagLine(t: TagVerdict, total?: number): string {
+  const moved = [...t.metrics.filter((m) => m.status === 'regressed'), ...t.metrics.filter((m) => m.status === 'improved')];
+  const named = moved
+    .slice(0, TAG_LINE_METRICS)
+    .map((m) => `${m.status === 'improved' ? 'improved ' : ''}${m.metric} ${changeText(m.from, m.to, m.unit)} (${num(m.from, m.unit)} → ${num(m.to, m.unit)})`);
+  if (moved.length > TAG_LINE_METRICS) named.push(`${moved.length - TAG_LINE_METRICS} more`);
+  const within = `${t.metrics.length - moved.length} of ${t.metrics.length} metrics within their floor`;
+  const at = `${t.at.started_at ? `night ${t.at.started_at.slice(0, 10)}, ` : ''}run ${t.at.run}${total ? ` of ${total}` : ''}`;
+  return `  vs ${t.tag} (${at}): ${t.status}: ${named.length ? `${named.join(', ')}; ` : ''}${within}`;
+}
+
+/**
+ * One line per metric that left its band, one per metric that drifted, one per pinned baseline, after the overall
+ * line: what the terminal and CI log show.
  *
  * @example
  * verdictLines(v); // ['verdict: regressed against 14 earlier runs', '  regressed chat p95: 9.00 ms (baseline median 5.00 ms, band 4.50 ms … 5.50 ms)']
  */
 export function verdictLines(v: Verdict): string[] {
+  const bandOf = (m: MetricVerdict) => m.band ?? m.status;
+  const drifted = v.metrics.filter((m) => m.drift?.status === 'regressed');
   const head =
     v.status === 'no baseline'
       ? `verdict: no baseline yet (${v.baselineRuns} earlier runs of this workload; ${BAND.minBaseline} needed)`
-      : `verdict: ${v.status} against ${v.baselineRuns} earlier runs (${v.metrics.filter((m) => m.status === 'unchanged').length} of ${v.metrics.length} metrics within their band)`;
+      : `verdict: ${v.status} against ${v.baselineRuns} earlier runs (${v.metrics.filter((m) => bandOf(m) === 'unchanged').length} of ${v.metrics.length} metrics within their band${drifted.length ? `, ${drifted.length} drifted over ${v.historyRuns} runs` : ''})`;
   const moved = v.metrics
-    .filter((m) => m.status === 'regressed' || m.status === 'improved')
+    .filter((m) => bandOf(m) === 'regressed' || bandOf(m) === 'improved')
     .map(
       (m) =>
-        `  ${m.status} ${m.metric}: ${num(m.value, m.unit)} (baseline median ${num(m.median, m.unit)}, band ${num(m.low, m.unit)} … ${num(m.high, m.unit)})`,
+        `  ${bandOf(m)} ${m.metric}: ${num(m.value, m.unit)} (baseline median ${num(m.median, m.unit)}, band ${num(m.low, m.unit)} … ${num(m.high, m.unit)})`,
     );
-  return [head, ...moved];
+  const drifts = drifted.flatMap((m) => driftLine(m, v.historyRuns) ?? []);
+  return [head, ...moved, ...drifts, ...(v.tags ?? []).map((t) => tagLine(t, v.historyRuns))];
 }

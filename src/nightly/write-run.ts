@@ -7,13 +7,17 @@ import { type LoadResult, loadPage, type RunExpectations } from '../load/page.js
 import { type K6Summary, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
 import { latestCapacityLink } from '../report/capacity-index.js';
+import { esc } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
+import { DIALTONE_VERSION } from '../version.js';
+import { controlLines, controlReading } from './control.js';
 import { appendHistory, baselineOf, readHistory } from './history.js';
+import { judgeRun } from './judge-run.js';
 import { loadJunit } from './load-junit.js';
 import { metricsOf } from './metrics.js';
 import { nightlySection } from './trend-plots.js';
-import { judge, type Verdict } from './verdict.js';
+import type { Verdict } from './verdict.js';
 
 /** What a finished load run (or a merge of segments) hands to the report writer. */
 export interface FinishedRun {
@@ -44,6 +48,10 @@ export interface FinishedRun {
   readonly delivery?: Delivery;
   /** The SLOs and workload the run was judged by, with their sources (src/load/page.ts); absent for a merge of old segments. */
   readonly expectations?: RunExpectations | undefined;
+  /** `--baseline-tag`: the run is recorded as a pinned baseline under this name. */
+  readonly baselineTag?: string | undefined;
+  /** `--control`: the verdict of the same scenario and workload run against the reference target on this runner. */
+  readonly control?: Verdict | undefined;
 }
 
 /**
@@ -57,6 +65,7 @@ export interface FinishedRun {
 export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
   const figures = (FIGURES[o.scenario] ?? (() => ({ figures: {}, headline: [] })))(o.summary);
   const result: LoadResult = {
+    tool_version: DIALTONE_VERSION,
     scenario: o.scenario,
     profile: o.profile,
     target: o.target,
@@ -73,17 +82,23 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     ...(o.expectations ? { expectations: o.expectations } : {}),
     workload: o.workload,
     metrics: metricsOf(o.summary),
+    ...(o.baselineTag && o.record ? { baseline_tag: o.baselineTag } : {}),
   };
   const historyPath = o.history ?? join(o.dir, 'history.jsonl');
   const earlier = readHistory(historyPath);
-  const verdict = judge(
-    baselineOf(earlier, result).map((r) => r.metrics ?? {}),
-    o.record ? (result.metrics ?? {}) : {},
-  );
+  const verdict = judgeRun(earlier, result, o.record);
+  // The control's reading goes on the page and in result.json, never into the history: it judges tonight, not a metric.
+  const control = o.control && o.record ? controlReading(verdict, o.control) : undefined;
   if (o.record) appendHistory(historyPath, redact(JSON.stringify(result), o.secrets));
+  const shown: LoadResult = control ? { ...result, control } : result;
   const nights = [...baselineOf(earlier, result), result];
+  const controlHtml = control
+    ? `<h2>Control</h2><ul>${controlLines(control)
+        .map((l) => `<li>${esc(l.trim())}</li>`)
+        .join('')}</ul>`
+    : '';
   const section = o.record
-    ? await nightlySection(verdict, nights, o.summary)
+    ? (await nightlySection(verdict, nights, o.summary)) + controlHtml
     : '<p class="muted">One execution segment: merge the segments (dialtone merge) for the run\'s verdict.</p>';
   writeReportFiles(
     o.dir,
@@ -96,11 +111,11 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
         section,
         latestCapacityLink(o.reportDir, o.scenario, '../..'),
       ),
-      'result.json': `${JSON.stringify(result, null, 2)}\n`,
+      'result.json': `${JSON.stringify(shown, null, 2)}\n`,
       'junit.xml': loadJunit(result, o.record ? verdict : undefined),
     },
     o.secrets,
   );
   writeIndexPage(o.reportDir);
-  return { result, verdict, historyPath };
+  return { result: shown, verdict, historyPath };
 }

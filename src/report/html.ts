@@ -1,3 +1,5 @@
+import { DIALTONE_VERSION } from '../version.js';
+
 /** Escapes text for HTML element and attribute content. */
 export function esc(s: unknown): string {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -17,9 +19,10 @@ summary{cursor:pointer}details[open]>summary{margin-bottom:6px}.kv{display:grid;
 nav a{margin-right:14px}.filter label{margin-right:12px}
 `;
 
-/** Wraps a body in a complete, self-contained page. */
+/** Wraps a body in a complete, self-contained page; its footer names the dialtone that wrote it. */
 export function page(title: string, body: string, script = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${body}${script ? `<script>${script}</script>` : ''}</body></html>\n`;
+  const footer = `<footer class="muted"><p>dialtone ${esc(DIALTONE_VERSION)}</p></footer>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${body}${footer}${script ? `<script>${script}</script>` : ''}</body></html>\n`;
 }
 
 export const badge = (outcome: string) => `<span class="badge ${esc(outcome)}">${esc(outcome)}</span>`;

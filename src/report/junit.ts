@@ -9,6 +9,8 @@ export function junitXml(r: Results): string {
     const s = c.rule.split('.')[0] ?? 'other';
     bySurface.set(s, [...(bySurface.get(s) ?? []), c]);
   }
+  // Which dialtone judged: JUnit has no place for it on <testsuites>, so each suite carries it as a property.
+  const props = r.tool_version ? `    <properties><property name="dialtone.version" value="${x(r.tool_version)}"/></properties>\n` : '';
   const suites = [...bySurface].map(([s, cases]) => {
     const failures = cases.filter((c) => c.outcome === 'fail').length;
     const skipped = cases.filter((c) => c.outcome === 'skip').length;
@@ -26,7 +28,7 @@ export function junitXml(r: Results): string {
         return `    <testcase classname="dialtone.${x(s)}" name="${x(c.title)}" time="${(c.duration_ms / 1000).toFixed(3)}">${inner}</testcase>`;
       })
       .join('\n');
-    return `  <testsuite name="${x(s)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">\n${body}\n  </testsuite>`;
+    return `  <testsuite name="${x(s)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">\n${props}${body}\n  </testsuite>`;
   });
   const t = r.totals;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone conformance" tests="${r.cases.length}" failures="${t.fail}" skipped="${t.skip}" time="${(r.duration_ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;

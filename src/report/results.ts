@@ -105,6 +105,8 @@ export type ProofSummary = z.infer<typeof ProofSummary>;
 /** results.json: the machine-readable record of one conformance run. */
 export const Results = z.object({
   tool: z.literal('dialtone'),
+  /** dialtone's version (package.json); absent in reports older than 0.1.0's package. */
+  tool_version: z.string().optional(),
   kind: z.literal('conformance'),
   started_at: z.string(),
   duration_ms: z.number(),

@@ -5,6 +5,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import { ruleList } from '../contract/index.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { Results } from '../report/results.js';
+import { DIALTONE_VERSION } from '../version.js';
 import { toCaseResults, toRuleResults, totalsOf } from './aggregate.js';
 import { type Handover, PROFILE_ENV, secretEnv } from './context.js';
 import { globToPattern, matchesGlob, surfacesOf } from './glob.js';
@@ -58,14 +59,20 @@ export class SuiteRunner {
     pinNativeAddons(); // before the first worker thread: see native-addons.ts
     const exitCode = process.exitCode;
     const runner = new SuiteRunner(undefined as unknown as Vitest);
-    const vitest = await createVitest('test', {
-      root,
-      config: join(root, 'conformance', 'vitest.config.ts'),
-      watch: false,
-      reporters: [runner.#collector],
-      maxConcurrency: MAX_CONCURRENT_CASES,
-      ...(o.slow ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
-    });
+    const vitest = await createVitest(
+      'test',
+      {
+        root,
+        config: join(root, 'conformance', 'vitest.config.ts'),
+        watch: false,
+        reporters: [runner.#collector],
+        maxConcurrency: MAX_CONCURRENT_CASES,
+        ...(o.slow ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
+      },
+      // Installed as a package, root is inside the user's node_modules: vite's cache goes to the run's own
+      // directory, never into the package.
+      { cacheDir: join(runner.#dir, 'vite') },
+    );
     process.exitCode = exitCode;
     (runner as unknown as { vitest: Vitest }).vitest = vitest;
     return runner;
@@ -125,6 +132,7 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
   const p = loaded.profile;
   return {
     tool: 'dialtone',
+    tool_version: DIALTONE_VERSION,
     kind: 'conformance',
     started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,

@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { capacityVerdictLine } from '../../capacity/history.js';
 import type { SearchOptions } from '../../capacity/search.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
 import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
@@ -7,10 +8,11 @@ import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
+import { REGRESSION_EXIT } from './load-extras.js';
 
 export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
     [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
-    [--max-steps N] [--max-time 15m] [--max-vus N]
+    [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression]
   Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
   long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
@@ -18,7 +20,14 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   conversations-paging 75s, voice-browser 150s with a 60s graceful stop: src/capacity/units.ts). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
   --capacity (only without --target) starts the reference target with that surface at a known capacity.
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
-  2 usage or profile error; 3 Chromium or the target missing (or k6, under --engine k6); 4 the search could not complete (a step the engine could not run, its step or time budget ran out before the knee, an internal error).
+  2 usage or profile error; 3 Chromium or the target missing (or k6, under --engine k6); 4 the search could not complete (a step the engine could not run, its step or time budget ran out before the knee, an internal error);
+  6 capacity regressed, under --fail-on-regression.
+  --repeats N (0 to 5, default 0) steps each boundary rate N more times once refined, going down one --precision when
+  the rate that held breaks on a repeat; the report gives the interval the boundary lies in, from every step at its ends,
+  and says when it is too wide to plan on (over 25 % of its low end).
+  --history FILE keeps one line per search (default DIR/capacity/SCENARIO/history.jsonl) and judges the capacity found
+  against the median of the last 5 searches of the scenario against the same target on the same kind of engine:
+  regressed when lower by more than 10 % (or the search's --precision, when coarser), improved when higher by as much.
 ${ENGINE_USAGE}`;
 
 /** Parses a duration flag (30s, 5m) into seconds. */
@@ -52,11 +61,20 @@ function searchOptions(values: Record<string, string | undefined>, defaults: Sea
     maxSteps: positive('max-steps', values['max-steps'], defaults.maxSteps, true),
     maxSeconds: seconds('max-time', values['max-time'], defaults.maxSeconds),
     maxVUs: positive('max-vus', values['max-vus'], defaults.maxVUs, true),
+    repeats: repeatsOf(values.repeats, defaults.repeats),
   };
   if (o.factor <= 1) throw new UsageError(`capacity: --factor must be above 1, got '${values.factor}'`);
   if (o.warmupSeconds >= o.stepSeconds) throw new UsageError(`capacity: --warmup (${o.warmupSeconds}s) must be shorter than --step (${o.stepSeconds}s)`);
   if (o.startRate > o.maxRate) throw new UsageError(`capacity: --start-rate (${o.startRate}) is above --max-rate (${o.maxRate})`);
   return o;
+}
+
+/** --repeats: how many more times each boundary rate is stepped (0 to 5). */
+function repeatsOf(v: string | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  const r = Number(v);
+  if (!(Number.isInteger(r) && r >= 0 && r <= 5)) throw new UsageError(`capacity: --repeats must be an integer from 0 to 5, got '${v}'`);
+  return r;
 }
 
 /** Runs the capacity search for one scenario and prints one line per step and the verdict. */
@@ -80,6 +98,9 @@ export async function capacity(argv: string[]): Promise<number> {
       'max-time': { type: 'string' },
       'max-vus': { type: 'string' },
       engine: { type: 'string' },
+      history: { type: 'string' },
+      'fail-on-regression': { type: 'boolean' },
+      repeats: { type: 'string' },
     },
     true,
   );
@@ -120,12 +141,14 @@ export async function capacity(argv: string[]): Promise<number> {
       search,
       allowLive: values['allow-live'] ?? false,
       engine,
+      history: values.history,
       onStep: (s) =>
         console.log(
           `step ${s.index} (${s.stage}) offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
         ),
     });
     console.log(`capacity ${scenario} on ${engineName(engine)} against ${result.target}: ${verdict(result)}`);
+    if (result.verdict) console.log(capacityVerdictLine(result.verdict, result.unit));
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
     // load generator was the limit, that is the finding, whatever stopped the search.)
@@ -133,7 +156,7 @@ export async function capacity(argv: string[]): Promise<number> {
       console.error(`dialtone: capacity: the search was cut short by its ${result.stopped} before it refined the knee; raise --max-steps or --max-time`);
       return 4;
     }
-    return 0;
+    return values['fail-on-regression'] && result.verdict?.status === 'regressed' ? REGRESSION_EXIT : 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof EnvironmentError) throw e;
     console.error(`dialtone: capacity: the search could not complete: ${(e as Error).message?.split('\n')[0] ?? e}`);

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { type LoadExtras, parseOut, parseSegment } from '../../load/extras.js';
+import { type LoadExtras, parseBaselineTag, parseOut, parseSegment } from '../../load/extras.js';
 import type { Verdict } from '../../nightly/verdict.js';
 
 /** Exit code of a run whose thresholds held but a metric regressed, under --fail-on-regression. */
@@ -12,12 +12,16 @@ export const LOAD_EXTRA_OPTIONS = {
   segments: { type: 'string' },
   history: { type: 'string' },
   'fail-on-regression': { type: 'boolean' },
+  'baseline-tag': { type: 'string' },
 } as const;
 
 export const LOAD_EXTRA_USAGE = `  --out OUTPUT (repeatable) passes a k6 output through: json=FILE, csv=FILE, and on k6 only experimental-prometheus-rw,
   influxdb=URL.
   --history FILE reads and appends the run history there (default DIR/load/SCENARIO/history.jsonl); --fail-on-regression
-  exits 6 when the verdict against the last 14 runs of the same workload is 'regressed'.
+  exits 6 when the verdict is 'regressed': a metric outside its band around the last 14 runs of the same workload,
+  drifted beyond its floor since the history began, or worse than at a pinned baseline.
+  --baseline-tag NAME records the run as a pinned baseline (a release: 1.4); later runs are also judged against the
+  newest run carrying each tag ('dialtone verdict' judges a history again).
   --segments N runs N engine processes on k6 execution segments and merges them; --segment i/N runs one (one per machine)
   and writes its raw samples for 'dialtone merge'.`;
 
@@ -40,14 +44,23 @@ export function loadExtrasOf(v: {
   segments?: string | undefined;
   history?: string | undefined;
   'fail-on-regression'?: boolean | undefined;
+  'baseline-tag'?: string | undefined;
 }): ParsedExtras {
   const segments = v.segments === undefined ? undefined : Number(v.segments);
+  // One segment is not a run: it is neither recorded nor judged, so it cannot be a baseline.
+  if (v.segment !== undefined && v['baseline-tag'] !== undefined)
+    throw new UsageError("load: --baseline-tag pins a whole run: give it to 'dialtone merge' of the segments, not to --segment i/N");
   if (segments !== undefined && !(Number.isInteger(segments) && segments >= 1 && segments <= 16))
     throw new UsageError(`load: --segments must be an integer from 1 to 16, got '${v.segments}'`);
   if (segments !== undefined && v.segment !== undefined)
     throw new UsageError('load: --segments runs every segment here; --segment i/N runs one: give one of them');
   return {
-    extras: { outs: (v.out ?? []).map(parseOut), segment: v.segment === undefined ? undefined : parseSegment(v.segment), history: v.history },
+    extras: {
+      outs: (v.out ?? []).map(parseOut),
+      segment: v.segment === undefined ? undefined : parseSegment(v.segment),
+      history: v.history,
+      baselineTag: v['baseline-tag'] === undefined ? undefined : parseBaselineTag(v['baseline-tag']),
+    },
     segments,
     failOnRegression: v['fail-on-regression'] ?? false,
   };

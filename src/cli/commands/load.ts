@@ -7,14 +7,15 @@ import { ENGINE_USAGE, type EngineChoice, engineChoice, engineName, engineOfRun 
 import { checkExpectations } from '../../load/expectations.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { failLines } from '../../load/summary.js';
-import { verdictLines } from '../../nightly/verdict.js';
+import { controlLines } from '../../nightly/control.js';
+import { type Verdict, verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--segments N | --segment i/N]
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--baseline-tag NAME] [--control] [--segments N | --segment i/N]
   Bundles scenarios/SCENARIO.ts, runs it on the engine (the user's k6 when installed, else dialtone's built-in engine)
   and writes DIR/load/SCENARIO/.
   Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
@@ -26,7 +27,10 @@ ${ENGINE_USAGE}
   second) and length; --max-vus caps the VUs an arrival-rate scenario may start (default: 5 per iteration per second
   asked, at most 1000).
   --dashboard exports k6's web dashboard on a capacity or --rate run too (smoke and nightly runs always get it); k6 only.
-${LOAD_EXTRA_USAGE}`;
+${LOAD_EXTRA_USAGE}
+  --control (with --target) first runs the same scenario and workload against the reference target on this machine,
+  with its own history (DIR/control/, or the --history file's .control.jsonl sibling), and reads tonight's verdict
+  beside the control's: a metric that regressed in both moved with the runner, not the product.`;
 
 /** Parses a workload name (how hard a run pushes); an unknown one is a usage error listing the known ones. */
 export function workloadName(v: string | undefined): WorkloadName {
@@ -50,6 +54,7 @@ export async function load(argv: string[]): Promise<number> {
       'max-vus': { type: 'string' },
       dashboard: { type: 'boolean' },
       engine: { type: 'string' },
+      control: { type: 'boolean' },
       ...LOAD_EXTRA_OPTIONS,
     },
     true,
@@ -62,6 +67,10 @@ export async function load(argv: string[]): Promise<number> {
   const maxVUs = values['max-vus'] === undefined ? undefined : Number(values['max-vus']);
   if (maxVUs !== undefined && !(Number.isInteger(maxVUs) && maxVUs > 0))
     throw new UsageError(`load: --max-vus must be a positive integer, got '${values['max-vus']}'`);
+  if (values.control && !values.target)
+    throw new UsageError('load: --control runs the reference target beside --target; without --target the run is the control');
+  if (values.control && (values.segment !== undefined || values.segments !== undefined))
+    throw new UsageError('load: --control is for a whole run on one machine, not with --segment or --segments');
   if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration)) {
     throw new UsageError(`load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
   }
@@ -74,6 +83,7 @@ export async function load(argv: string[]): Promise<number> {
     overrides: rate || values.duration || maxVUs ? { rate, duration: values.duration, maxVUs } : undefined,
     dashboard: values.dashboard,
     engine: values.engine === undefined ? undefined : engineChoice(values.engine, 'load: --engine'),
+    control: values.control ?? false,
     ...loadExtrasOf(values),
   });
 }
@@ -89,6 +99,8 @@ export async function runLoadCommand(
     dashboard?: boolean | undefined;
     /** --engine; default DIALTONE_ENGINE, then auto. */
     engine?: EngineChoice | undefined;
+    /** --control: run the reference target first, as the control (src/nightly/control.ts). */
+    control?: boolean;
   } & Partial<ParsedExtras>,
 ): Promise<number> {
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
@@ -106,6 +118,7 @@ export async function runLoadCommand(
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
+  const control = o.control ? await controlRun(o, reportDir, engine) : undefined;
   const session = await openTarget(o.target);
   try {
     const run = {
@@ -119,6 +132,7 @@ export async function runLoadCommand(
       extras: o.extras,
       dashboard: o.dashboard,
       engine,
+      control: control?.verdict,
     };
     const { exitCode, result, dir, verdict } = o.segments ? await (await import('../../load/segments.js')).runSegments(run, o.segments) : await runLoad(run);
     console.log(`load ${o.scenario} (${o.profile}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
@@ -126,8 +140,35 @@ export async function runLoadCommand(
     if (result.expectations) console.log(`  SLOs: ${result.expectations.slo_set}`);
     for (const line of failLines(result.thresholds)) console.log(`  ${line}`);
     if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);
+    if (result.control) for (const line of controlLines(result.control)) console.log(line);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     return exitWithVerdict(exitCode, verdict, o.failOnRegression ?? false);
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * The control: the same scenario and workload against the reference target on this machine, recorded in a history of
+ * its own and judged like any run. Its thresholds and exit code are its own business; only its verdict is read.
+ */
+async function controlRun(o: Parameters<typeof runLoadCommand>[0], reportDir: string, engine: ReturnType<typeof engineOfRun>): Promise<{ verdict: Verdict }> {
+  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
+  const session = await openTarget(undefined);
+  try {
+    const history = o.extras?.history === undefined ? undefined : `${o.extras.history.replace(/\.jsonl$/, '')}.control.jsonl`;
+    const { exitCode, verdict } = await runLoad({
+      root: ROOT,
+      scenario: o.scenario,
+      profile: o.profile,
+      loaded: session.loaded,
+      reportDir: resolve(reportDir, 'control'),
+      overrides: o.overrides,
+      extras: { outs: [], segment: undefined, history, baselineTag: undefined },
+      engine,
+    });
+    console.log(`control ${o.scenario} (${o.profile}) against the reference target: ${loadVerdict(exitCode)}`);
+    return { verdict };
   } finally {
     await session.close();
   }

@@ -1,14 +1,16 @@
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { parseBaselineTag } from '../../load/extras.js';
 import { failLines } from '../../load/summary.js';
 import { parse } from '../args.js';
 import { exitWithVerdict } from './load-extras.js';
 
-export const usage = `dialtone merge DIR... [--report-dir DIR] [--history FILE] [--fail-on-regression]
+export const usage = `dialtone merge DIR... [--report-dir DIR] [--history FILE] [--fail-on-regression] [--baseline-tag NAME]
   Merges the segments of one load run (each DIR a segment's report directory, made by
   'dialtone load SCENARIO --segment i/N') into DIR/load/SCENARIO/: percentiles from the union of their raw
   samples, counts summed, thresholds judged again, then the history, the verdict and the pages. The segments must have
-  run on one kind of engine (k6 or the built-in one); the merged report names it.
+  run on one kind of engine (k6 or the built-in one); the merged report names it. --baseline-tag NAME records the merged
+  run as a pinned baseline, as 'dialtone load' does.
   Exit 0 when every merged threshold held, 99 when one failed, 6 for a regression under --fail-on-regression, 2 for usage.`;
 
 /** Merges segment directories into one run's report. */
@@ -16,9 +18,10 @@ export async function merge(argv: string[]): Promise<number> {
   const { values, positionals } = parse(
     'merge',
     argv,
-    { 'report-dir': { type: 'string' }, history: { type: 'string' }, 'fail-on-regression': { type: 'boolean' } },
+    { 'report-dir': { type: 'string' }, history: { type: 'string' }, 'fail-on-regression': { type: 'boolean' }, 'baseline-tag': { type: 'string' } },
     true,
   );
+  const baselineTag = values['baseline-tag'] === undefined ? undefined : parseBaselineTag(values['baseline-tag'], 'merge');
   if (!positionals.length) throw new UsageError('merge: name the segment directories, e.g. dialtone merge m1/load/chat-turns m2/load/chat-turns');
   const [{ readSegment }, { mergeAndReport }] = await Promise.all([import('../../load/merge.js'), import('../../load/merge-report.js')]);
   const segs = positionals.map((d) => readSegment(resolve(d)));
@@ -47,6 +50,7 @@ export async function merge(argv: string[]): Promise<number> {
     target: first.target,
     reportDir,
     history: values.history,
+    baselineTag,
     secrets: [],
     started: Math.min(...segs.map((s) => Date.parse(s.result.started_at))),
     engine,

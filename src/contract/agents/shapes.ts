@@ -39,6 +39,12 @@ export const AGENTS_ERROR_STATUSES = {
 } as const;
 export type AgentsErrorStatus = keyof typeof AGENTS_ERROR_STATUSES;
 
+/** The part of document 3 a row of its Errors table is limited to, as its parenthesis says; every other row applies to every endpoint. */
+export const AGENTS_ERROR_STATUS_SCOPE: Partial<Record<AgentsErrorStatus, 'agent interface' | 'alerts'>> = {
+  403: 'agent interface',
+  502: 'alerts',
+};
+
 /**
  * Error catalogue of document 3 (agents, alerts, webhooks). Statuses and meanings are documented; the
  * wire texts of status entries are the reference target's wording (`documented: false`). The three

@@ -128,6 +128,16 @@ export const ConcurrencyHeaders = {
   apiKey: 'x-api-key',
 } as const;
 
+/** The statuses document 2's Errors table gives the concurrency API, with their meaning, verbatim (one row per status). */
+export const CONCURRENCY_ERROR_STATUSES = {
+  400: 'Missing or invalid parameters such as a bad time range.',
+  401: 'Missing, invalid or unauthorised key.',
+  403: 'Missing, invalid or unauthorised key.',
+  404: 'Account or project not found.',
+  500: 'Internal error; 501 for slice_by language or phone_number.',
+  501: 'Internal error; 501 for slice_by language or phone_number.',
+} as const;
+
 /**
  * Concurrency error catalogue. Statuses are documented; the `error_message` texts are the
  * reference target's choice. The 401/403 split (401 missing or invalid, 403 not authorised for

@@ -283,6 +283,24 @@ export const ConversationsListResponseV1Whitelisted = ConversationsListResponseV
 export type ConversationsListResponseV1Whitelisted = z.infer<typeof ConversationsListResponseV1Whitelisted>;
 
 /**
+ * The v1 list response of any project, as document 2 allows it: complete records, or, with whitelisting enabled
+ * (`enable_whitelist` true, rule 8), records with only the fields of the project's API config. The exported contract
+ * gives the v1 list this schema, so a whitelisted project's answer is not read as records missing fields.
+ */
+export const ConversationsListResponseV1AnyProject = z.union([
+  ConversationsListResponseV1.meta({ description: 'Whitelisting off: every record carries every field.' }),
+  ConversationsListResponseV1Whitelisted.meta({
+    description: "Whitelisting on (enable_whitelist true): only the fields of the project's API config, typically id, started_at, account_id, project_id.",
+  }),
+]);
+export type ConversationsListResponseV1AnyProject = z.infer<typeof ConversationsListResponseV1AnyProject>;
+
+/** The statuses document 2's Errors table gives the conversations list (v3, with its cursor), with their meaning, verbatim. */
+export const CONVERSATIONS_ERROR_STATUSES = {
+  400: 'Malformed cursor.',
+} as const;
+
+/**
  * Conversations list errors. The 400 for a malformed cursor is documented; the text and the body
  * shape are not, so the text is the reference target's choice.
  */

@@ -24,6 +24,17 @@ export type ExternalEventsContentType = z.infer<typeof ExternalEventsContentType
 /** The accepted content types as a list. */
 export const EXTERNAL_EVENTS_CONTENT_TYPES = ExternalEventsContentType.options;
 
+/**
+ * The webhook body per content type: an opaque payload the platform stores as sent (document 2). Its form per type
+ * is the content type's own: any JSON, form fields, an XML document, text.
+ */
+export const ExternalEventsPayload = {
+  'application/json': z.unknown().meta({ description: 'Any JSON payload, stored as opaque data.' }),
+  'application/x-www-form-urlencoded': z.record(z.string(), z.string()).meta({ description: 'Form fields, stored as opaque data.' }),
+  'application/xml': z.string().meta({ description: 'An XML document, stored as opaque data.' }),
+  'text/plain': z.string().meta({ description: 'Text, stored as opaque data.' }),
+} as const satisfies Record<ExternalEventsContentType, z.ZodType>;
+
 /** Success status of the webhook: the event is queued. */
 export const EXTERNAL_EVENTS_SUCCESS_STATUS = 201;
 
@@ -59,6 +70,13 @@ export function readDottedPath(value: unknown, path: string): unknown {
 /** Webhook credential header (a dedicated external-events key), exactly as the Authentication table writes it. */
 export const ExternalEventsHeaders = {
   apiKey: 'X-Api-Key',
+} as const;
+
+/** The statuses document 2's Errors table gives the webhook, with their meaning, verbatim. */
+export const EXTERNAL_EVENTS_ERROR_STATUSES = {
+  400: 'Event id not found or invalid.',
+  401: 'Missing or invalid key.',
+  500: 'Transient processing error.',
 } as const;
 
 /**

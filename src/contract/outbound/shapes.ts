@@ -96,6 +96,11 @@ export type OutboundStatusResponse = z.infer<typeof OutboundStatusResponse>;
 export const OutboundErrorBody = z.object({ error_message: z.string() });
 export type OutboundErrorBody = z.infer<typeof OutboundErrorBody>;
 
+/** The status document 2's Errors table gives the outbound status endpoint, with its meaning, verbatim; other codes are not shown. */
+export const OUTBOUND_STATUS_ERROR_STATUSES = {
+  404: 'Unknown call, or data retained past about 2 hours.',
+} as const;
+
 /**
  * Outbound error catalogue. The 404 for an unknown or expired call is documented; every text,
  * and every status other than 404, is the reference target's choice.

@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * dialtone's version: the one in package.json, read once. `--version` prints it, every report carries it as
+ * `tool_version`, and the built-in engine reports it as its own, so the three never disagree.
+ *
+ * @example
+ * `dialtone ${DIALTONE_VERSION}`; // 'dialtone 0.1.0'
+ */
+export const DIALTONE_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
