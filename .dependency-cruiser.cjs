@@ -64,6 +64,12 @@ module.exports = {
       ['^src/contract/', '^src/profile/', '^src/clients/', '^src/reference-target/', SHARED],
       'the fuzz may import spec, profile, clients, target',
     ),
+    only(
+      'traffic',
+      '^src/traffic/',
+      ['^src/contract/', '^src/profile/', '^src/clients/', '^src/load/merge\\.ts$', '^src/load/dialogues\\.ts$', SHARED],
+      'the traffic model may import spec, profile, clients, the exact percentile and the dialogues file shape',
+    ),
     only('soak', '^src/soak/', [], 'the soak windows need nothing of the project'),
     only('tools', '^src/tools/', [SHARED], 'the Go tool installer may import the errors only'),
     only('licenses', '^src/licenses/', [], 'the licence walker reads package.json files with node built-ins only'),
