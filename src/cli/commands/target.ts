@@ -4,6 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { UsageError } from '../../errors.js';
 import { parseCapacity } from '../../reference-target/capacity.js';
 import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../reference-target/latency-spec.js';
+import { SEEDED_TRAFFIC } from '../../reference-target/records/traffic-seed.js';
 import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../reference-target/retention.js';
 import { startTarget } from '../../reference-target/server.js';
 import { SURFACES } from '../../reference-target/surfaces.js';
@@ -11,7 +12,7 @@ import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC]... [--retain N] [--retain-age DURATION]
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC]... [--retain N] [--retain-age DURATION] [--traffic-seed N]
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
@@ -30,7 +31,11 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
               $${RETAIN_ENV}, else ${DEFAULT_RETENTION.maxCount}.
   --retain-age DURATION  keeps each of them at most this long after it finished (90s, 30m, 2h). Default:
               $${RETAIN_AGE_ENV}, else ${formatAge(DEFAULT_RETENTION.maxAgeMs)}. Open conversations, live sessions, the seeded history, and
-              what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.`;
+              what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.
+  --traffic-seed N  seeds the reference project with traffic of known distributions instead of the reference history:
+              the ${SEEDED_TRAFFIC.days} whole UTC days before today, the same arrivals per hour of day every day, lognormal think
+              times and agent latencies (src/reference-target/records/traffic-seed.ts), drawn with seed N, for
+              'dialtone traffic learn' to learn from.`;
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -90,6 +95,7 @@ export async function target(argv: string[]): Promise<number> {
     latency: { type: 'string', multiple: true },
     retain: { type: 'string' },
     'retain-age': { type: 'string' },
+    'traffic-seed': { type: 'string' },
   });
   const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
@@ -97,6 +103,9 @@ export async function target(argv: string[]): Promise<number> {
   const retention = retentionFlags(values.retain, values['retain-age']);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
+  const trafficSeed = values['traffic-seed'] === undefined ? undefined : Number(values['traffic-seed']);
+  if (trafficSeed !== undefined && !Number.isInteger(trafficSeed))
+    throw new UsageError(`target: --traffic-seed must be an integer, got '${values['traffic-seed']}'`);
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
   const envFile = `${out.replace(/\.json$/, '')}.env`;
   const caFile = `${out.replace(/\.json$/, '')}-ca.pem`;
@@ -111,6 +120,7 @@ export async function target(argv: string[]): Promise<number> {
     capacity: capacity.settings,
     latency,
     retention,
+    ...(trafficSeed !== undefined ? { trafficSeed } : {}),
   });
   writeFileSync(
     envFile,
@@ -128,6 +138,11 @@ export async function target(argv: string[]): Promise<number> {
   if (running.context.defects.ids.length) console.log(`defects on: ${running.context.defects.ids.join(', ')}`);
   if (latency.ops.size > 0) console.log(`latency: ${latency.text} (seed ${running.context.latency.seed})`);
   const defaultRetention = retention.maxCount === DEFAULT_RETENTION.maxCount && retention.maxAgeMs === DEFAULT_RETENTION.maxAgeMs;
+  const traffic = running.context.traffic;
+  if (traffic) {
+    const from = new Date(traffic.toMs - SEEDED_TRAFFIC.days * 86_400_000).toISOString();
+    console.log(`traffic: seeded from ${from} to ${new Date(traffic.toMs).toISOString()} (seed ${traffic.seed})`);
+  }
   if (!defaultRetention) console.log(`retention: ${describeRetention(retention)}`);
   console.log(`profile: ${out} (credentials in ${envFile}); stop with Ctrl-C`);
   await new Promise<void>((done) => {
