@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { arrivals, channelMix, expectedWindowPeak, learnModel, littlesLaw, quantiles, type TrafficRecord, thinkTimes, trafficRecordOf } from './learn.js';
+import {
+  arrivals,
+  channelMix,
+  drawFrom,
+  learnModel,
+  littlesLaw,
+  quantiles,
+  simulatedWindowPeak,
+  type TrafficRecord,
+  thinkTimes,
+  trafficRecordOf,
+} from './learn.js';
 import { TrafficModel } from './model.js';
 
 const T0 = Date.parse('2026-11-02T00:00:00.000Z');
@@ -70,22 +81,35 @@ describe('think time and channel mix', () => {
   });
 });
 
+describe('drawFrom', () => {
+  it('reads the quantiles as an inverse CDF: the median at one half, between neighbours in between, never below zero', () => {
+    const q = quantiles(Array.from({ length: 101 }, (_, i) => i));
+    expect(drawFrom(q, 0.5)).toBe(50);
+    expect(drawFrom(q, 0.3)).toBeCloseTo(30, 6);
+    expect(drawFrom(q, 0)).toBe(0);
+    expect(drawFrom(quantiles([3, 3, 3]), 0.9)).toBe(3);
+  });
+});
+
 describe("Little's law", () => {
-  it('turns a mean concurrency into the 5-minute peak a Poisson count of it reaches', () => {
-    expect(expectedWindowPeak(0, 40)).toBe(0);
-    // L = 1 with conversations of 300 s: about two draws a window, the quantile at 2/3 of Poisson(1) is 1.
-    expect(expectedWindowPeak(1, 300)).toBe(1);
-    expect(expectedWindowPeak(10, 30)).toBeGreaterThan(10);
+  it('plays arrivals and durations out into a mean 5-minute peak: none without arrivals, higher for longer conversations', () => {
+    expect(simulatedWindowPeak(0, quantiles([60]))).toBe(0);
+    // Conversations that last far longer than the hour: every window's peak is what the hour started with, plus its arrivals.
+    const long = quantiles([36_000]);
+    expect(simulatedWindowPeak(0.01, long)).toBeGreaterThan(0.01 * 36_000);
+    // A longer conversation at the same arrival rate raises the peak, as it does on the platform.
+    expect(simulatedWindowPeak(0.1, quantiles([120]))).toBeGreaterThan(simulatedWindowPeak(0.1, quantiles([30])));
   });
 
-  it('agrees when the reported peaks are what the arrivals and durations imply, and says so when they are 20 % or more away', () => {
-    const predicted = expectedWindowPeak(0.1 * 60, 60);
+  it('agrees when the reported peaks are what the arrivals and durations give, and says so when they are more than 20 % away', () => {
+    const d = quantiles([60]);
+    const predicted = simulatedWindowPeak(0.1, d);
     const windows = (peak: number) => Array.from({ length: 12 }, (_, i) => ({ at: T0 + i * 300_000, peak }));
-    expect(littlesLaw(0.1, 60, windows(predicted), T0)).toMatchObject({ mean_concurrency: 6, predicted_peak: predicted, disagreement: 0, agrees: true });
-    const off = littlesLaw(0.1, 60, windows(predicted * 2), T0);
+    expect(littlesLaw(0.1, d, windows(predicted), T0)).toMatchObject({ mean_concurrency: 6, predicted_peak: predicted, disagreement: 0, agrees: true });
+    const off = littlesLaw(0.1, d, windows(predicted * 2), T0);
     expect(off.agrees).toBe(false);
     expect(off.disagreement).toBe(0.5);
-    expect(littlesLaw(0.1, 60, [], T0)).toMatchObject({ reported_peak: null, agrees: null });
+    expect(littlesLaw(0.1, d, [], T0)).toMatchObject({ reported_peak: null, agrees: null });
   });
 });
 
@@ -159,6 +183,10 @@ describe('trafficRecordOf', () => {
       turns: [{ user_input_datetime: '2026/11/02 10:00:01 UTC', agent_response_datetime: '2026/11/02 10:00:03 UTC' }],
     });
     expect(r).toMatchObject({ channel: '(none)', numTurns: 1, durationS: 0, handoff: false, turns: [{ latencyS: 2 }] });
+  });
+
+  it("reads a v1 time without a zone as UTC, whatever the machine's zone", () => {
+    expect(trafficRecordOf({ started_at: '2026-11-02 10:00:00', turns: null })?.startedAt).toBe(Date.parse('2026-11-02T10:00:00Z'));
   });
 
   it('skips a record without a readable started_at (a whitelisted v1 record may lack it)', () => {

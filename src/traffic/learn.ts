@@ -1,4 +1,5 @@
 import { percentile } from '../load/merge.js';
+import { seeded } from '../nightly/noise.js';
 import { LITTLE_TOLERANCE, type LittlesLaw, QUANTILE_POINTS, type Quantiles, type TrafficModel } from './model.js';
 
 const HOUR_MS = 3_600_000;
@@ -34,15 +35,18 @@ export interface ConcurrencyWindow {
 const round = (x: number) => Math.round(x * 1000) / 1000;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** A date and time without a zone (v1's legacy form): read as UTC, never as the machine's local time. */
+const ZONELESS = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 const instant = (v: unknown): number | undefined => {
   const s = str(v);
-  const t = s === undefined ? Number.NaN : Date.parse(s);
+  const zoneless = s === undefined ? null : ZONELESS.exec(s);
+  const t = s === undefined ? Number.NaN : Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : s);
   return Number.isNaN(t) ? undefined : t;
 };
 
 /**
  * A record of the conversations list, v3 or v1 (fields may be null on v1, timestamps any form Date.parse reads), as a
- * {@link TrafficRecord}; undefined when it has no readable `started_at`. A turn's `latency` is read in milliseconds
+ * {@link TrafficRecord}; undefined when it has no readable `started_at`. A time without a zone is UTC. A turn's `latency` is read in milliseconds
  * (the unit is not shown in document 2; the reference target's choice), else from its two timestamps.
  *
  * @example
@@ -129,35 +133,77 @@ export function channelMix(records: readonly TrafficRecord[]): Record<string, nu
 }
 
 /**
- * The 5-minute peak a mean concurrency L implies, for conversations of mean length W seconds: the Poisson(L) quantile
- * at 1 − 1/(k + 1), k = 1 + 300/W being about how many independent draws of the count a window holds. The
- * concurrency endpoint reports peaks, not means, so Little's law is compared with this, never with L itself.
+ * A draw from a learned distribution: its quantiles read as a piecewise-linear inverse CDF, the tails carried on to
+ * p0 and p100 by the slope of the nearest step (p0 no lower than 0).
  *
  * @example
- * expectedWindowPeak(6.7, 40) // 12
+ * drawFrom(quantiles([1, 2, 3]), 0.5) // 2
  */
-export function expectedWindowPeak(mean: number, durationS: number): number {
-  if (mean <= 0) return 0;
-  const k = 1 + WINDOW_S / Math.max(durationS, 1);
-  const target = 1 - 1 / (k + 1);
-  let p = Math.exp(-mean);
-  let cdf = p;
-  let n = 0;
-  while (cdf < target && n < 100_000) {
-    n += 1;
-    p *= mean / n;
-    cdf += p;
+export function drawFrom(q: Quantiles, u: number): number {
+  const ps = [0, ...QUANTILE_POINTS, 1];
+  const inner = [q.p5, q.p10, q.p25, q.p50, q.p75, q.p90, q.p95, q.p99];
+  const lo = Math.max(0, q.p5 - (q.p10 - q.p5));
+  const hi = q.p99 + (q.p99 - q.p95) / 4;
+  const xs = [lo, ...inner, hi];
+  for (let i = 1; i < ps.length; i++) {
+    const p1 = ps[i] as number;
+    if (u <= p1) {
+      const p0 = ps[i - 1] as number;
+      const x0 = xs[i - 1] as number;
+      return x0 + ((xs[i] as number) - x0) * ((u - p0) / (p1 - p0));
+    }
   }
-  return n;
+  return hi;
+}
+
+/** How many hours the peak of an hour is simulated for; the mean of their window peaks is the prediction. */
+const SIMULATED_HOURS = 200;
+const MAX_WARM_S = 86_400;
+
+/**
+ * The mean 5-minute peak of conversations arriving at `rate` per second (a Poisson stream) and lasting as the learned
+ * durations say: Little's law gives the mean (rate × mean duration), but the concurrency endpoint reports each window's
+ * peak, which sits above it; this plays the hour {@link SIMULATED_HOURS} times (seeded, the same every time) and
+ * averages the peaks of its twelve windows.
+ *
+ * @example
+ * simulatedWindowPeak(0.1, quantiles([60]))
+ */
+export function simulatedWindowPeak(rate: number, durations: Quantiles, seed = 25): number {
+  if (rate <= 0 || durations.n === 0) return 0;
+  const r = seeded(seed);
+  // Conversations open when the hour starts count too: the hour is played from as far back as the longest lasts (at most a day).
+  const warm = Math.min(drawFrom(durations, 1), MAX_WARM_S) + 1;
+  let sum = 0;
+  for (let h = 0; h < SIMULATED_HOURS; h++) {
+    const events: [number, number][] = [];
+    for (let t = -warm - Math.log(1 - r()) / rate; t < 3600; t += -Math.log(1 - r()) / rate) {
+      events.push([t, 1], [t + drawFrom(durations, r()), -1]);
+    }
+    events.sort((a, b) => a[0] - b[0] || a[1] - b[1]); // an end before a start at the same instant
+    let i = 0;
+    let open = 0;
+    for (; i < events.length && (events[i] as [number, number])[0] < 0; i++) open += (events[i] as [number, number])[1];
+    for (let w = 1; w <= 12; w++) {
+      let peak = open; // a window holds at least what was open when it began
+      for (; i < events.length && (events[i] as [number, number])[0] < w * WINDOW_S; i++) {
+        open += (events[i] as [number, number])[1];
+        peak = Math.max(peak, open);
+      }
+      sum += peak / 12;
+    }
+  }
+  return round(sum / SIMULATED_HOURS);
 }
 
 /**
  * Little's law over the busiest hour: its arrival rate times the mean duration, as a 5-minute peak, beside the mean of
  * the peaks the platform reported for that hour's windows.
  */
-export function littlesLaw(arrivalPerSecond: number, meanDurationS: number, reported: readonly ConcurrencyWindow[], hourStart: number): LittlesLaw {
+export function littlesLaw(arrivalPerSecond: number, durations: Quantiles, reported: readonly ConcurrencyWindow[], hourStart: number): LittlesLaw {
+  const meanDurationS = durations.mean;
   const mean = arrivalPerSecond * meanDurationS;
-  const predicted = expectedWindowPeak(mean, meanDurationS);
+  const predicted = simulatedWindowPeak(arrivalPerSecond, durations);
   const inHour = reported.filter((w) => w.at >= hourStart && w.at < hourStart + HOUR_MS);
   const observed = inHour.length ? inHour.reduce((s, w) => s + w.peak, 0) / inHour.length : undefined;
   const disagreement = observed === undefined || observed === 0 ? undefined : Math.abs(predicted - observed) / observed;
@@ -215,6 +261,6 @@ export function learnModel(records: readonly TrafficRecord[], windows: readonly 
     handoff_rate: round(handed / Math.max(finished.length, 1)),
     end_rate: round((finished.length - handed) / Math.max(finished.length, 1)),
     concurrency: { peak: peak?.peak ?? null, peak_at: peak ? new Date(peak.at).toISOString() : null, windows: windows.length },
-    littles_law: littlesLaw(arrived.busiest_hour.conversations / 3600, duration.mean, windows, Date.parse(arrived.busiest_hour.start)),
+    littles_law: littlesLaw(arrived.busiest_hour.conversations / 3600, duration, windows, Date.parse(arrived.busiest_hour.start)),
   };
 }

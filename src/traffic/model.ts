@@ -44,7 +44,7 @@ export const LittlesLaw = z.strictObject({
   mean_duration_s: z.number().nonnegative(),
   /** L = λ·W: the mean number of conversations open at once in that hour. */
   mean_concurrency: z.number().nonnegative(),
-  /** The 5-minute peak that mean implies (see `expectedWindowPeak`). */
+  /** The mean 5-minute peak those arrivals and durations give, played out (see `simulatedWindowPeak`). */
   predicted_peak: z.number().nonnegative(),
   /** The mean of the peaks the platform reported for that hour's 5-minute windows; null without concurrency data. */
   reported_peak: z.number().nonnegative().nullable(),
