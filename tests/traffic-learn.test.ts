@@ -89,6 +89,28 @@ describe('dialtone traffic learn against seeded traffic', () => {
   }, 150_000);
 });
 
+describe('dialtone target --latency with a learned model', () => {
+  it('makes every agent op of a fresh target answer lognormal through the learned agent latency', async () => {
+    const { model } = await learn('latency');
+    const fresh = await backgroundTarget(join(dir, 'fresh.json'), [], ['--latency', join(dir, 'latency.json')]);
+    try {
+      const ms = (s: number) => `${Math.round(s * 1000)}ms`;
+      const dist = `lognormal:p50=${ms(model.agent_latency_s.p50)},p95=${ms(model.agent_latency_s.p95)}`;
+      for (const op of ['chat.respond', 'messaging.reply', 'voice.reply', 'voice.first_agent_audio']) expect(fresh.output).toContain(`${op}=${dist}`);
+    } finally {
+      await fresh.stop();
+    }
+  }, 150_000);
+
+  it('refuses a file that is not a traffic model with one line and exit code 2', async () => {
+    const notModel = join(dir, 'not-model.json');
+    writeFileSync(notModel, '{"model": "something else"}');
+    const run = await dialtone(['target', '--latency', notModel, '--profile-out', join(dir, 'never.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^dialtone: target: --latency: not a traffic model: .*not-model\.json: model: /)]);
+  });
+});
+
 describe('dialtone traffic learn when the platform says no', () => {
   it('turns an API error into one line and exit code 3', async () => {
     const envFile = join(dir, 'ref.env');

@@ -9,10 +9,11 @@ import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN
 import { startTarget } from '../../reference-target/server.js';
 import { SURFACES } from '../../reference-target/surfaces.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
+import { AGENT_OPS, learnedLatencySpec, readModel } from '../../traffic/latency.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC]... [--retain N] [--retain-age DURATION] [--traffic-seed N]
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC|FILE.json]... [--retain N] [--retain-age DURATION] [--traffic-seed N]
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
@@ -24,6 +25,8 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
   --latency SPEC  makes ops take as long as a real agent platform's: 'realistic' (agent turns p50 1.5 s, p95 4.5 s;
               other calls p50 80 ms, p95 250 ms; streamed chunks every 60 ms p50, 200 ms p95), or your own.
               ${latencyGrammar('              ')}
+              A FILE.json is a traffic model ('dialtone traffic learn'): the agent ops (${AGENT_OPS.join(', ')})
+              answer lognormal through its learned agent latency p50 and p95.
               Draws are seeded by --seed, one stream per op. With --capacity, a surface's request ops spend their
               drawn time in its queue's workers and N becomes its mean throughput. Default: $${LATENCY_ENV}, if set.
   --retain N  keeps at most N finished conversations (closed chats, ended calls), and as many of each other finished
@@ -66,9 +69,10 @@ async function tlsMaterial(v: { tls?: boolean; 'tls-cert'?: string; 'tls-key'?: 
   return { cert, key, ca: v['tls-ca'] ? readFlagFile('--tls-ca', v['tls-ca']) : cert };
 }
 
-/** The latency spec: the --latency flags (their entries joined), else DIALTONE_TARGET_LATENCY; a bad one is a usage error. */
+/** The latency spec: the --latency flags (their entries joined; a .json file is a traffic model), else DIALTONE_TARGET_LATENCY; a bad one is a usage error. */
 function latencyOf(flags: readonly string[] | undefined): LatencySpec {
-  const parsed = flags?.length ? parseLatency(flags.join(';')) : latencyFromEnv();
+  const entries = flags?.map((f) => (f.trim().endsWith('.json') ? learnedLatencySpec(readModel(f.trim(), 'target: --latency')) : f));
+  const parsed = entries?.length ? parseLatency(entries.join(';')) : latencyFromEnv();
   if ('error' in parsed) throw new UsageError(`target: ${parsed.error}`);
   return parsed.spec;
 }
