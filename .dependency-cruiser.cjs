@@ -67,7 +67,17 @@ module.exports = {
     only(
       'traffic',
       '^src/traffic/',
-      ['^src/contract/', '^src/profile/', '^src/clients/', '^src/load/merge\\.ts$', '^src/load/dialogues\\.ts$', '^src/nightly/noise\\.ts$', SHARED],
+      [
+        '^src/contract/',
+        '^src/profile/',
+        '^src/clients/',
+        '^src/load/merge\\.ts$',
+        '^src/load/dialogues\\.ts$',
+        '^src/load/config\\.ts$',
+        '^src/load/vu/quantiles\\.ts$',
+        '^src/nightly/noise\\.ts$',
+        SHARED,
+      ],
       'the traffic model may import spec, profile, clients, the exact percentile and the dialogues file shape',
     ),
     only('soak', '^src/soak/', [], 'the soak windows need nothing of the project'),

@@ -111,6 +111,18 @@ describe('dialtone target --latency with a learned model', () => {
   });
 });
 
+describe('dialtone load --workload learned, refused before anything runs', () => {
+  it('refuses a scenario that cannot play a learned workload, a missing model and --rate, each with one line and exit code 2', async () => {
+    const other = await dialtone(['load', 'messaging-sockets', '--workload', 'learned']);
+    expect([other.code, other.stderr.trim()]).toEqual([2, 'dialtone: load: --workload learned plays chat-turns only, not messaging-sockets']);
+    const missing = await dialtone(['load', 'chat-turns', '--workload', 'learned', '--traffic', join(dir, 'nowhere.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toBe(`dialtone: load: --traffic: ${join(dir, 'nowhere.json')}: no such file`);
+    const rate = await dialtone(['load', 'chat-turns', '--workload', 'learned', '--rate', '5']);
+    expect([rate.code, rate.stderr.trim()]).toEqual([2, 'dialtone: load: --workload learned takes its rate from the traffic model; leave out --rate']);
+  });
+});
+
 describe('dialtone traffic learn when the platform says no', () => {
   it('turns an API error into one line and exit code 3', async () => {
     const envFile = join(dir, 'ref.env');

@@ -1,28 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { describeIssue } from '../profile/load.js';
-import { TrafficModel } from './model.js';
+import type { TrafficModel } from './model.js';
 
 /** The reference target's ops that wait for the agent: each answers with the learned agent latency. */
 export const AGENT_OPS = ['chat.respond', 'messaging.reply', 'voice.reply', 'voice.first_agent_audio'] as const;
-
-/**
- * Reads a traffic model file; a missing, unreadable or malformed one is a usage error naming `flag` and the first bad field.
- *
- * @example
- * readModel('traffic-model.json', '--latency').agent_latency_s.p50 // 1.203
- */
-export function readModel(path: string, flag: string): TrafficModel {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`${flag}: ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message.split('\n')[0]}`);
-  }
-  const parsed = TrafficModel.safeParse(json);
-  if (!parsed.success) throw new UsageError(`${flag}: not a traffic model: ${describeIssue(path, parsed.error)}`);
-  return parsed.data;
-}
 
 /**
  * The latency spec (`dialtone target --latency`'s grammar) that makes the reference agent answer as the learned one

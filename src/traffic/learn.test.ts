@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  arrivals,
-  channelMix,
-  drawFrom,
-  learnModel,
-  littlesLaw,
-  quantiles,
-  simulatedWindowPeak,
-  type TrafficRecord,
-  thinkTimes,
-  trafficRecordOf,
-} from './learn.js';
+import { arrivals, channelMix, learnModel, littlesLaw, quantiles, simulatedWindowPeak, type TrafficRecord, thinkTimes, trafficRecordOf } from './learn.js';
 import { TrafficModel } from './model.js';
 
 const T0 = Date.parse('2026-11-02T00:00:00.000Z');
@@ -78,16 +67,6 @@ describe('think time and channel mix', () => {
   it('gives each channel its share of the conversations', () => {
     const rs = [conv(T0, { channel: 'CHAT' }), conv(T0, { channel: 'VOICE-SIP' }), conv(T0, { channel: 'VOICE-SIP' }), conv(T0, { channel: 'VOICE-SIP' })];
     expect(channelMix(rs)).toEqual({ 'VOICE-SIP': 0.75, CHAT: 0.25 });
-  });
-});
-
-describe('drawFrom', () => {
-  it('reads the quantiles as an inverse CDF: the median at one half, between neighbours in between, never below zero', () => {
-    const q = quantiles(Array.from({ length: 101 }, (_, i) => i));
-    expect(drawFrom(q, 0.5)).toBe(50);
-    expect(drawFrom(q, 0.3)).toBeCloseTo(30, 6);
-    expect(drawFrom(q, 0)).toBe(0);
-    expect(drawFrom(quantiles([3, 3, 3]), 0.9)).toBe(3);
   });
 });
 

@@ -1,4 +1,5 @@
 import { percentile } from '../load/merge.js';
+import { drawFrom } from '../load/vu/quantiles.js';
 import { seeded } from '../nightly/noise.js';
 import { LITTLE_TOLERANCE, type LittlesLaw, QUANTILE_POINTS, type Quantiles, type TrafficModel } from './model.js';
 
@@ -130,30 +131,6 @@ export function channelMix(records: readonly TrafficRecord[]): Record<string, nu
   const counts = new Map<string, number>();
   for (const r of records) counts.set(r.channel, (counts.get(r.channel) ?? 0) + 1);
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, round(n / Math.max(records.length, 1))]));
-}
-
-/**
- * A draw from a learned distribution: its quantiles read as a piecewise-linear inverse CDF, the tails carried on to
- * p0 and p100 by the slope of the nearest step (p0 no lower than 0).
- *
- * @example
- * drawFrom(quantiles([1, 2, 3]), 0.5) // 2
- */
-export function drawFrom(q: Quantiles, u: number): number {
-  const ps = [0, ...QUANTILE_POINTS, 1];
-  const inner = [q.p5, q.p10, q.p25, q.p50, q.p75, q.p90, q.p95, q.p99];
-  const lo = Math.max(0, q.p5 - (q.p10 - q.p5));
-  const hi = q.p99 + (q.p99 - q.p95) / 4;
-  const xs = [lo, ...inner, hi];
-  for (let i = 1; i < ps.length; i++) {
-    const p1 = ps[i] as number;
-    if (u <= p1) {
-      const p0 = ps[i - 1] as number;
-      const x0 = xs[i - 1] as number;
-      return x0 + ((xs[i] as number) - x0) * ((u - p0) / (p1 - p0));
-    }
-  }
-  return hi;
 }
 
 /** How many hours the peak of an hour is simulated for; the mean of their window peaks is the prediction. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** The quantiles a distribution of the model keeps; enough to draw from it again (a piecewise-linear inverse CDF). */
-export const QUANTILE_POINTS = [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99] as const;
+/** The quantiles a distribution of the model keeps; enough to draw from it again (src/load/vu/quantiles.ts). */
+export { QUANTILE_POINTS } from '../load/vu/quantiles.js';
 
 /**
  * A learned distribution: the number of observations it rests on, their mean and their quantiles

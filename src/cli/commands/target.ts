@@ -9,7 +9,8 @@ import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN
 import { startTarget } from '../../reference-target/server.js';
 import { SURFACES } from '../../reference-target/surfaces.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
-import { AGENT_OPS, learnedLatencySpec, readModel } from '../../traffic/latency.js';
+import { AGENT_OPS, learnedLatencySpec } from '../../traffic/latency.js';
+import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
