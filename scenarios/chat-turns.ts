@@ -49,7 +49,9 @@ export default async function chatTurns(): Promise<void> {
   const dialogue = dialogueAt(dialogues, schedule, exec.scenario.iterationInTest);
   // A dialogue's turns all go as respond messages (each answer then says whether it ends); without one, the
   // conversation opens with a faker text.
-  const created = await chat.call('create', 'POST', dialogue ? { channel: 'api' } : { channel: 'api', initial_message: pick() });
+  // A learned workload's turns are all respond messages too: the model's turn counts and think times are between them.
+  const learned = cfg.overrides?.learned;
+  const created = await chat.call('create', 'POST', dialogue || learned ? { channel: 'api' } : { channel: 'api', initial_message: pick() });
   const id = created.status === 200 ? (created.json('conversation_id') as string | undefined) : undefined;
   if (!check(id, { 'create answers a conversation_id': (v) => typeof v === 'string' })) {
     completed.add(false);
@@ -59,7 +61,6 @@ export default async function chatTurns(): Promise<void> {
   // go one after another, each awaiting the previous answer, as a person in a conversation does.
   // A conversation the agent ends early stops there (the rest of a script would go to a conversation flagged to end).
   // A learned workload (`--workload learned`) draws how many turns, and how long the user thinks before each one.
-  const learned = cfg.overrides?.learned;
   const count = dialogue ? dialogue.turns.length : learned ? Math.max(1, Math.round(drawFrom(learned.turns, Math.random()))) : TURNS_PER_CONVERSATION + 1;
   const say = (i: number) => (dialogue ? (dialogue.turns[i] as string) : i === count - 1 ? cfg.target.chat_script.goodbye_message : pick());
   let answered = true;
