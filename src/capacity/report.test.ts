@@ -67,6 +67,19 @@ describe('the capacity page', () => {
     expect(poor).not.toContain('predicted peak');
   });
 
+  it("puts the platform's busiest hour beside the capacity found when a traffic model was given", async () => {
+    const headroom = {
+      file: 'traffic-model.json',
+      busiest_hour_start: '2026-11-18T12:00:00.000Z',
+      per_second: 0.1,
+      concurrency_peak: 3,
+      share: 0.4,
+      share_range: null,
+    };
+    expect(await capacityPage({ ...result(0.9), headroom })).toContain('uses 40 % of what holds the SLOs (0.250 walks/s)');
+    expect(await capacityPage(result(0.9))).not.toContain('busiest hour');
+  });
+
   it('names the engine that ran the steps', async () => {
     expect(await capacityPage(result(0.9))).toContain('engine dialtone built-in engine v0.1.0');
     expect(await capacityPage({ ...result(0.9), engine: { kind: 'k6', version: 'k6 v2.2.0 (go1.25.1, linux/amd64)' } })).toContain('engine k6 v2.2.0');

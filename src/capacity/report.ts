@@ -8,6 +8,7 @@ import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { type BoundaryInterval, WIDE_INTERVAL } from './analysis.js';
 import { errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
+import { headroomLine } from './headroom.js';
 import { capacityVerdictLine } from './history.js';
 import type { CapacityResult } from './result.js';
 import { keptUp } from './search.js';
@@ -131,7 +132,7 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
-<p><b>${esc(verdict(r))}</b></p>${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, r.unit))}</p>` : ''}
+<p><b>${esc(verdict(r))}</b></p>${r.headroom && a.max_sustainable_rate !== null ? `\n<p class="headroom"><b>${esc(headroomLine(r.headroom, r.unit, a.max_sustainable_rate))}</b></p>` : ''}${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, r.unit))}</p>` : ''}
 <table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${n(a.max_sustainable_rate)} ${esc(r.unit)}/s`}</td></tr>
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
 <tr><th>knee</th><td>${a.knee ? `${n(a.knee.rate)} ${esc(r.unit)}/s: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>

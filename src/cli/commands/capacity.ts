@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { headroomLine, type ObservedPeak } from '../../capacity/headroom.js';
 import { capacityVerdictLine } from '../../capacity/history.js';
 import type { SearchOptions } from '../../capacity/search.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
@@ -6,13 +7,14 @@ import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../loa
 import { checkExpectations } from '../../load/expectations.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
+import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
 import { REGRESSION_EXIT } from './load-extras.js';
 
 export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
     [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
-    [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression]
+    [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression] [--traffic FILE]
   Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
   long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
@@ -28,7 +30,16 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   --history FILE keeps one line per search (default DIR/capacity/SCENARIO/history.jsonl) and judges the capacity found
   against the median of the last 5 searches of the scenario against the same target on the same kind of engine:
   regressed when lower by more than 10 % (or the search's --precision, when coarser), improved when higher by as much.
+  --traffic FILE (chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity
+  found: the share of what holds the SLOs it uses, across the boundary's interval.
 ${ENGINE_USAGE}`;
+
+/** The busiest hour of a traffic model, for the headroom line; chat-turns only (its unit is a conversation). */
+function observedPeak(scenario: string, file: string): ObservedPeak {
+  if (scenario !== 'chat-turns') throw new UsageError(`capacity: --traffic sets conversations beside chat-turns' capacity, not ${scenario}'s`);
+  const m = readModel(file, 'capacity: --traffic');
+  return { file, busiest_hour_start: m.arrivals.busiest_hour.start, per_second: m.arrivals.busiest_hour.per_second, concurrency_peak: m.concurrency.peak };
+}
 
 /** Parses a duration flag (30s, 5m) into seconds. */
 function seconds(flag: string, v: string | undefined, fallback: number): number {
@@ -101,6 +112,7 @@ export async function capacity(argv: string[]): Promise<number> {
       history: { type: 'string' },
       'fail-on-regression': { type: 'boolean' },
       repeats: { type: 'string' },
+      traffic: { type: 'string' },
     },
     true,
   );
@@ -123,6 +135,7 @@ export async function capacity(argv: string[]): Promise<number> {
   // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
   const engine = resolveEngine(ROOT, values.engine === undefined ? undefined : engineChoice(values.engine, 'capacity: --engine'));
 
+  const observed = values.traffic === undefined ? undefined : observedPeak(scenario, values.traffic);
   const [{ runCapacity }, { verdict }, { openTarget }, { startTarget }] = await Promise.all([
     import('../../capacity/run.js'),
     import('../../capacity/report.js'),
@@ -142,6 +155,7 @@ export async function capacity(argv: string[]): Promise<number> {
       allowLive: values['allow-live'] ?? false,
       engine,
       history: values.history,
+      observed,
       onStep: (s) =>
         console.log(
           `step ${s.index} (${s.stage}) offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
@@ -149,6 +163,9 @@ export async function capacity(argv: string[]): Promise<number> {
     });
     console.log(`capacity ${scenario} on ${engineName(engine)} against ${result.target}: ${verdict(result)}`);
     if (result.verdict) console.log(capacityVerdictLine(result.verdict, result.unit));
+    const cap = result.analysis.max_sustainable_rate;
+    if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
+    else if (observed) console.log('headroom: none, the search found no capacity of the target to set the busiest hour beside');
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
     // load generator was the limit, that is the finding, whatever stopped the search.)

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { CapacityAnalysis } from './analysis.js';
+import { headroomLine, headroomOf, type ObservedPeak } from './headroom.js';
+
+const observed: ObservedPeak = { file: 'traffic-model.json', busiest_hour_start: '2026-11-18T12:00:00.000Z', per_second: 1.85, concurrency_peak: 70 };
+const analysis = (o: Partial<CapacityAnalysis>): CapacityAnalysis =>
+  ({
+    max_sustainable_rate: 5,
+    limited_by: 'target',
+    interval: { low: 4.5, high: 5, observations: { low: 3, high: 3 }, mixed: [], wide: false },
+    ...o,
+  }) as CapacityAnalysis;
+
+describe('headroom', () => {
+  it('puts the busiest hour beside what holds the SLOs, with the share across the interval of the capacity figure', () => {
+    const h = headroomOf(observed, analysis({}));
+    expect(h?.share).toBeCloseTo(0.37, 6);
+    expect(h?.share_range?.[0]).toBeCloseTo(0.37, 6);
+    expect(h?.share_range?.[1]).toBeCloseTo(1.85 / 4.5, 6);
+    expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toBe(
+      "The busiest hour (2026-11-18T12:00:00.000Z, 1.85 conversations/s, from traffic-model.json) uses 37 % of what holds the SLOs (5.00 conversations/s; 37 %–41 % across the boundary's interval). Its window's concurrency peaked at 70 conversations.",
+    );
+  });
+
+  it('gives no headroom when the search found no capacity of the target (the load generator was the limit, or nothing held)', () => {
+    expect(headroomOf(observed, analysis({ limited_by: 'load-generator' }))).toBeUndefined();
+    expect(headroomOf(observed, analysis({ max_sustainable_rate: null }))).toBeUndefined();
+  });
+
+  it('writes a small share to a tenth of a per cent', () => {
+    const h = headroomOf({ ...observed, per_second: 0.041667, concurrency_peak: null }, analysis({ interval: null }));
+    expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toBe(
+      'The busiest hour (2026-11-18T12:00:00.000Z, 0.0417 conversations/s, from traffic-model.json) uses 0.8 % of what holds the SLOs (5.00 conversations/s).',
+    );
+  });
+});
