@@ -165,3 +165,37 @@ export function errorChart(r: CapacityResult): TopLevelSpec {
     },
   } as TopLevelSpec;
 }
+
+/**
+ * The observed day under the capacity: the platform's mean arrivals per hour of day (a traffic model's, `--traffic`)
+ * as a rate, the capacity found as a rule and the boundary's interval as a band; undefined without a traffic model.
+ */
+export function dailyCurveChart(r: CapacityResult): TopLevelSpec | undefined {
+  const h = r.headroom;
+  const cap = r.analysis.max_sustainable_rate;
+  if (!h || cap === null) return undefined;
+  const values = h.per_hour_of_day.map((perHour, hour) => ({ hour, rate: perHour / 3600 }));
+  const band = r.analysis.interval ? [{ low: r.analysis.interval.low, high: r.analysis.interval.high }] : [];
+  return {
+    width: WIDTH,
+    height: HEIGHT,
+    title: `the observed day (${h.file}) under what holds the SLOs`,
+    layer: [
+      ...(band.length
+        ? [{ data: { values: band }, mark: { type: 'rect', color: '#cf222e', opacity: 0.12 }, encoding: { y: q('low', ''), y2: { field: 'high' } } }]
+        : []),
+      {
+        data: { values },
+        mark: { type: 'area', line: true, opacity: 0.5 },
+        encoding: { x: q('hour', 'hour of day (UTC)', { scale: { domain: [0, 23] } }), y: q('rate', `arrivals (${r.unit}/s)`) },
+      },
+      {
+        data: { values: [{ cap, label: `holds the SLOs: ${cap.toPrecision(3)} ${r.unit}/s` }] },
+        layer: [
+          { mark: { type: 'rule', color: '#cf222e', strokeDash: [6, 4] }, encoding: { y: q('cap', '') } },
+          { mark: { type: 'text', color: '#cf222e', align: 'left', dx: 4, dy: -6, x: 0 }, encoding: { y: q('cap', ''), text: { field: 'label' } } },
+        ],
+      },
+    ],
+  } as TopLevelSpec;
+}

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { CapacityAnalysis } from './analysis.js';
 import { headroomLine, headroomOf, type ObservedPeak } from './headroom.js';
 
-const observed: ObservedPeak = { file: 'traffic-model.json', busiest_hour_start: '2026-11-18T12:00:00.000Z', per_second: 1.85, concurrency_peak: 70 };
+const observed: ObservedPeak = {
+  file: 'traffic-model.json',
+  busiest_hour_start: '2026-11-18T12:00:00.000Z',
+  per_second: 1.85,
+  concurrency_peak: 70,
+  per_hour_of_day: Array.from({ length: 24 }, (_, h) => (h === 12 ? 6660 : 1000)),
+};
 const analysis = (o: Partial<CapacityAnalysis>): CapacityAnalysis =>
   ({
     max_sustainable_rate: 5,

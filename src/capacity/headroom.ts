@@ -9,6 +9,8 @@ export interface ObservedPeak {
   readonly per_second: number;
   /** The highest 5-minute concurrency peak the platform reported in the model's window; null without the series. */
   readonly concurrency_peak: number | null;
+  /** Mean conversations started in each hour of the day (UTC), 24 figures: the page plots them under the capacity. */
+  readonly per_hour_of_day: readonly number[];
 }
 
 /** The observed peak beside the capacity found: the share of it the busiest hour uses, across the boundary's interval. */
@@ -24,7 +26,7 @@ export interface Headroom extends ObservedPeak {
  * (then there is nothing to compare with) or the target was not the limit.
  *
  * @example
- * headroomOf({ file: 'm.json', busiest_hour_start: '…', per_second: 1.85, concurrency_peak: 70 }, analysis)?.share // 0.37
+ * headroomOf({ file: 'm.json', busiest_hour_start: '…', per_second: 1.85, concurrency_peak: 70, per_hour_of_day }, analysis)?.share // 0.37
  */
 export function headroomOf(observed: ObservedPeak, a: CapacityAnalysis): Headroom | undefined {
   const cap = a.max_sustainable_rate;

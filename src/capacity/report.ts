@@ -7,7 +7,7 @@ import { esc, page } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { type BoundaryInterval, WIDE_INTERVAL } from './analysis.js';
-import { errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
+import { dailyCurveChart, errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
 import { headroomLine } from './headroom.js';
 import { capacityVerdictLine } from './history.js';
 import type { CapacityResult } from './result.js';
@@ -128,7 +128,13 @@ function sloTable(r: CapacityResult): string {
 /** The page: verdict, figures, plots, the SLOs, the step table. */
 export async function capacityPage(r: CapacityResult, hasLoadPage = false): Promise<string> {
   const a = r.analysis;
-  const plots = [await svg(latencyChart(r)), await svg(throughputChart(r)), await svg(uslChart(r)), await svg(errorChart(r))].join('');
+  const plots = [
+    await svg(dailyCurveChart(r)),
+    await svg(latencyChart(r)),
+    await svg(throughputChart(r)),
+    await svg(uslChart(r)),
+    await svg(errorChart(r)),
+  ].join('');
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>

@@ -38,7 +38,13 @@ ${ENGINE_USAGE}`;
 function observedPeak(scenario: string, file: string): ObservedPeak {
   if (scenario !== 'chat-turns') throw new UsageError(`capacity: --traffic sets conversations beside chat-turns' capacity, not ${scenario}'s`);
   const m = readModel(file, 'capacity: --traffic');
-  return { file, busiest_hour_start: m.arrivals.busiest_hour.start, per_second: m.arrivals.busiest_hour.per_second, concurrency_peak: m.concurrency.peak };
+  return {
+    file,
+    busiest_hour_start: m.arrivals.busiest_hour.start,
+    per_second: m.arrivals.busiest_hour.per_second,
+    concurrency_peak: m.concurrency.peak,
+    per_hour_of_day: m.arrivals.per_hour_of_day,
+  };
 }
 
 /** Parses a duration flag (30s, 5m) into seconds. */
