@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacityAnalysis } from './analysis.js';
-import { headroomLine, headroomOf, type ObservedPeak } from './headroom.js';
+import { growthOf, headroomLine, headroomOf, type ObservedPeak } from './headroom.js';
 
 const observed: ObservedPeak = {
   file: 'traffic-model.json',
@@ -37,6 +37,36 @@ describe('headroom', () => {
     const h = headroomOf({ ...observed, per_second: 0.041667, concurrency_peak: null }, analysis({ interval: null }));
     expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toBe(
       'The busiest hour (2026-11-18T12:00:00.000Z, 0.0417 conversations/s, from traffic-model.json) uses 0.8 % of what holds the SLOs (5.00 conversations/s).',
+    );
+  });
+});
+
+describe('the growth of the daily peak', () => {
+  /** `days` daily peaks from 2026-01-01, rising `perDay` a day from `start`, with a seeded wobble of ±`wobble`. */
+  const peaks = (days: number, start: number, perDay: number, wobble = 0) =>
+    Array.from({ length: days }, (_, d) => ({
+      date: new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10),
+      per_second: start + perDay * d + wobble * Math.sin(d * 12.9898),
+    }));
+
+  it('needs 8 weeks of days', () => {
+    expect(growthOf(peaks(55, 1, 0.01), 5)).toBeUndefined();
+    expect(growthOf(peaks(56, 1, 0.01), 5)).toBeDefined();
+  });
+
+  it('finds the day a steady rise reaches the capacity, and a range around it when the days wobble', () => {
+    // 1/s rising 0.05/s a day reaches 5/s on day 80: 2026-03-22.
+    expect(growthOf(peaks(60, 1, 0.05), 5)).toMatchObject({ days: 60, reaches_from: '2026-03-22', reaches_to: '2026-03-22' });
+    const g = growthOf(peaks(60, 1, 0.05, 0.3), 5);
+    expect(g?.reaches_from && g.reaches_from < '2026-03-22').toBe(true);
+    expect(g?.reaches_to && g.reaches_to > '2026-03-22').toBe(true);
+  });
+
+  it('says a flat or falling peak does not reach the capacity, in the headroom line', () => {
+    const h = headroomOf({ ...observed, daily_peaks: peaks(60, 1.85, -0.001, 0.01) }, analysis({}));
+    expect(h?.growth?.per_day).toBeLessThan(0);
+    expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toMatch(
+      /Over 60 days the daily peak moved -.* conversations\/s a day: it is not growing/,
     );
   });
 });

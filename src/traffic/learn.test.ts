@@ -38,7 +38,7 @@ describe('quantiles', () => {
 });
 
 describe('arrivals', () => {
-  it('counts conversations per hour of day as a mean over the days, and finds the busiest clock hour', () => {
+  it('counts conversations per hour of day as a mean over the days, and finds the busiest clock hour, overall and each day', () => {
     // Two days: 10:00 has 3 then 5 conversations, 14:00 has 1 each day.
     const starts = [
       ...[0, 1, 2].map((i) => T0 + 10 * H + i * 60_000),
@@ -56,6 +56,10 @@ describe('arrivals', () => {
     expect(a.per_hour_of_day[14]).toBe(1);
     expect(a.per_hour_of_day[0]).toBe(0);
     expect(a.busiest_hour).toEqual({ start: '2026-11-03T10:00:00.000Z', conversations: 5, per_second: Math.round((5 / 3600) * 1e6) / 1e6 });
+    expect(a.daily_peaks).toEqual([
+      { date: '2026-11-02', per_second: Math.round((3 / 3600) * 1e6) / 1e6 },
+      { date: '2026-11-03', per_second: Math.round((5 / 3600) * 1e6) / 1e6 },
+    ]);
   });
 });
 

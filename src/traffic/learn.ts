@@ -106,9 +106,18 @@ export function arrivals(records: readonly TrafficRecord[], fromMs: number, toMs
   }
   let best: [number, number] = [Math.floor(fromMs / HOUR_MS), 0];
   for (const [h, n] of byClockHour) if (n > best[1] || (n === best[1] && h < best[0])) best = [h, n];
+  const daily = new Map<number, number>();
+  for (const [h, n] of byClockHour) {
+    const day = Math.floor(h / 24);
+    daily.set(day, Math.max(daily.get(day) ?? 0, n));
+  }
+  const daily_peaks = [...daily]
+    .sort((a, b) => a[0] - b[0])
+    .map(([day, n]) => ({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), per_second: Math.round((n / 3600) * 1e6) / 1e6 }));
   return {
     days: round(days),
     per_hour_of_day: perHour.map((n) => round(n / days)),
+    daily_peaks,
     busiest_hour: { start: new Date(best[0] * HOUR_MS).toISOString(), conversations: best[1], per_second: Math.round((best[1] / 3600) * 1e6) / 1e6 },
   };
 }

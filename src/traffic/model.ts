@@ -33,6 +33,8 @@ export const Arrivals = z.strictObject({
     conversations: z.number().int().nonnegative(),
     per_second: z.number().nonnegative(),
   }),
+  /** Each UTC day of the window with its busiest hour's rate (conversations per second): the growth of the peak. */
+  daily_peaks: z.array(z.strictObject({ date: z.string(), per_second: z.number().nonnegative() })).default([]),
 });
 export type Arrivals = z.infer<typeof Arrivals>;
 

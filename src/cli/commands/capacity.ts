@@ -44,6 +44,7 @@ function observedPeak(scenario: string, file: string): ObservedPeak {
     per_second: m.arrivals.busiest_hour.per_second,
     concurrency_peak: m.concurrency.peak,
     per_hour_of_day: m.arrivals.per_hour_of_day,
+    daily_peaks: m.arrivals.daily_peaks,
   };
 }
 
