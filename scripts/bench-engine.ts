@@ -21,10 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { request } from '../src/clients/exchange.js';
 import type { Delivery } from '../src/load/delivery.js';
+import { builtinEngine } from '../src/load/engine.js';
+import { engineThreadsEnv } from '../src/load/engine-threads.js';
 import { GeneratorWatch } from '../src/load/generator-watch.js';
 import type { LoadResult } from '../src/load/page.js';
 import { TICKS_PER_SECOND } from '../src/load/proc.js';
 import { type K6Summary, stat } from '../src/load/summary.js';
+import type { Profile } from '../src/profile/schema.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -283,6 +286,8 @@ async function engineRun(t: Target, rate: number, seconds: number, vus: number, 
     BENCH_RATE: String(rate),
     BENCH_VUS: String(vus),
     BENCH_DURATION: `${seconds}s`,
+    // The worker threads `dialtone load` gives the engine against this (local) target.
+    ...engineThreadsEnv(builtinEngine(ROOT), t.profile as unknown as Profile),
   };
   const script = join(ROOT, 'scripts', 'bench', 'minimal', 'respond-rate.js');
   const m = await measure(
