@@ -8,9 +8,9 @@ export const TIMING_SENSITIVE: readonly string[] = [
   'tests/capacity.test.ts', // capacity searches within ±15 %
   'tests/capacity-realistic.test.ts', // the same against a slow agent
   'tests/under-load.test.ts', // the gate under load, with the load delivered
-  'tests/load-exit-codes.test.ts', // load runs judged on delivery and thresholds
+  'tests/load-exit-codes.test.ts', // a run whose load was not delivered
   'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered
-  'tests/tls-e2e.test.ts', // five smoke loads over TLS, delivered
+  'tests/tls-e2e.test.ts', // every scenario's smoke load over TLS: exit, figures, delivery, JUnit
   'tests/dialogues.test.ts', // chat-turns runs playing conversation scripts
   'tests/control.test.ts', // a load run beside its control run
   'tests/target-dies.test.ts', // a run that must end on time when its target dies
