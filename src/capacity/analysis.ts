@@ -104,14 +104,16 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): 
     if (s.throughput < THROUGHPUT_FOLLOWS * s.offered_rate) {
       return {
         rate: s.offered_rate,
-        reason: `throughput ${s.throughput.toFixed(2)}/s fell below ${THROUGHPUT_FOLLOWS * 100}% of the offered ${s.offered_rate.toFixed(2)}/s`,
+        reason: s.messages
+          ? `${s.messages.answered_per_s.toFixed(1)} of the ${s.messages.offered_per_s.toFixed(1)} messages/s sent were answered, below ${THROUGHPUT_FOLLOWS * 100}%`
+          : `throughput ${s.throughput.toFixed(2)}/s fell below ${THROUGHPUT_FOLLOWS * 100}% of the offered ${s.offered_rate.toFixed(2)}/s`,
       };
     }
     const p95 = p95Of(s, slo);
     if (base && baseP95 && p95 && p95 / baseP95 > s.offered_rate / base.offered_rate) {
       return {
         rate: s.offered_rate,
-        reason: `p95 grew ${(p95 / baseP95).toFixed(1)}× while the offered rate grew ${(s.offered_rate / base.offered_rate).toFixed(1)}×`,
+        reason: `p95 grew ${(p95 / baseP95).toFixed(1)}× while the ${s.messages ? 'sessions held' : 'offered rate'} grew ${(s.offered_rate / base.offered_rate).toFixed(1)}×`,
       };
     }
   }

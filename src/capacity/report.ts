@@ -148,9 +148,9 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
 <p><b>${esc(verdict(r))}</b></p>${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, perOf(r), r.model ? 0 : 2))}</p>` : ''}
-<table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${n(a.max_sustainable_rate)} ${esc(perOf(r))}`}</td></tr>
+<table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${num(a.max_sustainable_rate, r.model ? 0 : 2)} ${esc(perOf(r))}`}</td></tr>
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
-<tr><th>knee</th><td>${a.knee ? `${n(a.knee.rate)} ${esc(perOf(r))}: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
+<tr><th>knee</th><td>${a.knee ? `${num(a.knee.rate, r.model ? 0 : 2)} ${esc(perOf(r))}: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
 <tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; ${uslPeak(a.usl, r.unit)}` : 'too few steps'}</td></tr></table>
 <h2>Plots</h2>${plots}
 ${sloTable(r)}
