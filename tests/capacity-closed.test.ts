@@ -57,6 +57,10 @@ describe('dialtone capacity messaging-sockets --model closed', () => {
     expect(run.stdout).toContain(
       `Closed model: sessions held for a whole step each, ${KNOWN.sockets} sockets to one, every socket sending ${KNOWN.messageRate.toFixed(2)} messages/s`,
     );
+    const csv = readFileSync(join(dir, 'capacity', 'messaging-sockets', 'steps.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toMatch(/,messages_sent_per_s,messages_answered_per_s$/);
     const page = readFileSync(join(dir, 'capacity', 'messaging-sockets', 'index.html'), 'utf8');
     expect(page).toContain('sessions held');
   }, 240_000);

@@ -45,6 +45,9 @@ const COLUMNS: readonly [string, (s: StepResult, slo: string | undefined) => str
         .join('; ')
         .replace(/"/g, '""')}"`,
   ],
+  // The closed model's messages (empty for an arrival-rate search).
+  ['messages_sent_per_s', (s) => n(s.messages?.offered_per_s, 2)],
+  ['messages_answered_per_s', (s) => n(s.messages?.answered_per_s, 2)],
 ];
 
 /** The steps as CSV, one row per step in the order they ran. */
