@@ -51,13 +51,14 @@ export async function prepareSteps(
 }
 
 /**
- * The scenario's closed model at `messageRate` messages a second per socket; a usage error for a scenario that has none.
+ * The scenario's closed model at `messageRate` messages a second per socket (default: the scenario's); a usage error
+ * for a scenario that has none.
  *
  * @example
  * closedModelOf('messaging-sockets', 0.5).sockets; // 10
  */
-export function closedModelOf(scenario: string, messageRate: number): ClosedModelDefaults {
+export function closedModelOf(scenario: string, messageRate?: number): ClosedModelDefaults {
   const model = defaultsOf(scenario).closedModel;
   if (!model) throw new UsageError(`capacity: ${scenario} has no closed model (--model closed): only arrival rates are searched for it`);
-  return { ...model, messageRate };
+  return { ...model, messageRate: messageRate ?? model.messageRate };
 }

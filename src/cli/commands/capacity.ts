@@ -92,8 +92,7 @@ function closedOf(scenario: string, model: string | undefined, rate: string | un
     if (rate !== undefined) throw new UsageError('capacity: --message-rate needs --model closed');
     return undefined;
   }
-  const defaults = closedModelOf(scenario, 1);
-  return { messageRate: positive('message-rate', rate, defaults.messageRate) };
+  return { messageRate: positive('message-rate', rate, closedModelOf(scenario).messageRate) };
 }
 
 /** A step's load as the command prints it: the arrival rate, or the sessions held and their messages. */
