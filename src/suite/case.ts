@@ -60,11 +60,13 @@ function wireOf(t: CaseContext, secrets: string[]): WireEntry[] {
     const resHeaders = Object.entries(ex.responseHeaders)
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n');
+    // A socket's bodies (101: voice signaling) are its frames, each already cut by the client that recorded it.
+    const body = (b: string | undefined) => (ex.status === 101 ? (b ?? '') : cut(b));
     // WebSocket frames follow the handshake's answer: > sent, < received, # closed.
     const frames = ex.frames?.length ? `\n${cut(ex.frames.map((f) => `${FRAME_MARK[f.dir]} ${f.data}`).join('\n'), 6000)}` : '';
     return {
-      request: redact(`${ex.method} ${ex.url}\n${reqHeaders}\n\n${cut(ex.requestBody)}`, secrets),
-      response: redact(`${ex.status}\n${resHeaders}\n\n${cut(ex.responseBody)}${frames}`, secrets),
+      request: redact(`${ex.method} ${ex.url}\n${reqHeaders}\n\n${body(ex.requestBody)}`, secrets),
+      response: redact(`${ex.status}\n${resHeaders}\n\n${body(ex.responseBody)}${frames}`, secrets),
       ms: Math.round(ex.ms * 10) / 10,
     };
   });
