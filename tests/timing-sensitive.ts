@@ -7,6 +7,7 @@ export const TIMING_SENSITIVE: readonly string[] = [
   'src/reference-target/messaging/capacity.test.ts', // a messaging surface of known capacity, timed
   'tests/capacity.test.ts', // capacity searches within ±15 %
   'tests/capacity-realistic.test.ts', // the same against a slow agent
+  'tests/capacity-closed.test.ts', // messaging searched as a closed model, sessions held
   'tests/under-load.test.ts', // the gate under load, with the load delivered
   'tests/load-exit-codes.test.ts', // a run whose load was not delivered
   'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered
