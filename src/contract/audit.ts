@@ -1,0 +1,57 @@
+/**
+ * The shapes of the coverage audit (`dialtone rules --audit`): which case shows each documented behaviour that crosses
+ * operations, surfaces or delivery paths. Each surface keeps its rows in `<surface>/audit.ts`, next to its rules.
+ */
+
+/** Where a behaviour is shown: the case (a rule id, `id@operation` for the case of one operation), or why it cannot be observed. */
+export type Shown = { readonly case: string } | { readonly observed: string };
+
+/** A credential, key or scope rule and every operation it covers; each operation has a case of its own (`rule@operation`). */
+export interface CredentialCoverage<R extends string = string> {
+  readonly rule: R;
+  readonly operations: readonly string[];
+}
+
+/** One documented request field of one operation, and where its effect is shown. */
+export interface FieldCoverage {
+  readonly operation: string;
+  readonly field: string;
+  readonly shown: Shown;
+}
+
+/** The paths an event travels: live on the socket, replayed on reconnect. */
+export type DeliveryPath = 'live' | 'replay';
+
+/** One documented field of one event, and where it is shown on each path it travels. */
+export interface EventFieldCoverage {
+  readonly event: string;
+  readonly field: string;
+  readonly paths: Readonly<Partial<Record<DeliveryPath, Shown>>>;
+}
+
+/** A surface's audit rows. */
+export interface SurfaceAudit {
+  readonly credentials: readonly CredentialCoverage[];
+  readonly fields: readonly FieldCoverage[];
+  readonly events: readonly EventFieldCoverage[];
+}
+
+/**
+ * The rows of a credential rule checked on each of `operations`.
+ *
+ * @example
+ * credentials(['chat.auth.headers-required'], ['create', 'respond', 'close'])
+ */
+export function credentials<const R extends string>(rules: readonly R[], operations: readonly string[]): CredentialCoverage<R>[] {
+  return rules.map((rule) => ({ rule, operations }));
+}
+
+/**
+ * The rows of an operation's fields, each shown by one case (or with one reason).
+ *
+ * @example
+ * fields('chat.create', { channel: { case: 'chat.create.fields-recorded' } })
+ */
+export function fields(operation: string, shown: Readonly<Record<string, Shown>>): FieldCoverage[] {
+  return Object.entries(shown).map(([field, s]) => ({ operation, field, shown: s }));
+}
