@@ -1,8 +1,11 @@
 import { AgentsControl } from '../../src/clients/agents-control.js';
+import { AgentsAudit } from '../../src/contract/agents/audit.js';
 import { AgentCreateResponse, AgentsErrors, API_KEY_HEADER, ApiError } from '../../src/contract/agents/shapes.js';
 import { AgentsRegion } from '../../src/contract/common.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
+import { perOperation } from '../../src/suite/per-operation.js';
+import { invalidKey401, missingKey401 } from './keyed-operations.js';
 
 /** Creates an agent with the profile's key and returns its id. */
 async function newAgent({ t, check }: CaseApi): Promise<string> {
@@ -58,12 +61,9 @@ rule('agents.auth.x-api-key-header', 'answers GET /v1/agents 2xx with a valid ke
   check.success(res, 'a valid key in x-api-key is accepted');
 });
 
-rule('agents.auth.missing-key-401', 'answers 401 to an agent request without x-api-key', async ({ t, check }) => {
-  check.status(await t.agents.listAgents({ headers: { [API_KEY_HEADER]: undefined } }), 401);
-});
-
-rule('agents.auth.invalid-key-401', 'answers 401 to an agent request with a key the operator did not issue', async ({ t, check }) => {
-  check.status(await t.agents.listAgents({ headers: { [API_KEY_HEADER]: 'dialtone-not-a-real-key' } }), 401);
+perOperation(AgentsAudit.credentials, {
+  'agents.auth.missing-key-401': missingKey401('answers 401 to an agent request without x-api-key'),
+  'agents.auth.invalid-key-401': invalidKey401('answers 401 to an agent request with a key the operator did not issue'),
 });
 
 rule('agents.auth.permission-403', "answers 403 when a valid key of another workspace edits this workspace's agent", async (api) => {

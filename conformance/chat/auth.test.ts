@@ -3,6 +3,7 @@ import type { Response } from '../../src/clients/exchange.js';
 import { ChatAudit } from '../../src/contract/chat/audit.js';
 import { ChatCreateResponse, ChatHeaders, type ChatOperation } from '../../src/contract/chat/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
+import { perOperation } from '../../src/suite/per-operation.js';
 
 /** One chat operation, sent with overridden credential headers. */
 type Send = (o: ChatCallOptions) => Promise<Response<unknown>>;
@@ -28,48 +29,37 @@ const SENDERS: Record<ChatOperation, (api: CaseApi) => Promise<Send>> = {
   },
 };
 
-/** What each credential rule sends, and what it expects: every request of the list is rejected. */
-const CREDENTIAL_CHECKS: Record<
-  (typeof ChatAudit.credentials)[number]['rule'],
-  { sentence: string; sends: readonly (readonly [ChatCallOptions['headers'], string])[] }
-> = {
+/** Sends each request of `sends` to `operation` and checks that every one is rejected. */
+function rejectsEach(sends: readonly (readonly [ChatCallOptions['headers'], string])[]) {
+  return async (api: CaseApi, operation: ChatOperation) => {
+    const send = await SENDERS[operation](api);
+    const statuses: number[] = [];
+    for (const [headers, how] of sends) {
+      const res = await send({ headers });
+      api.check.rejected(res, `chat/${operation} ${how} is rejected`);
+      statuses.push(res.status);
+    }
+    api.observe('statuses', statuses);
+  };
+}
+
+// One case per credential rule and operation it covers (the audit's rows), each with a mutation of its own.
+perOperation(ChatAudit.credentials, {
   'chat.auth.headers-required': {
     sentence: 'rejects a request missing X-API-KEY or X-TOKEN',
-    sends: [
+    body: rejectsEach([
       [{ [ChatHeaders.apiKey]: undefined }, 'without X-API-KEY'],
       [{ [ChatHeaders.token]: undefined }, 'without X-TOKEN'],
-    ],
+    ]),
   },
   'chat.auth.invalid-credentials': {
     sentence: 'rejects an API key or connector token the operator did not issue',
-    sends: [
+    body: rejectsEach([
       [{ [ChatHeaders.apiKey]: 'dialtone-not-a-real-key' }, 'with an unknown API key'],
       [{ [ChatHeaders.token]: 'dialtone-not-a-real-token' }, 'with an unknown connector token'],
-    ],
+    ]),
   },
-};
-
-// One case per credential rule and operation it covers (the audit's rows), each with a mutation of its own.
-for (const { rule: id, operations } of ChatAudit.credentials) {
-  const { sentence, sends } = CREDENTIAL_CHECKS[id];
-  for (const operation of operations as readonly ChatOperation[]) {
-    rule(
-      id,
-      `${sentence} on ${operation}`,
-      async (api) => {
-        const send = await SENDERS[operation](api);
-        const statuses: number[] = [];
-        for (const [headers, how] of sends) {
-          const res = await send({ headers });
-          api.check.rejected(res, `chat/${operation} ${how} is rejected`);
-          statuses.push(res.status);
-        }
-        api.observe('statuses', statuses);
-      },
-      { operation },
-    );
-  }
-}
+});
 
 rule('chat.auth.header-names-case-sensitive', 'records whether the credential headers are refused in another case', async ({ t, check, observe }) => {
   const res = await t.chat.create({});

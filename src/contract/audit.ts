@@ -7,9 +7,9 @@
 export type Shown = { readonly case: string } | { readonly observed: string };
 
 /** A credential, key or scope rule and every operation it covers; each operation has a case of its own (`rule@operation`). */
-export interface CredentialCoverage<R extends string = string> {
+export interface CredentialCoverage<R extends string = string, Op extends string = string> {
   readonly rule: R;
-  readonly operations: readonly string[];
+  readonly operations: readonly Op[];
 }
 
 /** One documented request field of one operation, and where its effect is shown. */
@@ -42,7 +42,7 @@ export interface SurfaceAudit {
  * @example
  * credentials(['chat.auth.headers-required'], ['create', 'respond', 'close'])
  */
-export function credentials<const R extends string>(rules: readonly R[], operations: readonly string[]): CredentialCoverage<R>[] {
+export function credentials<const R extends string, const Op extends string>(rules: readonly R[], operations: readonly Op[]): CredentialCoverage<R, Op>[] {
   return rules.map((rule) => ({ rule, operations }));
 }
 

@@ -193,5 +193,22 @@ export function compile(spec: MutationSpec): Mutation {
   };
 }
 
+/**
+ * The mutation of each `METHOD /documented/{param}/path` operation's first answer, rewritten `how`: for a rule with a
+ * case per operation, each case's own request (`{param}` segments match any one segment).
+ *
+ * @example
+ * onEachOperation(['GET /v1/agents/{agentId}/deployments'], 'status-class')
+ * // { 'GET /v1/agents/{agentId}/deployments': { on: { method: 'GET', path: '/v1/agents/*\/deployments', nth: 0 }, how: 'status-class' } }
+ */
+export function onEachOperation(operations: readonly string[], how: HttpHow): Record<string, MutationSpec> {
+  return Object.fromEntries(
+    operations.map((op) => {
+      const [method = '', path = ''] = op.split(' ');
+      return [op, { on: { method, path: path.replace(/\{[^}]+\}/g, '*'), nth: 0 }, how }];
+    }),
+  );
+}
+
 /** A surface's registry: how each of its documented rules is broken from outside. */
 export type Proofs = Partial<Record<RuleId, RuleProof>>;
