@@ -10,20 +10,21 @@ const AGENT = 'agent-dialtone-000001';
 const BRANCH = 'branch-dialtone-000001';
 const DEPLOYMENT = 'deployment-dialtone-000001';
 
-type Send = (c: AgentsClient, o: AgentsCallOptions) => Promise<Response<unknown>>;
+type Send = (c: AgentsClient, o: AgentsCallOptions, agent?: string) => Promise<Response<unknown>>;
 
-/** How each documented operation of document 3 that a key guards is sent, with a well-formed body. */
-const SENDERS: Record<AgentOperation | AlertOperation, Send> = {
+/** How each documented operation of document 3 that a key guards is sent, with a well-formed body (on `agent`, else an id no target issued). */
+export const SENDERS: Record<AgentOperation | AlertOperation, Send> = {
   'GET /v1/agents': (c, o) => c.listAgents(o),
   'POST /v1/agents': (c, o) => c.createAgent({ name: 'dialtone key check' }, o),
-  'POST /v1/agents/{agentId}/branches': (c, o) => c.createBranch(AGENT, { name: 'dialtone' }, o),
-  'POST /v1/agents/{agentId}/branches/{branchId}/merge': (c, o) => c.merge(AGENT, BRANCH, o),
-  'PATCH /v1/agents/{agentId}/branches/{branchId}/behavior': (c, o) => c.updateBehavior(AGENT, BRANCH, { behavior: 'dialtone' }, o),
-  'POST /v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics': (c, o) => c.createTopic(AGENT, BRANCH, { name: 'dialtone', content: 'x' }, o),
-  'POST /v1/agents/{agentId}/deployments/publish': (c, o) => c.publish(AGENT, 'sandbox', o),
-  'POST /v1/agents/{agentId}/deployments/{deploymentId}/promote': (c, o) => c.promote(AGENT, DEPLOYMENT, o),
-  'GET /v1/agents/{agentId}/deployments': (c, o) => c.deployments(AGENT, { environment: 'sandbox' }, o),
-  'PATCH /v1/agents/{agentId}/real-time-configs/{config}/variables': (c, o) => c.updateVariables(AGENT, 'dialtone', { greeting: 'hi' }, o),
+  'POST /v1/agents/{agentId}/branches': (c, o, agent = AGENT) => c.createBranch(agent, { name: 'dialtone' }, o),
+  'POST /v1/agents/{agentId}/branches/{branchId}/merge': (c, o, agent = AGENT) => c.merge(agent, BRANCH, o),
+  'PATCH /v1/agents/{agentId}/branches/{branchId}/behavior': (c, o, agent = AGENT) => c.updateBehavior(agent, BRANCH, { behavior: 'dialtone' }, o),
+  'POST /v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics': (c, o, agent = AGENT) =>
+    c.createTopic(agent, BRANCH, { name: 'dialtone', content: 'x' }, o),
+  'POST /v1/agents/{agentId}/deployments/publish': (c, o, agent = AGENT) => c.publish(agent, 'sandbox', o),
+  'POST /v1/agents/{agentId}/deployments/{deploymentId}/promote': (c, o, agent = AGENT) => c.promote(agent, DEPLOYMENT, o),
+  'GET /v1/agents/{agentId}/deployments': (c, o, agent = AGENT) => c.deployments(agent, { environment: 'sandbox' }, o),
+  'PATCH /v1/agents/{agentId}/real-time-configs/{config}/variables': (c, o, agent = AGENT) => c.updateVariables(agent, 'dialtone', { greeting: 'hi' }, o),
   'GET /v1/alert-rules': (c, o) => c.listRules({}, o),
   'POST /v1/alert-rules': (c, o) =>
     c.createRule({ name: 'dialtone key check', metric: 'api_errors', operator: '>=', threshold_value: 5, window_duration: '5m' }, o),

@@ -1,6 +1,6 @@
 import { mintedAccount } from '../../src/clients/agents-control.js';
 import { API_KEY_HEADER } from '../../src/contract/agents/shapes.js';
-import { AlertsAudit } from '../../src/contract/alerts/audit.js';
+import { AlertKeyChecks } from '../../src/contract/alerts/audit.js';
 import { AlertRule, AlertRulesListResponse } from '../../src/contract/alerts/shapes.js';
 import { rule } from '../../src/suite/case.js';
 import { perOperation } from '../../src/suite/per-operation.js';
@@ -12,7 +12,7 @@ rule('alerts.auth.x-api-key-header', 'answers GET /v1/alert-rules 2xx with a val
   check.success(res, 'a valid key in x-api-key is accepted');
 });
 
-perOperation(AlertsAudit.credentials, {
+perOperation(AlertKeyChecks, {
   'alerts.auth.missing-key-401': missingKey401('answers 401 to an alert request without x-api-key'),
   'alerts.auth.invalid-key-401': invalidKey401('answers 401 to an alert request with a key the operator did not issue'),
 });

@@ -3,8 +3,17 @@
  * operations, surfaces or delivery paths. Each surface keeps its rows in `<surface>/audit.ts`, next to its rules.
  */
 
-/** Where a behaviour is shown: the case (a rule id, `id@operation` for the case of one operation), or why it cannot be observed. */
-export type Shown = { readonly case: string } | { readonly observed: string };
+/**
+ * Where a behaviour is shown: the case (a rule id) that shows it, why it cannot be observed through the documented
+ * surfaces (`observed`: the documents leave it open or no surface shows it), or a known gap with the reason it is
+ * still one (`gap`). A row with none of these fails `tests/audit.test.ts`.
+ */
+export type Shown = { readonly case: string } | { readonly observed: string } | { readonly gap: string };
+
+/** Shown by the case of rule `id`. */
+export const by = (id: string): Shown => ({ case: id });
+/** Not observable through the documented surfaces, and why. */
+export const unobservable = (why: string): Shown => ({ observed: why });
 
 /** A credential, key or scope rule and every operation it covers; each operation has a case of its own (`rule@operation`). */
 export interface CredentialCoverage<R extends string = string, Op extends string = string> {
@@ -19,8 +28,8 @@ export interface FieldCoverage {
   readonly shown: Shown;
 }
 
-/** The paths an event travels: live on the socket, replayed on reconnect. */
-export type DeliveryPath = 'live' | 'replay';
+/** The paths an event travels: live on the socket it answers, on every other socket of the session, replayed on reconnect. */
+export type DeliveryPath = 'live' | 'every-socket' | 'replay';
 
 /** One documented field of one event, and where it is shown on each path it travels. */
 export interface EventFieldCoverage {

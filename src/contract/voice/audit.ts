@@ -4,7 +4,7 @@ import { credentials, type SurfaceAudit } from '../audit.js';
 export const VoiceAudit = {
   credentials: [
     ...credentials(['voice.auth.token-on-every-offer'], ['offer on GET (WebSocket) /api/v1/webrtc/signal']),
-    ...credentials(['voice.ice-servers.unauthorized', 'voice.ice-servers.auth-required'], ['GET /api/v1/ice-servers']),
+    ...credentials(['voice.ice-servers.auth-required'], ['GET /api/v1/ice-servers']),
   ],
   fields: [],
   events: [],

@@ -1,4 +1,4 @@
-import { AgentOperations } from '../../contract/agents/audit.js';
+import { AgentOperations, AgentScopedOperations } from '../../contract/agents/audit.js';
 import { onEachOperation, type Proofs } from './spec.js';
 
 /** How each documented agents rule is broken from outside (found by scripts/find-mutations.ts, proven by every self-test). */
@@ -14,7 +14,10 @@ export const agentsProofs: Proofs = {
     mutation: { on: { method: 'GET', path: '/v1/agents', nth: 0 }, how: 'status-near' },
     operations: onEachOperation(AgentOperations.slice(1), 'status-near'),
   },
-  'agents.auth.permission-403': { mutation: { on: { method: 'GET', path: '/v1/agents/*/deployments', nth: 0 }, how: 'status-near' } },
+  'agents.auth.permission-403': {
+    mutation: { on: { method: 'POST', path: '/v1/agents/*/branches', nth: 0 }, how: 'status-near' },
+    operations: onEachOperation(AgentScopedOperations.slice(1), 'status-near'),
+  },
   'agents.errors.400-validation': { mutation: { on: { method: 'PATCH', path: '/v1/agents/*/branches/main/behavior', nth: 0 }, how: 'status-near' } },
   'agents.errors.404-not-found': { mutation: { on: { method: 'POST', path: '/v1/agents/*/deployments/*/promote', nth: 0 }, how: 'status-near' } },
   'agents.errors.409-conflict': { mutation: { on: { method: 'POST', path: '/v1/agents/*/branches/*/merge', nth: 0 }, how: 'status-near' } },
