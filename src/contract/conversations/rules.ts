@@ -490,6 +490,14 @@ export const ConversationsRules = defineRules({
     section: 'Versioning',
     statement: 'The v2 list response has the same schema as v3.',
   },
+  'conversations.path.query-alike-across-versions': {
+    doc,
+    surface,
+    kind: 'field',
+    section: LIST,
+    statement:
+      'The list query parameters are documented once for v3, v2 and v1: the same query selects the same records on v2 and on v1 as on v3 (v1 has no cursor).',
+  },
   'conversations.v1.descriptions': {
     doc,
     surface,
