@@ -210,5 +210,17 @@ export function onEachOperation(operations: readonly string[], how: HttpHow): Re
   );
 }
 
+/**
+ * The proof of a rule with a case per operation: each operation's first answer rewritten `how`, the first operation's
+ * as the rule's own mutation and the others' under `operations`.
+ *
+ * @example
+ * onEveryOperation(['GET /v1/alert-rules', 'GET /v1/alerts'], 'status-near').operations // { 'GET /v1/alerts': { … } }
+ */
+export function onEveryOperation(operations: readonly string[], how: HttpHow): RuleProof {
+  const [first = '', ...rest] = operations;
+  return { mutation: onEachOperation([first], how)[first] as MutationSpec, operations: onEachOperation(rest, how) };
+}
+
 /** A surface's registry: how each of its documented rules is broken from outside. */
 export type Proofs = Partial<Record<RuleId, RuleProof>>;
