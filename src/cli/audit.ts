@@ -5,9 +5,6 @@ import type { Surface } from '../contract/rule.js';
 import { Proofs } from '../suite/mutations/index.js';
 import type { RuleEntry } from './rule-index.js';
 
-/** Every path an event may travel, each of which an event row must place. */
-export const DELIVERY_PATHS: readonly DeliveryPath[] = ['live', 'every-socket', 'replay'];
-
 /** A rule is a credential rule when its id names authentication (`<surface>.auth.…`) or an access token's or socket's credential check. */
 const CREDENTIAL_RULE =
   /\.auth\.|^messaging\.(access-token\.(missing-headers|connector-token-not-found|validate-connector-failed)|session\.(missing-|invalid-access)|ws\.(auth-|token-))|^voice\.ice-servers\.(unauthorized|auth-required)$/;
@@ -72,7 +69,7 @@ function credentialLines(audits: readonly SurfaceAudit[], index: ReadonlyMap<str
 function eventLines(audits: readonly SurfaceAudit[], index: ReadonlyMap<string, RuleEntry>): AuditLine[] {
   return audits.flatMap((a) =>
     a.events.flatMap((e) =>
-      DELIVERY_PATHS.map((path): AuditLine => {
+      (a.eventPaths ?? []).map((path: DeliveryPath): AuditLine => {
         const shown = e.paths[path];
         const problem = problemOf(shown, index);
         return { kind: 'event', what: `${e.event} ${e.field} (${path})`, shown, ...(problem ? { problem } : {}) };

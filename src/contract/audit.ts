@@ -28,8 +28,11 @@ export interface FieldCoverage {
   readonly shown: Shown;
 }
 
-/** The paths an event travels: live on the socket it answers, on every other socket of the session, replayed on reconnect. */
-export type DeliveryPath = 'live' | 'every-socket' | 'replay';
+/**
+ * The paths an event travels: live (on the socket it answers, or a webhook's first delivery), on every other socket of
+ * the session, replayed on reconnect, or delivered again after a failed delivery.
+ */
+export type DeliveryPath = 'live' | 'every-socket' | 'replay' | 'retry';
 
 /** One documented field of one event, and where it is shown on each path it travels. */
 export interface EventFieldCoverage {
@@ -38,11 +41,12 @@ export interface EventFieldCoverage {
   readonly paths: Readonly<Partial<Record<DeliveryPath, Shown>>>;
 }
 
-/** A surface's audit rows. */
+/** A surface's audit rows; each event row places every path of `eventPaths` (the paths the surface's events travel). */
 export interface SurfaceAudit {
   readonly credentials: readonly CredentialCoverage[];
   readonly fields: readonly FieldCoverage[];
   readonly events: readonly EventFieldCoverage[];
+  readonly eventPaths?: readonly DeliveryPath[];
 }
 
 /**

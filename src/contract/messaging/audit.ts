@@ -22,6 +22,7 @@ export const MessagingAudit = {
       platform: unobservable('what platform changes in a session is not shown (messaging.session.platform-enum checks each value is accepted)'),
     }),
   ],
+  eventPaths: ['live', 'every-socket', 'replay'],
   events: [
     // Every server event: the envelope fields the documents give it.
     ...['id', 'timestamp', 'metadata'].map((field) => ({

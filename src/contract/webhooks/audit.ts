@@ -1,4 +1,5 @@
 import { by, credentials, fields, type SurfaceAudit, unobservable } from '../audit.js';
+import { AlertTriggeredPayload } from './shapes.js';
 
 /** Where each webhook behaviour that crosses operations is shown (see `src/contract/audit.ts`); one documented operation. */
 export const WebhooksAudit = {
@@ -13,5 +14,13 @@ export const WebhooksAudit = {
       event_types: by('webhooks.delivery.subscribed-only'),
     }),
   ],
-  events: [],
+  eventPaths: ['live', 'retry'],
+  events: ['event_type', ...Object.keys(AlertTriggeredPayload.shape.alert.shape).map((f) => `alert.${f}`)].map((field) => ({
+    event: 'alerts.triggered',
+    field,
+    paths: {
+      live: by('webhooks.payload.triggered-fields'),
+      retry: unobservable('the retry policy is not shown (webhooks.delivery.retries records whether a failed delivery is retried)'),
+    },
+  })),
 } satisfies SurfaceAudit;
