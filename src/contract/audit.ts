@@ -68,3 +68,14 @@ export function credentials<const R extends string, const Op extends string>(rul
 export function fields(operation: string, shown: Readonly<Record<string, Shown>>): FieldCoverage[] {
   return Object.entries(shown).map(([field, s]) => ({ operation, field, shown: s }));
 }
+
+/**
+ * The audit of a surface with one documented operation: its credential rules on it, and where each of its request
+ * fields is shown. Its events travel no path of their own.
+ *
+ * @example
+ * oneOperation('GET /v3/…/audio', ['audio.auth.x-api-key-required'], { direction: by('audio.direction.user') })
+ */
+export function oneOperation(operation: string, credentialRules: readonly string[], shown: Readonly<Record<string, Shown>>): SurfaceAudit {
+  return { credentials: credentials(credentialRules, [operation]), fields: fields(operation, shown), events: [] };
+}
