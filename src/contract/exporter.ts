@@ -921,3 +921,29 @@ export function contractFiles(): Record<string, string> {
   const out = (v: Json) => `${JSON.stringify(v, null, 2)}\n`;
   return { 'openapi.json': out(openApi()), 'asyncapi-messaging.json': out(messaging), 'asyncapi-voice.json': out(voice) };
 }
+
+/** The top-level keys of a request schema (an object, or the union of each member's keys). */
+function keysOf(schema: z.ZodType | undefined): string[] {
+  if (!schema) return [];
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  const props = (j: Json): string[] => [
+    ...Object.keys((j.properties as Json | undefined) ?? {}),
+    ...((j.anyOf ?? j.oneOf ?? []) as Json[]).flatMap(props),
+    ...((j.allOf ?? []) as Json[]).flatMap(props),
+  ];
+  return [...new Set(props(json))];
+}
+
+/**
+ * Every documented request field of every HTTP operation (`METHOD /path`), from its body and query schemas: the rows
+ * `dialtone rules --audit` must place (a case that shows the field's effect, or why it cannot be observed).
+ *
+ * @example
+ * requestFields().find((o) => o.operation === 'POST /{version}/{account_id}/{project_id}/chat/create')?.fields // ['integration_attributes', …]
+ */
+export function requestFields(): { operation: string; fields: string[] }[] {
+  return OPS.map((op) => ({
+    operation: `${op.method.toUpperCase()} ${op.path}`,
+    fields: [...new Set([...keysOf(op.body), ...Object.values(op.bodies ?? {}).flatMap(keysOf), ...keysOf(op.query)])],
+  })).filter((o) => o.fields.length > 0);
+}

@@ -36,6 +36,11 @@ export interface CaseOptions {
   readonly timeoutMs?: number;
   /** How long the case takes, for its skip reason without `--slow` ("about 11 minutes"). */
   readonly takes?: string;
+  /**
+   * The operation this case checks the rule on, for a rule checked once per operation it covers (a credential rule on
+   * create, respond and close): the case gets that operation's registered mutation (`RuleProof.operations`).
+   */
+  readonly operation?: string;
 }
 
 /** Why a case is skipped when the run lacks a capability it needs. */
@@ -86,7 +91,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
   const r = Rules[id];
   const slow = options.needs?.includes('slow') ?? false;
   const run = async (ctx: TestContext) => {
-    const meta: CaseMeta = { rule: id, ...(r.open ? { open: true } : {}) };
+    const meta: CaseMeta = { rule: id, ...(r.open ? { open: true } : {}), ...(options.operation ? { operation: options.operation } : {}) };
     ctx.task.meta.dialtone = meta;
     const settings = runSettings();
     const loaded = settings.loaded;
@@ -125,7 +130,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       const last = t.log.at(-1);
       return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${slow ? ' --slow' : ''}${profileArg}`];
     };
-    const scope = mutationScope(id, r.open === true, settings.mutations, meta);
+    const scope = mutationScope(id, r.open === true, settings.mutations, meta, options.operation);
     try {
       await withMutation(scope, () => body(api));
       if (!r.open) counted.assertSome(r.statement);
