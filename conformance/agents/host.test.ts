@@ -5,7 +5,7 @@ import { AgentsRegion } from '../../src/contract/common.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 import { perOperation } from '../../src/suite/per-operation.js';
-import { invalidKey401, missingKey401, SENDERS } from './keyed-operations.js';
+import { invalidKey401, issuedIds, missingKey401, SENDERS } from './keyed-operations.js';
 
 /** Creates an agent with the profile's key and returns its id. */
 async function newAgent({ t, check }: CaseApi): Promise<string> {
@@ -75,8 +75,7 @@ perOperation(AgentPermissionChecks, {
       check.that(other !== undefined, 'a second key, of another workspace', 'the profile names no credentials.agents_other_workspace_key');
       const foreign = t.agents.withKey(other as string);
       check.success(await foreign.listAgents(), 'the other key is itself valid (GET /v1/agents succeeds)');
-      const agentId = await newAgent(api);
-      check.status(await SENDERS[operation](foreign, {}, agentId), 403, `${operation} with the other workspace key answers 403`);
+      check.status(await SENDERS[operation](foreign, {}, await issuedIds(t)), 403, `${operation} with the other workspace key answers 403`);
     },
   },
 });
