@@ -1,11 +1,32 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { TIMING_SENSITIVE } from './tests/timing-sensitive.js';
 
-// Unit and integration tests of dialtone itself (sibling *.test.ts files and tests/).
-// The conformance suite has its own config in conformance/ and runs through the CLI.
+// Unit and integration tests of dialtone itself (sibling *.test.ts files and tests/). The conformance suite has its own
+// config in conformance/ and runs through the CLI. Two projects: everything else first (as many files at once as
+// vitest gives the machine), then the timing-sensitive files (tests/timing-sensitive.ts) one at a time, alone.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...TIMING_SENSITIVE],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timing',
+          include: [...TIMING_SENSITIVE],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -1,6 +1,7 @@
 // messaging-sockets: what the scenario expects of a platform unless the target profile says otherwise (`slos`, `workloads`).
 // Node reads this file to check a profile, print the SLOs and size the VU pool before anything runs; the scenario
 // gets the outcome in its LoadConfig (`thresholds`, `shape`).
+import { MAX_SOCKETS_PER_SESSION } from '../src/contract/messaging/wire.js';
 import type { ScenarioDefaults } from '../src/load/config.js';
 
 const defaults: ScenarioDefaults = {
@@ -73,6 +74,15 @@ const defaults: ScenarioDefaults = {
       { key: 'messaging_time_to_full_reply', count: 4 },
       { key: 'messaging_reconnect_replay_time', count: 1 },
     ],
+  },
+  // Capped at 10 sockets per session, the surface is mostly refusals under an arrival rate: the closed model holds
+  // sessions (their sockets up to the cap) and sends messages on each, judged by the replies.
+  closedModel: {
+    held: 'sessions',
+    sockets: MAX_SOCKETS_PER_SESSION,
+    messageRate: 1,
+    answered: 'messaging_messages',
+    slos: ['messaging_time_to_full_reply', 'checks'],
   },
 };
 

@@ -27,6 +27,7 @@ import { clearTimeout, setTimeout } from 'k6/timers';
 import { MAX_SOCKETS_PER_SESSION } from '../src/contract/messaging/wire.js';
 import { loadConfig } from '../src/load/vu/config.js';
 import { type DialogueData, dialogueAt, openingTurns } from '../src/load/vu/dialogues.js';
+import type { HoldControl } from '../src/load/vu/hold.js';
 import { answers, compareHistory, EventSocket, MessagingVu, until, type WireEvent } from '../src/load/vu/messaging.js';
 import { sleep } from '../src/load/vu/wait.js';
 
@@ -268,5 +269,49 @@ export default async function messagingSockets(): Promise<void> {
     await Promise.all(sockets.map((s) => s.close(WAIT_MS)));
     for (const s of sockets) eventsReceived.add(s.events.length);
     completed.add(ok);
+  }
+}
+
+/**
+ * The closed model of a capacity step (`dialtone capacity messaging-sockets --model closed`): one session held for the
+ * whole step, its sockets up to the cap open, and each socket sending `ctl.messageRate` user messages a second, in turn
+ * and on schedule (a slow reply never delays the next message), every full reply timed. The setup (token, session,
+ * sockets, join) falls in the step's warm-up. Streaming is off: the figure is messages answered, not chunks.
+ */
+export async function hold(ctl: HoldControl): Promise<void> {
+  vu ??= new MessagingVu(cfg);
+  ctl.mark();
+  const sockets: EventSocket[] = [];
+  try {
+    const token = await vu.accessToken();
+    if (!check(token, { 'access token answers 200 with a token': (t) => typeof t === 'string' })) return;
+    const sessionId = await vu.session(token as string, false);
+    if (!check(sessionId, { 'session answers a session_id': (s) => typeof s === 'string' })) return;
+    const url = vu.socketUrl(token as string, sessionId as string);
+    const full = Array.from({ length: MAX_SOCKETS_PER_SESSION }, () => new EventSocket(url, 'messaging.ws'));
+    sockets.push(...full);
+    const batches = await Promise.all(full.map((s) => s.batch(BATCH_WAIT_MS)));
+    for (const s of full) socketFailed.add(s.batchAt === undefined);
+    if (!check(batches, { 'every socket up to the cap opens and gets its history batch': (b) => b.every((at) => at !== undefined) })) return;
+    const asker = full[0] as EventSocket;
+    asker.send('EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN', {}, 'join');
+    const joined = await asker.next((e) => e.type === 'EVENT_TYPE_SERVICE_AGENT_JOINED' && answers(e, 'join'), JOIN_WAIT_MS);
+    if (!check(joined, { 'the agent joins after the join request': (j) => j !== undefined })) return;
+    // One message every gap, the sockets in turn: each socket sends messageRate a second.
+    const gapMs = 1000 / (ctl.messageRate * full.length);
+    const started = Date.now();
+    const replies: Promise<boolean>[] = [];
+    for (let n = 0; ; n++) {
+      const wait = started + n * gapMs - Date.now();
+      if (wait > 0) await sleep(Math.min(wait, ctl.remainingMs()));
+      if (ctl.remainingMs() <= 0) break;
+      ctl.mark();
+      replies.push(turn(full[n % full.length] as EventSocket, false, n, pick()));
+    }
+    // The step is over: replies still on their way count in its tail, not its steady part.
+    ctl.mark();
+    await Promise.all(replies);
+  } finally {
+    await Promise.all(sockets.map((s) => s.close(WAIT_MS)));
   }
 }

@@ -7,6 +7,9 @@
 //  b. CPU time per request, engine vs autocannon: chat/respond at --respond-rate requests/s for --seconds, once by the
 //     engine (scripts/bench/minimal/respond-rate.js) and once by autocannon (scripts/bench/autocannon-rate.mjs), each in
 //     a process of its own with the same number of connections (VUs), alternating (engine, autocannon, engine, …).
+//     Beside them undici alone (scripts/bench/undici-rate.mjs) paced two ways, on schedule as the engine (k6's
+//     constant-arrival-rate) and in autocannon's once-a-second bursts, so the table says how much of the ratio is the
+//     pacing, the library and k6's semantics.
 //     A process's CPU is read exactly once it has exited and been reaped (its whole tree's time lands in this process's
 //     cutime and cstime, /proc/self/stat), start-up included; its steady CPU is the median of its per-second samples
 //     (GeneratorWatch). The medians over the rounds are compared per 1,000 requests completed (2xx).
@@ -21,10 +24,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { request } from '../src/clients/exchange.js';
 import type { Delivery } from '../src/load/delivery.js';
+import { builtinEngine } from '../src/load/engine.js';
+import { engineThreadsEnv } from '../src/load/engine-threads.js';
 import { GeneratorWatch } from '../src/load/generator-watch.js';
 import type { LoadResult } from '../src/load/page.js';
 import { TICKS_PER_SECOND } from '../src/load/proc.js';
 import { type K6Summary, stat } from '../src/load/summary.js';
+import type { Profile } from '../src/profile/schema.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -71,7 +77,7 @@ export interface ChatTurnsRow {
 }
 
 export interface RespondRun {
-  readonly tool: 'engine' | 'autocannon';
+  readonly tool: 'engine' | 'autocannon' | 'undici-smooth' | 'undici-bursts';
   readonly exit_code: number | null;
   readonly completed: number;
   readonly failed: number;
@@ -96,6 +102,16 @@ export interface EngineBench {
     readonly ratio: number;
     /** engine / autocannon, steady CPU per 1,000 requests completed. */
     readonly steady_ratio: number;
+    /** undici alone, arrivals on schedule as the engine starts them (k6's constant-arrival-rate). */
+    readonly undici_smooth: { completed: number; cpu_seconds_per_1k: number; steady_cpu_seconds_per_1k: number };
+    /** undici alone, paced as autocannon paces overallRate (each connection's share of a second, back to back). */
+    readonly undici_bursts: { completed: number; cpu_seconds_per_1k: number; steady_cpu_seconds_per_1k: number };
+    /** What the pacing costs: undici on schedule / undici in bursts (steady). */
+    readonly pacing_ratio: number;
+    /** What the library costs: undici in bursts / autocannon (steady), both paced alike. */
+    readonly library_ratio: number;
+    /** What k6's semantics cost over the library: engine / undici on schedule (steady), both paced alike. */
+    readonly engine_over_library: number;
   };
 }
 
@@ -283,6 +299,8 @@ async function engineRun(t: Target, rate: number, seconds: number, vus: number, 
     BENCH_RATE: String(rate),
     BENCH_VUS: String(vus),
     BENCH_DURATION: `${seconds}s`,
+    // The worker threads `dialtone load` gives the engine against this (local) target.
+    ...engineThreadsEnv(builtinEngine(ROOT), t.profile as unknown as Profile),
   };
   const script = join(ROOT, 'scripts', 'bench', 'minimal', 'respond-rate.js');
   const m = await measure(
@@ -300,8 +318,19 @@ async function engineRun(t: Target, rate: number, seconds: number, vus: number, 
   return respondRun('engine', m, all - failed, failed, stat(s, 'dropped_iterations', 'count') ?? 0, seconds);
 }
 
-/** b. One autocannon run on a fresh conversation, in a process of its own (scripts/bench/autocannon-rate.mjs). */
-async function autocannonRun(t: Target, rate: number, seconds: number, connections: number): Promise<RespondRun> {
+/** The reference clients of part b, each a script run in a process of its own with the same options. */
+const CLIENTS = {
+  autocannon: { script: 'autocannon-rate.mjs', pacing: undefined },
+  'undici-smooth': { script: 'undici-rate.mjs', pacing: 'smooth' },
+  'undici-bursts': { script: 'undici-rate.mjs', pacing: 'bursts' },
+} as const;
+type ClientTool = keyof typeof CLIENTS;
+
+/**
+ * b. One run of a reference client on a fresh conversation (scripts/bench/autocannon-rate.mjs, undici-rate.mjs): the
+ * same endpoint, rate, connections and length as the engine's run.
+ */
+async function clientRun(tool: ClientTool, t: Target, rate: number, seconds: number, connections: number): Promise<RespondRun> {
   const p = t.profile;
   const headers = {
     'Content-Type': 'application/json',
@@ -320,16 +349,17 @@ async function autocannonRun(t: Target, rate: number, seconds: number, connectio
     connections,
     overallRate: rate,
     duration: seconds,
+    pacing: CLIENTS[tool].pacing,
   };
-  const m = await measure(process.execPath, [join(ROOT, 'scripts', 'bench', 'autocannon-rate.mjs'), JSON.stringify(opts)], process.env, (seconds + 60) * 1000);
+  const m = await measure(process.execPath, [join(ROOT, 'scripts', 'bench', CLIENTS[tool].script), JSON.stringify(opts)], process.env, (seconds + 60) * 1000);
   const line = m.stdout.trim().split('\n').at(-1) ?? '';
   let r = { completed: 0, non2xx: 0, errors: 0 };
   try {
     r = JSON.parse(line) as typeof r;
   } catch {
-    console.error(`  (autocannon exited ${m.code} without a result: ${m.stderr.trim().split('\n').slice(-3).join(' | ')})`);
+    console.error(`  (${tool} exited ${m.code} without a result: ${m.stderr.trim().split('\n').slice(-3).join(' | ')})`);
   }
-  return respondRun('autocannon', m, r.completed, r.non2xx + r.errors, 0, seconds);
+  return respondRun(tool, m, r.completed, r.non2xx + r.errors, 0, seconds);
 }
 
 function respondRun(tool: RespondRun['tool'], m: Measured, completed: number, failed: number, dropped: number, seconds: number): RespondRun {
@@ -368,10 +398,12 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
     target = await startTarget(join(work, 'target-b'));
     const runs: RespondRun[] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const tool of ['engine', 'autocannon'] as const) {
+      for (const tool of ['engine', 'autocannon', 'undici-smooth', 'undici-bursts'] as const) {
         console.log(`bench-engine: chat/respond at ${respondRate}/s for ${seconds} s, ${tool} (round ${round + 1} of ${rounds})…`);
         const r =
-          tool === 'engine' ? await engineRun(target, respondRate, seconds, connections, work) : await autocannonRun(target, respondRate, seconds, connections);
+          tool === 'engine'
+            ? await engineRun(target, respondRate, seconds, connections, work)
+            : await clientRun(tool, target, respondRate, seconds, connections);
         console.log(
           `  ${r.completed} completed, ${r.failed} failed, ${r.dropped} dropped; ${r.cpu_seconds.toFixed(2)} CPU s (${r.cpu_seconds_per_1k.toFixed(3)} per 1,000), steady ${r.steady_cores.toFixed(2)} cores (${r.steady_cpu_seconds_per_1k.toFixed(3)} per 1,000)`,
         );
@@ -390,6 +422,8 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
     };
     const engine = of('engine');
     const cannon = of('autocannon');
+    const smooth = of('undici-smooth');
+    const bursts = of('undici-bursts');
     return {
       machine: { cores: (await import('node:os')).availableParallelism(), node: process.version },
       seconds,
@@ -402,6 +436,11 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
         autocannon: cannon,
         ratio: engine.cpu_seconds_per_1k / cannon.cpu_seconds_per_1k,
         steady_ratio: engine.steady_cpu_seconds_per_1k / cannon.steady_cpu_seconds_per_1k,
+        undici_smooth: smooth,
+        undici_bursts: bursts,
+        pacing_ratio: smooth.steady_cpu_seconds_per_1k / bursts.steady_cpu_seconds_per_1k,
+        library_ratio: bursts.steady_cpu_seconds_per_1k / cannon.steady_cpu_seconds_per_1k,
+        engine_over_library: engine.steady_cpu_seconds_per_1k / smooth.steady_cpu_seconds_per_1k,
       },
     };
   } finally {
@@ -435,7 +474,17 @@ export function engineTable(r: EngineBench): string {
     ),
     `| median | engine | ${f(p.engine.completed, 0)} | | | | ${f(p.engine.cpu_seconds_per_1k, 3)} | | ${f(p.engine.steady_cpu_seconds_per_1k, 3)} |`,
     `| median | autocannon | ${f(p.autocannon.completed, 0)} | | | | ${f(p.autocannon.cpu_seconds_per_1k, 3)} | | ${f(p.autocannon.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | undici-smooth | ${f(p.undici_smooth.completed, 0)} | | | | ${f(p.undici_smooth.cpu_seconds_per_1k, 3)} | | ${f(p.undici_smooth.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | undici-bursts | ${f(p.undici_bursts.completed, 0)} | | | | ${f(p.undici_bursts.cpu_seconds_per_1k, 3)} | | ${f(p.undici_bursts.steady_cpu_seconds_per_1k, 3)} |`,
     `| **ratio** | **engine / autocannon** | | | | | **${f(p.ratio, 2)}** | | **${f(p.steady_ratio, 2)}** |`,
+    '',
+    'Where the ratio comes from (steady CPU per request; undici is the HTTP library the engine is built on):',
+    '',
+    '| step | ratio |',
+    '|---|---|',
+    `| pacing: undici on schedule (an arrival every 1/rate s, as the engine starts iterations) / undici in autocannon's bursts | ${f(p.pacing_ratio, 2)} |`,
+    `| library: undici in bursts / autocannon, both paced alike | ${f(p.library_ratio, 2)} |`,
+    `| k6's semantics: engine / undici on schedule, both paced alike | ${f(p.engine_over_library, 2)} |`,
     '',
   ].join('\n');
 }

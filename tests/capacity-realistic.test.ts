@@ -5,19 +5,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityResult } from '../src/capacity/run.js';
 import { backgroundTarget, dialtone } from './run-cli.js';
 
-// The capacity proof for a slow agent: the reference target in its own process serves chat at a known 35 requests per
-// second with every request's service time drawn from the realistic distributions (agent turns lognormal p50 1.5 s,
-// p95 4.5 s), so a conversation of 7 requests takes about 10 s and the surface sustains 35 / 7 = 5 conversations per
-// second on average. The profile's SLOs fit such an agent; the search must find the known capacity within 15 %, the
-// tolerance of the capacity search itself (tests/capacity.test.ts).
-const KNOWN_PER_S = 35;
+// The capacity proof for a slow agent: the reference target in its own process serves chat at a known rate with every
+// request's service time drawn from lognormal distributions of the realistic preset's shape at a fifth of its time
+// scale (agent turns p50 300 ms, p95 900 ms; API calls 16/50 ms), so a conversation of 7 requests takes about 2 s.
+// Capacity (×5), steps, warm-up and start rate are scaled with it: each step still holds about 200 conversations and a
+// conversation the same share of a step as at full scale (10 s conversations, 40 s steps), so the keep-up rule meets
+// the same statistics in a fifth of the time (76 s, not 257 s). The preset at full scale stays in tests/slos.test.ts and
+// `npm run bench:capacity -- --latency realistic`. The search must find the known capacity within 15 %, the tolerance
+// of the capacity search itself (tests/capacity.test.ts).
+const KNOWN_PER_S = 175;
 const KNOWN_CONVERSATIONS = KNOWN_PER_S / 7;
+const FIFTH_OF_REALISTIC = [
+  'chat.respond=lognormal:p50=300ms,p95=900ms',
+  'chat.create=lognormal:p50=16ms,p95=50ms',
+  'chat.close=lognormal:p50=16ms,p95=50ms',
+].join(';');
 const work = mkdtempSync(join(tmpdir(), 'dialtone-capacity-realistic-'));
 const reference = join(work, 'ref.json');
 let target: Awaited<ReturnType<typeof backgroundTarget>> | undefined;
 
 beforeAll(async () => {
-  target = await backgroundTarget(reference, [], ['--capacity', `chat=${KNOWN_PER_S}`, '--latency', 'realistic', '--seed', '11']);
+  target = await backgroundTarget(reference, [], ['--capacity', `chat=${KNOWN_PER_S}`, '--latency', FIFTH_OF_REALISTIC, '--seed', '11']);
 }, 60_000);
 
 afterAll(async () => {
@@ -31,8 +39,8 @@ describe('dialtone capacity against a realistic agent', () => {
     writeFileSync(profile, JSON.stringify({ ...JSON.parse(readFileSync(reference, 'utf8')), slos: { 'chat-turns': Object.fromEntries(slow) } }));
     const dir = mkdtempSync(join(work, 'r-'));
     // Steps longer than a conversation, and a warm-up that fills the pipeline, so the steady window counts completions.
-    const search = ['--start-rate', '2', '--step', '40s', '--warmup', '12s', '--max-steps', '7'];
-    const r = await dialtone(['capacity', 'chat-turns', '--target', profile, '--report-dir', dir, ...search], { timeoutMs: 540_000 });
+    const search = ['--start-rate', '10', '--step', '8s', '--warmup', '3s', '--max-steps', '7'];
+    const r = await dialtone(['capacity', 'chat-turns', '--target', profile, '--report-dir', dir, ...search], { timeoutMs: 300_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const result = JSON.parse(readFileSync(join(dir, 'capacity', 'chat-turns', 'capacity.json'), 'utf8')) as CapacityResult;
     expect(result.analysis.limited_by).toBe('target');
@@ -41,5 +49,5 @@ describe('dialtone capacity against a realistic agent', () => {
     expect(result.slos?.slo_set).toMatch(/^profile reference/);
     expect(result.slos?.entries.filter((e) => e.source === 'profile').map((e) => e.key)).toHaveLength(3);
     expect(readFileSync(join(dir, 'capacity', 'chat-turns', 'index.html'), 'utf8')).toContain('<h2>SLOs: profile reference');
-  }, 570_000);
+  }, 330_000);
 });

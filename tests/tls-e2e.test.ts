@@ -7,6 +7,41 @@ import { backgroundTarget, dialtone } from './run-cli.js';
 // The shape of every real deployment: the target in a process of its own, every host on https and wss with a CA the
 // run trusts only because the profile names it, and a gateway that serves no voice client page.
 
+// k6-jslib-testing style: each scenario with the exit code the engine (the user's k6 when installed, else the built-in
+// one) must give against the target over TLS, and the headline figure that must be above zero (the scenario really did
+// its work).
+const SCENARIOS = [
+  { scenario: 'chat-turns', profile: 'smoke', expect: 0, figure: 'turns_per_s', why: 'the reference target meets every chat SLO' },
+  {
+    scenario: 'messaging-sockets',
+    profile: 'smoke',
+    expect: 0,
+    figure: 'messages_per_s',
+    why: 'the reference target holds 10 sockets a session, refuses the 11th with 429 and loses no event on reconnect',
+  },
+  {
+    scenario: 'outbound-polling',
+    profile: 'smoke',
+    expect: 0,
+    figure: 'calls_per_s',
+    why: 'every call reaches success or failure, never goes backwards and keeps its status well inside retention',
+  },
+  {
+    scenario: 'conversations-paging',
+    profile: 'smoke',
+    expect: 0,
+    figure: 'records_per_s',
+    why: 'every concurrent cursor walk of the seeded history returns each record once, none skipped',
+  },
+  {
+    scenario: 'voice-browser',
+    profile: 'smoke',
+    expect: 0,
+    figure: 'calls',
+    why: 'every call placed from a real Chromium with a fake microphone connects, hears the agent and decodes its audio',
+  },
+] as const;
+
 interface Case {
   rule: string;
   outcome: string;
@@ -54,12 +89,26 @@ describe('the reference target over TLS in its own process, with its voice clien
     expect(r.stderr).toContain('name the CA in tls.ca_file');
   }, 120_000);
 
-  for (const scenario of ['chat-turns', 'messaging-sockets', 'outbound-polling', 'conversations-paging', 'voice-browser']) {
-    it(`runs the ${scenario} smoke load against it with exit 0`, async () => {
-      const r = await dialtone(['load', scenario, '--target', profile, '--report-dir', join(work, 'reports')], { timeoutMs: 170_000 });
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      const result = JSON.parse(readFileSync(join(work, 'reports', 'load', scenario, 'result.json'), 'utf8'));
+  for (const row of SCENARIOS) {
+    it(`runs the ${row.scenario} ${row.profile} load against it with exit ${row.expect}: ${row.why}`, async () => {
+      const r = await dialtone(['load', row.scenario, '--target', profile, '--workload', row.profile, '--report-dir', join(work, 'reports')], {
+        timeoutMs: 170_000,
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(row.expect);
+      const dir = join(work, 'reports', 'load', row.scenario);
+      const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+      expect(result.thresholds.length).toBeGreaterThan(0);
       expect(result.thresholds.every((t: { passed: boolean }) => t.passed)).toBe(true);
+      expect(result.figures[row.figure]).toBeGreaterThan(0);
+      expect(result.delivery.delivered, result.headline.join('\n')).toBe(true);
+      expect(['k6', 'builtin']).toContain(result.engine.kind);
+      expect(r.stdout).toContain(`load ${row.scenario} (${row.profile}) on ${result.engine.kind === 'k6' ? 'k6 v2' : 'dialtone built-in engine'}`);
+      // k6's web dashboard is k6's own: the built-in engine writes none.
+      if (result.engine.kind === 'k6') expect(readFileSync(join(dir, 'dashboard.html'), 'utf8')).toContain('<html');
+      // JUnit: one test case per threshold, none failed when the engine held them all.
+      const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+      expect(junit.match(/<testcase /g)?.length).toBe(result.thresholds.length);
+      expect(junit.includes('<failure')).toBe(row.expect !== 0);
     }, 180_000);
   }
 });

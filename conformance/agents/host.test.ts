@@ -1,8 +1,11 @@
 import { AgentsControl } from '../../src/clients/agents-control.js';
+import { AgentKeyChecks, AgentPermissionChecks } from '../../src/contract/agents/audit.js';
 import { AgentCreateResponse, AgentsErrors, API_KEY_HEADER, ApiError } from '../../src/contract/agents/shapes.js';
 import { AgentsRegion } from '../../src/contract/common.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
+import { perOperation } from '../../src/suite/per-operation.js';
+import { invalidKey401, issuedIds, missingKey401, SENDERS } from './keyed-operations.js';
 
 /** Creates an agent with the profile's key and returns its id. */
 async function newAgent({ t, check }: CaseApi): Promise<string> {
@@ -58,23 +61,23 @@ rule('agents.auth.x-api-key-header', 'answers GET /v1/agents 2xx with a valid ke
   check.success(res, 'a valid key in x-api-key is accepted');
 });
 
-rule('agents.auth.missing-key-401', 'answers 401 to an agent request without x-api-key', async ({ t, check }) => {
-  check.status(await t.agents.listAgents({ headers: { [API_KEY_HEADER]: undefined } }), 401);
+perOperation(AgentKeyChecks, {
+  'agents.auth.missing-key-401': missingKey401('answers 401 to an agent request without x-api-key'),
+  'agents.auth.invalid-key-401': invalidKey401('answers 401 to an agent request with a key the operator did not issue'),
 });
 
-rule('agents.auth.invalid-key-401', 'answers 401 to an agent request with a key the operator did not issue', async ({ t, check }) => {
-  check.status(await t.agents.listAgents({ headers: { [API_KEY_HEADER]: 'dialtone-not-a-real-key' } }), 401);
-});
-
-rule('agents.auth.permission-403', "answers 403 when a valid key of another workspace edits this workspace's agent", async (api) => {
-  const { t, check } = api;
-  const other = t.loaded.secrets.agents_other_workspace_key;
-  check.that(other !== undefined, 'a second key, of another workspace', 'the profile names no credentials.agents_other_workspace_key');
-  const foreign = t.agents.withKey(other as string);
-  check.success(await foreign.listAgents(), 'the other key is itself valid (GET /v1/agents succeeds)');
-  const agentId = await newAgent(api);
-  check.status(await foreign.updateBehavior(agentId, 'main', { behavior: 'not yours' }), 403, 'PATCH behavior with the other workspace key answers 403');
-  check.status(await foreign.deployments(agentId, { environment: 'sandbox' }), 403, 'GET deployments with the other workspace key answers 403');
+perOperation(AgentPermissionChecks, {
+  'agents.auth.permission-403': {
+    sentence: "answers 403 when a valid key of another workspace acts on this workspace's agent",
+    body: async (api, operation) => {
+      const { t, check } = api;
+      const other = t.loaded.secrets.agents_other_workspace_key;
+      check.that(other !== undefined, 'a second key, of another workspace', 'the profile names no credentials.agents_other_workspace_key');
+      const foreign = t.agents.withKey(other as string);
+      check.success(await foreign.listAgents(), 'the other key is itself valid (GET /v1/agents succeeds)');
+      check.status(await SENDERS[operation](foreign, {}, await issuedIds(t)), 403, `${operation} with the other workspace key answers 403`);
+    },
+  },
 });
 
 rule('agents.errors.400-validation', 'answers 400 to a body whose fields have the wrong types', async (api) => {

@@ -1,7 +1,10 @@
 import { mintedAccount } from '../../src/clients/agents-control.js';
 import { API_KEY_HEADER } from '../../src/contract/agents/shapes.js';
+import { AlertKeyChecks } from '../../src/contract/alerts/audit.js';
 import { AlertRule, AlertRulesListResponse } from '../../src/contract/alerts/shapes.js';
 import { rule } from '../../src/suite/case.js';
+import { perOperation } from '../../src/suite/per-operation.js';
+import { invalidKey401, missingKey401 } from '../agents/keyed-operations.js';
 
 rule('alerts.auth.x-api-key-header', 'answers GET /v1/alert-rules 2xx with a valid key in x-api-key', async ({ t, check }) => {
   const res = await t.agents.listRules();
@@ -9,12 +12,9 @@ rule('alerts.auth.x-api-key-header', 'answers GET /v1/alert-rules 2xx with a val
   check.success(res, 'a valid key in x-api-key is accepted');
 });
 
-rule('alerts.auth.missing-key-401', 'answers 401 to an alert request without x-api-key', async ({ t, check }) => {
-  check.status(await t.agents.listRules({}, { headers: { [API_KEY_HEADER]: undefined } }), 401);
-});
-
-rule('alerts.auth.invalid-key-401', 'answers 401 to an alert request with a key the operator did not issue', async ({ t, check }) => {
-  check.status(await t.agents.listRules({}, { headers: { [API_KEY_HEADER]: 'dialtone-not-a-real-key' } }), 401);
+perOperation(AlertKeyChecks, {
+  'alerts.auth.missing-key-401': missingKey401('answers 401 to an alert request without x-api-key'),
+  'alerts.auth.invalid-key-401': invalidKey401('answers 401 to an alert request with a key the operator did not issue'),
 });
 
 rule(

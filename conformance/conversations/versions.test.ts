@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Response } from '../../src/clients/exchange.js';
+import type { Query } from '../../src/clients/records.js';
 import { IsoDateTime } from '../../src/contract/common.js';
+import { comparedListFields, type ListField } from '../../src/contract/conversations/audit.js';
 import { ConversationsDescriptionsV1, ConversationsListResponse, TYPICAL_V1_WHITELIST } from '../../src/contract/conversations/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
 import { mintedRecords, page, turnsOf, windows } from './records.js';
@@ -180,3 +182,66 @@ rule('conversations.streaming.enablement', 'records whether the list streams for
     api.t.capabilities.has('control') ? 'reference target: a project setting, switched through its control surface' : 'not known for this target',
   );
 });
+
+/** One query per list field, built from a v3 record of the day so that each selects something. */
+function fieldQueries(api: CaseApi, r: Record<string, unknown>): Record<Exclude<ListField, 'cursor'>, Query> {
+  const w = windows(api.t);
+  const base = { ...w.day, client_env: 'live', limit: 50 };
+  const said = turnsOf([r])
+    .map((tn) => String(tn.user_input ?? ''))
+    .join(' ');
+  const word = said.split(/\W+/).find((x) => x.length >= 4) ?? 'booking';
+  return {
+    start_time: { ...base, start_time: w.hour.start_time },
+    end_time: { ...base, end_time: w.hour.end_time },
+    query_type: { ...base, query_type: 'transcript', query: word },
+    query: { ...base, query_type: 'transcript', query: word },
+    turn_type: { ...base, query_type: 'transcript', query: word, turn_type: 'user' },
+    sample: { ...base, sample: 'random' },
+    client_env: { ...base, client_env: 'sandbox' },
+    channel: { ...base, channel: String(r.channel) },
+    variant_id: { ...base, variant_id: String(r.variant_id) },
+    variant_name: { ...base, variant_name: String(r.variant_name) },
+    in_progress: { ...base, in_progress: false },
+    limit: { ...base, limit: 3 },
+    offset: { ...base, limit: 5, offset: 2 },
+    include_latency: { ...base, include_latency: true },
+    include_context_state: { ...base, include_context_state: true },
+    include_turn_metadata: { ...base, include_turn_metadata: true },
+  };
+}
+
+const idsIn = (p: { conversations: unknown[] }) => asRecords(p).map((r) => r.id);
+
+for (const version of ['v2', 'v1'] as const) {
+  rule(
+    'conversations.path.query-alike-across-versions',
+    `selects the same records on ${version} as on v3 for each documented query parameter`,
+    async (api) => {
+      const { check } = api;
+      const sample = asRecords(await page(api, { ...day(api), limit: 50 })).find((r) => turnsOf([r]).length > 0);
+      check.that(sample !== undefined, 'a v3 record of the day with turns, to build the queries from', 'none');
+      const queries = fieldQueries(api, sample as Record<string, unknown>);
+      const empty: string[] = [];
+      for (const field of comparedListFields(version)) {
+        if (field === 'cursor') {
+          const first = { ...day(api), limit: 3 };
+          const [mine, v3] = [await page(api, first, { version }), await page(api, first)];
+          const [next, v3next] = [
+            await page(api, { ...first, cursor: mine.cursor ?? '' }, { version }),
+            await page(api, { ...first, cursor: v3.cursor ?? '' }),
+          ];
+          check.equal(idsIn(next), idsIn(v3next), `the page after ${version}'s cursor holds the records of the page after v3's`);
+          continue;
+        }
+        const q = queries[field];
+        const v3 = idsIn(await page(api, q));
+        check.equal(idsIn(await page(api, q, { version })), v3, `${field}: ${version} selects the records v3 selects`);
+        if (v3.length === 0) empty.push(field);
+      }
+      // An empty selection compares nothing: say which queries found no traffic on this target.
+      api.observe('queries that selected nothing on v3', empty);
+    },
+    { operation: `GET /${version}/{account_id}/{project_id}/conversations` },
+  );
+}

@@ -1,3 +1,5 @@
+import type { Response } from '../../src/clients/exchange.js';
+import { OutboundAudit, type OutboundOperation } from '../../src/contract/outbound/audit.js';
 import {
   CALL_SID_PREFIX,
   isForwardTransition,
@@ -8,6 +10,7 @@ import {
   OutboundTriggerResponse,
 } from '../../src/contract/outbound/shapes.js';
 import { type CaseApi, rule } from '../../src/suite/case.js';
+import { perOperation } from '../../src/suite/per-operation.js';
 import { realTime, sleep, sleepUntil } from '../../src/suite/slow.js';
 import { ageMinutes, destination, lifecycle, placeCall, poll, statusesOf } from './calls.js';
 
@@ -196,19 +199,31 @@ rule('outbound.status.404-unknown-call', 'answers 404 for a call_sid that was ne
   api.check.status((await poll(api, `${CALL_SID_PREFIX}dialtone-never-issued`)).res, 404, 'an unknown call: 404');
 });
 
-rule('outbound.auth.service-token', 'rejects outbound requests without X-Service-Auth-Token or with a token not issued for the project', async (api) => {
-  const { t, check } = api;
-  const sid = await placeCall(api);
-  for (const [why, token] of [
-    ['without a token', undefined],
-    ['with a wrong token', 'dialtone-not-a-real-token'],
-  ] as const) {
-    check.rejected(
-      await t.calls.trigger({ to_number: destination() }, { headers: { [OutboundHeaders.serviceAuthToken]: token } }),
-      `a trigger ${why} is rejected`,
-    );
-    check.rejected(await t.calls.status(sid, { headers: { [OutboundHeaders.serviceAuthToken]: token } }), `a status poll ${why} is rejected`);
-  }
+/** How each outbound operation is sent with an overridden service token (the status poll on a call of its own). */
+const SEND_WITH_TOKEN: Record<OutboundOperation, (api: CaseApi) => Promise<(token: string | undefined) => Promise<Response<unknown>>>> = {
+  'POST /v1/outbound-calling':
+    async ({ t }) =>
+    (token) =>
+      t.calls.trigger({ to_number: destination() }, { headers: { [OutboundHeaders.serviceAuthToken]: token } }),
+  'GET /v1/outbound-calling/{call_sid}/status': async (api) => {
+    const sid = await placeCall(api);
+    return (token) => api.t.calls.status(sid, { headers: { [OutboundHeaders.serviceAuthToken]: token } });
+  },
+};
+
+perOperation(OutboundAudit.credentials, {
+  'outbound.auth.service-token': {
+    sentence: 'rejects outbound requests without X-Service-Auth-Token or with a token not issued for the project',
+    body: async (api, operation) => {
+      const send = await SEND_WITH_TOKEN[operation](api);
+      for (const [why, token] of [
+        ['without a token', undefined],
+        ['with a wrong token', 'dialtone-not-a-real-token'],
+      ] as const) {
+        api.check.rejected(await send(token), `${operation} ${why} is rejected`);
+      }
+    },
+  },
 });
 
 rule('outbound.errors.rejections-not-success', 'does not answer success to a trigger that is not E.164, has no token or has no body', async (api) => {

@@ -105,6 +105,17 @@ describe('capacity analysis', () => {
     expect(a.knee?.rate).toBe(3);
     expect(a.knee?.reason).toBe('p95 grew 5.0× while the offered rate grew 3.0×');
   });
+
+  it('speaks of sessions held and messages answered in the closed model, never of arrival rates', () => {
+    // 10 sockets at 1 message/s a session: 3 held answered 24.3 of 30 messages/s, a queue growing.
+    const held = (n: number, answered: number) =>
+      step(n, { throughput: answered / 10, concurrency: n, messages: { offered_per_s: n * 10, answered_per_s: answered } });
+    const a = analyse([held(1, 9.8), held(2, 19.8), held(4, 23.5), held(3, 24.3)], { ...DEFAULT_SEARCH, closed: { messageRate: 1 } });
+    expect(a.max_sustainable_rate).toBe(2);
+    expect(a.limit_reason).toBe('with 3 held the target broke no SLO but answered only 24.3 of the 30.0 messages/s sent (a queue was growing)');
+    expect(a.knee?.reason).toBe('24.3 of the 30.0 messages/s sent were answered, below 90%');
+    expect(a.interval).toMatchObject({ low: 2, high: 3 });
+  });
 });
 
 describe('the step wrapper', () => {

@@ -104,14 +104,16 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): 
     if (s.throughput < THROUGHPUT_FOLLOWS * s.offered_rate) {
       return {
         rate: s.offered_rate,
-        reason: `throughput ${s.throughput.toFixed(2)}/s fell below ${THROUGHPUT_FOLLOWS * 100}% of the offered ${s.offered_rate.toFixed(2)}/s`,
+        reason: s.messages
+          ? `${s.messages.answered_per_s.toFixed(1)} of the ${s.messages.offered_per_s.toFixed(1)} messages/s sent were answered, below ${THROUGHPUT_FOLLOWS * 100}%`
+          : `throughput ${s.throughput.toFixed(2)}/s fell below ${THROUGHPUT_FOLLOWS * 100}% of the offered ${s.offered_rate.toFixed(2)}/s`,
       };
     }
     const p95 = p95Of(s, slo);
     if (base && baseP95 && p95 && p95 / baseP95 > s.offered_rate / base.offered_rate) {
       return {
         rate: s.offered_rate,
-        reason: `p95 grew ${(p95 / baseP95).toFixed(1)}× while the offered rate grew ${(s.offered_rate / base.offered_rate).toFixed(1)}×`,
+        reason: `p95 grew ${(p95 / baseP95).toFixed(1)}× while the ${s.messages ? 'sessions held' : 'offered rate'} grew ${(s.offered_rate / base.offered_rate).toFixed(1)}×`,
       };
     }
   }
@@ -127,8 +129,10 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): 
  */
 export function analyse(
   steps: readonly StepResult[],
-  o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare' | 'machineBusyLimit'>,
+  o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare' | 'machineBusyLimit' | 'closed'>,
 ): CapacityAnalysis {
+  // Where a step stood: an arrival rate, or (the closed model) the sessions held.
+  const at = (s: StepResult) => (o.closed ? `with ${s.offered_rate} held` : `at ${s.offered_rate.toFixed(2)}/s`);
   const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
   const saturation = (s: StepResult) => generatorSaturation(s, o);
   const firstBroken = sorted.find((s) => !held(s, o) || saturation(s) !== undefined);
@@ -159,7 +163,7 @@ export function analyse(
   if (why && (firstBroken.slo_held || cpuBound)) {
     return {
       limited_by: 'load-generator',
-      limit_reason: `at ${firstBroken.offered_rate.toFixed(2)}/s ${why} before the target broke an SLO; no target capacity is reported`,
+      limit_reason: `${at(firstBroken)} ${why} before the target broke an SLO; no target capacity is reported`,
       max_sustainable_rate: null,
       first_broken_rate: firstBroken.offered_rate,
       knee,
@@ -169,13 +173,16 @@ export function analyse(
   }
   const failed = firstBroken.thresholds.filter((t) => !t.passed).map((t) => `${t.metric} ${t.expression} (${t.value?.toFixed(2) ?? 'n/a'})`);
   if (firstBroken.slo_held) {
+    const { messages } = firstBroken;
     failed.push(
-      `no SLO but completed only ${firstBroken.throughput.toFixed(2)}/s of the offered ${firstBroken.offered_rate.toFixed(2)}/s (a queue was growing)`,
+      messages
+        ? `no SLO but answered only ${messages.answered_per_s.toFixed(1)} of the ${messages.offered_per_s.toFixed(1)} messages/s sent (a queue was growing)`
+        : `no SLO but completed only ${firstBroken.throughput.toFixed(2)}/s of the offered ${firstBroken.offered_rate.toFixed(2)}/s (a queue was growing)`,
     );
   }
   return {
     limited_by: 'target',
-    limit_reason: `at ${firstBroken.offered_rate.toFixed(2)}/s the target broke ${failed.join('; ') || 'its SLOs'}`,
+    limit_reason: `${at(firstBroken)} the target broke ${failed.join('; ') || 'its SLOs'}`,
     max_sustainable_rate: heldBelow(firstBroken.offered_rate),
     first_broken_rate: firstBroken.offered_rate,
     knee,

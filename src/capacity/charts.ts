@@ -1,7 +1,7 @@
 // The capacity page's plots as Vega-Lite specs: latency against offered rate with the SLO line,
 // throughput against offered rate with the knee and the USL fit, the fit against concurrency, errors.
 import type { TopLevelSpec } from 'vega-lite';
-import type { CapacityResult } from './result.js';
+import { type CapacityResult, perOf } from './result.js';
 import { USL_R2_TRUSTED, uslThroughput } from './usl.js';
 
 const WIDTH = 520;
@@ -36,7 +36,7 @@ export function latencyChart(r: CapacityResult): TopLevelSpec | undefined {
         data: { values },
         mark: { type: 'line', point: true },
         encoding: {
-          x: q('rate', `offered rate (${r.unit}/s)`),
+          x: q('rate', `offered rate (${perOf(r)})`),
           y: q('ms', 'latency (ms)', { scale: { type: 'log' } }),
           color: { field: 'percentile', type: 'nominal', title: 'percentile' },
         },
@@ -102,7 +102,7 @@ export function throughputChart(r: CapacityResult): TopLevelSpec {
       {
         data: { values: [...measured, ...fit].sort((p, n) => p.rate - n.rate) },
         mark: { type: 'line', point: true },
-        encoding: { x: q('rate', `offered rate (${r.unit}/s)`), y: q('x', `throughput (${r.unit}/s)`), ...series },
+        encoding: { x: q('rate', `offered rate (${perOf(r)})`), y: q('x', `throughput (${perOf(r)})`), ...series },
       },
       {
         data: { values: keepingUp },
@@ -138,13 +138,13 @@ export function uslChart(r: CapacityResult): TopLevelSpec | undefined {
     width: WIDTH,
     height: HEIGHT,
     title: `USL fit: σ ${f.sigma.toFixed(4)}, κ ${f.kappa.toFixed(5)}, R² ${f.r2.toFixed(3)}${
-      f.r2 < USL_R2_TRUSTED ? ' (a poor fit: no prediction)' : f.peak_throughput ? `, peak ${f.peak_throughput.toFixed(2)} ${r.unit}/s` : ''
+      f.r2 < USL_R2_TRUSTED ? ' (a poor fit: no prediction)' : f.peak_throughput ? `, peak ${f.peak_throughput.toFixed(2)} ${perOf(r)}` : ''
     }`,
     layer: [
       {
         data: { values: curve },
         mark: { type: 'line', color: '#8250df' },
-        encoding: { x: q('n', 'concurrency N = X × R'), y: q('x', `throughput (${r.unit}/s)`) },
+        encoding: { x: q('n', 'concurrency N = X × R'), y: q('x', `throughput (${perOf(r)})`) },
       },
       { data: { values: pts }, mark: { type: 'point', filled: true, color: '#0969da' }, encoding: { x: q('n', ''), y: q('x', '') } },
     ],
@@ -164,7 +164,7 @@ export function errorChart(r: CapacityResult): TopLevelSpec {
     data: { values: values.sort((a, b) => a.rate - b.rate) },
     mark: { type: 'line', point: true },
     encoding: {
-      x: q('rate', `offered rate (${r.unit}/s)`),
+      x: q('rate', `offered rate (${perOf(r)})`),
       y: q('share', 'share', { axis: { format: '.1%' } }),
       color: { field: 'series', type: 'nominal', title: null },
     },

@@ -21,7 +21,7 @@ describe('the capacity verdict', () => {
   it('calls a capacity more than 10 % under the median of the last searches regressed, and says by how much', () => {
     const v = judgeCapacity([search(100), search(96), search(104)], search(80));
     expect(v).toMatchObject({ status: 'regressed', median: 100, runs: 3, floor: 0.1 });
-    expect(capacityVerdictLine(v, 'conversations')).toBe(
+    expect(capacityVerdictLine(v, 'conversations/s')).toBe(
       'capacity verdict: regressed: 80.00 conversations/s against a median of 100.00 conversations/s over the last 3 searches (-20.0 %; a move beyond 10 % counts)',
     );
   });
@@ -47,7 +47,7 @@ describe('the capacity verdict', () => {
   it("does not judge a search whose figure is not the target's", () => {
     const v = judgeCapacity([search(100)], search(30, { limited_by: 'load-generator' }));
     expect(v.status).toBe('not judged');
-    expect(capacityVerdictLine(v, 'conversations')).toBe(
+    expect(capacityVerdictLine(v, 'conversations/s')).toBe(
       "capacity verdict: not judged: the search found no capacity of the target's (limited by load-generator, refined)",
     );
   });

@@ -18,6 +18,8 @@ export const CapacityRecord = z.object({
   limited_by: z.string(),
   stopped: z.string(),
   precision: z.number(),
+  /** A closed-model search: messages a second per socket; absent for an arrival rate. Searches of one model compare. */
+  message_rate: z.number().optional(),
 });
 export type CapacityRecord = z.infer<typeof CapacityRecord>;
 
@@ -42,6 +44,7 @@ export function capacityRecord(r: CapacityResult): CapacityRecord {
     limited_by: r.analysis.limited_by,
     stopped: r.stopped,
     precision: r.search.precision,
+    ...(r.model ? { message_rate: r.model.message_rate_per_socket } : {}),
   };
 }
 
@@ -54,7 +57,7 @@ export const appendCapacityHistory = (path: string, r: CapacityRecord): void => 
 const judgeable = (r: CapacityRecord) => r.max_sustainable_rate !== null && r.limited_by === 'target' && (r.stopped === 'refined' || r.stopped === 'max-rate');
 
 /**
- * Tonight's capacity against the median of the last comparable searches (same scenario, target and kind of engine):
+ * Tonight's capacity against the median of the last comparable searches (same scenario, target, kind of engine and model):
  * regressed when lower by more than the floor (10 %, or the search's precision when coarser: a smaller move is inside
  * what the search can tell apart), improved when higher by as much.
  *
@@ -73,7 +76,14 @@ export function judgeCapacity(earlier: readonly CapacityRecord[], tonight: Capac
       reason: `the search found no capacity of the target's (limited by ${tonight.limited_by}, ${tonight.stopped})`,
     };
   const same = earlier
-    .filter((r) => r.scenario === tonight.scenario && r.target === tonight.target && r.engine.kind === tonight.engine.kind && judgeable(r))
+    .filter(
+      (r) =>
+        r.scenario === tonight.scenario &&
+        r.target === tonight.target &&
+        r.engine.kind === tonight.engine.kind &&
+        r.message_rate === tonight.message_rate &&
+        judgeable(r),
+    )
     .slice(-CAPACITY_BAND.baseline);
   if (same.length < CAPACITY_BAND.minBaseline) return { status: 'no baseline', rate, runs: 0, floor };
   const xs = same.map((r) => r.max_sustainable_rate as number).sort((a, b) => a - b);
@@ -87,13 +97,13 @@ export function judgeCapacity(earlier: readonly CapacityRecord[], tonight: Capac
  * The verdict as one line.
  *
  * @example
- * capacityVerdictLine(v, 'conversations'); // 'capacity verdict: regressed: 4.00 conversations/s against a median of 5.00 over the last 3 searches (-20.0 %; a move beyond 10 % counts)'
+ * capacityVerdictLine(v, 'conversations/s'); // 'capacity verdict: regressed: 4.00 conversations/s against a median of 5.00 over the last 3 searches (-20.0 %; a move beyond 10 % counts)'
  */
-export function capacityVerdictLine(v: CapacityVerdict, unit: string): string {
-  const rate = v.rate === null ? 'none' : `${v.rate.toFixed(2)} ${unit}/s`;
+export function capacityVerdictLine(v: CapacityVerdict, per: string, digits = 2): string {
+  const rate = v.rate === null ? 'none' : `${v.rate.toFixed(digits)} ${per}`;
   if (v.status === 'not judged') return `capacity verdict: not judged: ${v.reason}`;
   if (v.status === 'no baseline') return `capacity verdict: no baseline yet: ${rate} is the first search of this scenario, target and engine kind`;
   const median = v.median as number;
   const change = (((v.rate as number) - median) / median) * 100;
-  return `capacity verdict: ${v.status}: ${rate} against a median of ${median.toFixed(2)} ${unit}/s over the last ${v.runs} search${v.runs === 1 ? '' : 'es'} (${change >= 0 ? '+' : ''}${change.toFixed(1)} %; a move beyond ${(v.floor * 100).toFixed(0)} % counts)`;
+  return `capacity verdict: ${v.status}: ${rate} against a median of ${median.toFixed(Math.max(1, digits))} ${per} over the last ${v.runs} search${v.runs === 1 ? '' : 'es'} (${change >= 0 ? '+' : ''}${change.toFixed(1)} %; a move beyond ${(v.floor * 100).toFixed(0)} % counts)`;
 }

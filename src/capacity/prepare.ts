@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LOAD_ENV } from '../load/config.js';
+import { type ClosedModelDefaults, LOAD_ENV } from '../load/config.js';
+import { defaultsOf } from '../load/defaults.js';
 import { type Engine, type EngineChoice, engineOfRun } from '../load/engine.js';
 import { prepareRunKit } from '../load/kit.js';
 import type { LoadedProfile } from '../profile/load.js';
@@ -25,8 +26,10 @@ export async function prepareSteps(
   workDir: string,
   allowLive: boolean,
   engineChoice?: Engine | EngineChoice,
+  closed?: { readonly messageRate: number },
 ): Promise<StepContext> {
   const p = loaded.profile;
+  const closedModel = closed ? closedModelOf(scenario, closed.messageRate) : undefined;
   if (p.environment === 'live' && !allowLive) {
     throw new UsageError(`refusing a capacity search against the live environment of '${p.name}'; pass --allow-live to do it on purpose`);
   }
@@ -43,5 +46,19 @@ export async function prepareSteps(
     secrets: Object.values(env),
     workDir,
     slos: kit.config.provenance.slos,
+    closed: closedModel,
   };
+}
+
+/**
+ * The scenario's closed model at `messageRate` messages a second per socket (default: the scenario's); a usage error
+ * for a scenario that has none.
+ *
+ * @example
+ * closedModelOf('messaging-sockets', 0.5).sockets; // 10
+ */
+export function closedModelOf(scenario: string, messageRate?: number): ClosedModelDefaults {
+  const model = defaultsOf(scenario).closedModel;
+  if (!model) throw new UsageError(`capacity: ${scenario} has no closed model (--model closed): only arrival rates are searched for it`);
+  return { ...model, messageRate: messageRate ?? model.messageRate };
 }

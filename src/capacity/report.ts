@@ -10,12 +10,13 @@ import { type BoundaryInterval, WIDE_INTERVAL } from './analysis.js';
 import { dailyCurveChart, errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
 import { headroomLine } from './headroom.js';
 import { capacityVerdictLine } from './history.js';
-import type { CapacityResult } from './result.js';
+import { type CapacityResult, perOf } from './result.js';
 import { keptUp } from './search.js';
 import type { StepResult } from './step.js';
 import { USL_R2_TRUSTED } from './usl.js';
 
-const n = (v: number | undefined | null, digits = 2) => (v === undefined || v === null || !Number.isFinite(v) ? '' : v.toFixed(digits));
+const num = (v: number | undefined | null, digits = 2) => (v === undefined || v === null || !Number.isFinite(v) ? '' : v.toFixed(digits));
+const n = num;
 
 /** The CSV columns, in order, and how each is read from a step. */
 const COLUMNS: readonly [string, (s: StepResult, slo: string | undefined) => string][] = [
@@ -45,6 +46,9 @@ const COLUMNS: readonly [string, (s: StepResult, slo: string | undefined) => str
         .join('; ')
         .replace(/"/g, '""')}"`,
   ],
+  // The closed model's messages (empty for an arrival-rate search).
+  ['messages_sent_per_s', (s) => n(s.messages?.offered_per_s, 2)],
+  ['messages_answered_per_s', (s) => n(s.messages?.answered_per_s, 2)],
 ];
 
 /** The steps as CSV, one row per step in the order they ran. */
@@ -58,25 +62,40 @@ export function stepsCsv(r: CapacityResult): string {
  * Where the boundary lies and how sure the search is of it.
  *
  * @example
- * intervalText(interval, 'conversations'); // 'The boundary lies between 4.50 and 5.00 conversations/s (5.3 % either side of 4.75; 3 and 3 steps).'
+ * intervalText(interval, 'conversations/s'); // 'The boundary lies between 4.50 and 5.00 conversations/s (5.3 % either side of 4.75; 3 and 3 steps).'
  */
-export function intervalText(i: BoundaryInterval, unit: string): string {
+export function intervalText(i: BoundaryInterval, per: string, digits = 2): string {
+  const n = (x: number) => num(x, digits);
   const mid = (i.low + i.high) / 2;
   const half = ((i.high - i.low) / 2 / mid) * 100;
   const steps =
     i.observations.low === 1 && i.observations.high === 1 ? "one step each, the search's bracket" : `${i.observations.low} and ${i.observations.high} steps`;
-  const mixed = i.mixed.length ? `; steps at ${i.mixed.map((x) => x.toFixed(2)).join(', ')}/s held and broke` : '';
+  const mixed = i.mixed.length ? `; steps at ${i.mixed.map(n).join(', ')} ${per} held and broke` : '';
   const wide = i.wide
-    ? ` Too wide to plan on (over ${(WIDE_INTERVAL * 100).toFixed(0)} % of its low end): plan on ${n(i.low)} ${unit}/s, or search again with --repeats.`
+    ? ` Too wide to plan on (over ${(WIDE_INTERVAL * 100).toFixed(0)} % of its low end): plan on ${n(i.low)} ${per}, or search again with --repeats.`
     : '';
-  return `The boundary lies between ${n(i.low)} and ${n(i.high)} ${unit}/s (${half.toFixed(1)} % either side of ${n(mid)}; ${steps}${mixed}).${wide}`;
+  return `The boundary lies between ${n(i.low)} and ${n(i.high)} ${per} (${half.toFixed(1)} % either side of ${num(mid, Math.max(1, digits))}; ${steps}${mixed}).${wide}`;
 }
 
 export function verdict(r: CapacityResult): string {
   const a = r.analysis;
-  if (a.limited_by === 'load-generator') return `The load generator was the limit: ${a.limit_reason}.`;
-  if (a.limited_by === 'none') return `Nothing broke up to ${n(a.max_sustainable_rate)} ${r.unit}/s: ${a.limit_reason}.`;
-  return `Sustains ${n(a.max_sustainable_rate)} ${r.unit}/s with every SLO held; ${a.limit_reason}.${a.interval ? ` ${intervalText(a.interval, r.unit)}` : ''}`;
+  const per = perOf(r);
+  // Sessions held are whole.
+  const n = (x: number | null | undefined) => num(x, r.model ? 0 : 2);
+  if (a.limited_by === 'load-generator') return `The load generator was the limit: ${a.limit_reason}.${heldAt(r)}`;
+  if (a.limited_by === 'none') return `Nothing broke up to ${n(a.max_sustainable_rate)} ${per}: ${a.limit_reason}.${heldAt(r)}`;
+  return `Sustains ${n(a.max_sustainable_rate)} ${per} with every SLO held; ${a.limit_reason}.${a.interval ? ` ${intervalText(a.interval, per, r.model ? 0 : 2)}` : ''}${heldAt(r)}`;
+}
+
+/** What the closed model held and at what message rate: one sentence, empty for an arrival-rate search. */
+export function heldAt(r: CapacityResult): string {
+  if (!r.model) return '';
+  const { sockets, message_rate_per_socket: rate } = r.model;
+  const best = r.steps.filter((s) => s.offered_rate === r.analysis.max_sustainable_rate).at(-1)?.messages;
+  const answered = best
+    ? `; with ${num(r.analysis.max_sustainable_rate, 0)} held, ${num(best.answered_per_s, 1)} of the ${num(best.offered_per_s, 1)} messages/s sent were answered in full`
+    : '';
+  return ` Closed model: ${r.unit} held for a whole step each, ${sockets} sockets to one, every socket sending ${num(rate, 2)} messages/s (${num(sockets * rate, 1)} messages/s a session)${answered}.`;
 }
 
 async function svg(spec: Parameters<typeof import('../report/chart.js')['renderSvg']>[0] | undefined): Promise<string> {
@@ -138,10 +157,10 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
-<p><b>${esc(verdict(r))}</b></p>${r.headroom && a.max_sustainable_rate !== null ? `\n<p class="headroom"><b>${esc(headroomLine(r.headroom, r.unit, a.max_sustainable_rate))}</b></p>` : ''}${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, r.unit))}</p>` : ''}
-<table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${n(a.max_sustainable_rate)} ${esc(r.unit)}/s`}</td></tr>
+<p><b>${esc(verdict(r))}</b></p>${r.headroom && a.max_sustainable_rate !== null ? `\n<p class="headroom"><b>${esc(headroomLine(r.headroom, r.unit, a.max_sustainable_rate))}</b></p>` : ''}${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, perOf(r), r.model ? 0 : 2))}</p>` : ''}
+<table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${num(a.max_sustainable_rate, r.model ? 0 : 2)} ${esc(perOf(r))}`}</td></tr>
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
-<tr><th>knee</th><td>${a.knee ? `${n(a.knee.rate)} ${esc(r.unit)}/s: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
+<tr><th>knee</th><td>${a.knee ? `${num(a.knee.rate, r.model ? 0 : 2)} ${esc(perOf(r))}: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
 <tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; ${uslPeak(a.usl, r.unit)}` : 'too few steps'}</td></tr></table>
 <h2>Plots</h2>${plots}
 ${sloTable(r)}

@@ -10,7 +10,10 @@ export interface CapacityResult {
   /** dialtone's version (package.json). */
   readonly tool_version: string;
   readonly scenario: string;
+  /** What the figure counts: iterations a second (open model), or things held (closed model: `model`). */
   readonly unit: string;
+  /** The closed model: the figure is `unit` held, each with `sockets` sockets sending this many messages a second. */
+  readonly model?: ClosedModel | undefined;
   readonly target: string;
   /** The engine that ran the steps: the user's k6 or the built-in engine, with its version. */
   readonly engine: EngineId;
@@ -42,3 +45,18 @@ export interface CapacityVerdict {
   /** Why a search is not judged (its figure is no capacity of the target's). */
   readonly reason?: string;
 }
+
+/** A closed-model search (`dialtone capacity SCENARIO --model closed`). */
+export interface ClosedModel {
+  readonly kind: 'closed';
+  readonly sockets: number;
+  readonly message_rate_per_socket: number;
+}
+
+/**
+ * How a figure of the search reads: `conversations/s` for an arrival rate, `sessions held` for the closed model.
+ *
+ * @example
+ * `${x} ${perOf(result)}`; // '3 sessions held'
+ */
+export const perOf = (r: Pick<CapacityResult, 'unit' | 'model'>): string => (r.model ? `${r.unit} held` : `${r.unit}/s`);

@@ -44,13 +44,14 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   const dir = join(o.reportDir, 'capacity', o.scenario);
   const work = join(dir, '.work');
   rmSync(work, { recursive: true, force: true });
-  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine);
+  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine, o.search.closed);
   const started = new Date().toISOString();
   const outcome = await searchCapacity(ctx, o.search, o.onStep);
   const found: CapacityResult = {
     tool_version: DIALTONE_VERSION,
     scenario: o.scenario,
-    unit: unitOf(o.scenario).unit,
+    unit: ctx.closed?.held ?? unitOf(o.scenario).unit,
+    ...(ctx.closed ? { model: { kind: 'closed' as const, sockets: ctx.closed.sockets, message_rate_per_socket: ctx.closed.messageRate } } : {}),
     target: o.loaded.profile.name,
     engine: engineId(ctx.engine),
     started_at: started,

@@ -35,7 +35,7 @@ describe('the boundary interval', () => {
   it("is the search's bracket when every rate was stepped once", () => {
     const i = boundaryInterval([at(2, true), at(4, true), at(8, false), at(6, false), at(5, true)], holds);
     expect(i).toEqual({ low: 5, high: 6, observations: { low: 1, high: 1 }, mixed: [], wide: false });
-    expect(intervalText(i as NonNullable<typeof i>, 'conversations')).toBe(
+    expect(intervalText(i as NonNullable<typeof i>, 'conversations/s')).toBe(
       "The boundary lies between 5.00 and 6.00 conversations/s (9.1 % either side of 5.50; one step each, the search's bracket).",
     );
   });
@@ -44,8 +44,8 @@ describe('the boundary interval', () => {
     const steps = [at(4, true), at(8, false), at(5, true), at(6, false), at(5, false), at(6, false), at(4.55, true), at(4.55, true), at(5, true)];
     const i = boundaryInterval(steps, holds);
     expect(i).toMatchObject({ low: 4.55, high: 6, observations: { low: 2, high: 2 }, mixed: [5], wide: true });
-    expect(intervalText(i as NonNullable<typeof i>, 'walks')).toMatch(
-      /steps at 5\.00\/s held and broke\)\. Too wide to plan on \(over 25 % of its low end\): plan on 4\.55 walks\/s/,
+    expect(intervalText(i as NonNullable<typeof i>, 'walks/s')).toMatch(
+      /steps at 5\.00 walks\/s held and broke\)\. Too wide to plan on \(over 25 % of its low end\): plan on 4\.55 walks\/s/,
     );
   });
 

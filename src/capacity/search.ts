@@ -44,6 +44,11 @@ export interface SearchOptions {
    * more, so the figure carries its spread: a rate that held once may not hold again. 0: the search's bracket alone.
    */
   readonly repeats: number;
+  /**
+   * The closed model (--model closed): each step holds `rate` whole sessions (one VU each) for its length, each socket
+   * sending `messageRate` messages a second; absent, the open model (a constant arrival rate).
+   */
+  readonly closed?: { readonly messageRate: number } | undefined;
 }
 
 export const DEFAULT_SEARCH: SearchOptions = {
@@ -118,6 +123,10 @@ export interface SearchOutcome {
 export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult) => void = () => {}): Promise<SearchOutcome> {
   const started = Date.now();
   const steps: StepResult[] = [];
+  // The smallest step between rates: whole sessions held, or one arrival a minute (k6's rates are integers per minute).
+  const grain = o.closed ? 1 : 1 / 60;
+  const same = (a: number, b: number) => Math.round(a / grain) === Math.round(b / grain);
+  const lower = (rate: number) => (o.closed ? Math.min(Math.round(rate / (1 + o.precision)), rate - 1) : rate / (1 + o.precision));
   const budgetLeft = () => steps.length < o.maxSteps && (Date.now() - started) / 1000 + o.stepSeconds + o.gracefulStopSeconds < o.maxSeconds;
   const run = async (rate: number, stage: StepResult['stage']) => {
     const iterationS = Math.max(0, ...steps.map((x) => x.mean_iteration_s ?? 0)) || undefined;
@@ -153,7 +162,7 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
       broken = s.offered_rate;
       if (held !== undefined) break;
       rate = s.offered_rate / o.factor;
-      if (rate * 60 < 1) return finish('nothing-held');
+      if (rate < grain) return finish('nothing-held');
     } else {
       held = s.offered_rate;
       if (broken !== undefined) break;
@@ -167,7 +176,7 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
   while ((broken - held) / held > o.precision) {
     if (!budgetLeft()) return finish(budgetStop());
     const mid = (held + broken) / 2;
-    if (Math.round(mid * 60) === Math.round(held * 60) || Math.round(mid * 60) === Math.round(broken * 60)) break;
+    if (same(mid, held) || same(mid, broken)) break;
     const s = await run(mid, 'refine');
     if (broke(s, o)) broken = s.offered_rate;
     else held = s.offered_rate;
@@ -186,8 +195,8 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
     }
     if (!lowBroke) break;
     broken = held;
-    held = held / (1 + o.precision);
-    if (held * 60 < 1) break;
+    held = lower(held);
+    if (held < grain) break;
   }
   return finish('refined');
 }

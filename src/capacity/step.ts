@@ -3,12 +3,12 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SloEntry } from '../load/config.js';
+import type { ClosedModelDefaults, SloEntry } from '../load/config.js';
 import type { Engine } from '../load/engine.js';
 import { type K6Summary, stat, type ThresholdResult, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
 import { sampleCpu } from './cpu.js';
-import { OBSERVED, PHASE_TAG, STEP_ENV, type StepShape, steadyKey } from './wrapper.js';
+import { ANSWERED, OBSERVED, PHASE_TAG, STEP_ENV, type StepShape, steadyKey } from './wrapper.js';
 
 /** What the step runner needs from the search: the prepared run, minus the rate. */
 export interface StepContext {
@@ -22,6 +22,8 @@ export interface StepContext {
   readonly workDir: string;
   /** The SLOs every step is judged by, with where each came from (the scenario's defaults or the profile). */
   readonly slos?: readonly SloEntry[] | undefined;
+  /** The closed model (--model closed): each step holds `rate` of these, sending messageRate a second on each socket. */
+  readonly closed?: ClosedModelDefaults | undefined;
 }
 
 /** Latency percentiles of one operation or timing metric in the steady part of a step, in ms. */
@@ -72,14 +74,19 @@ export interface StepResult {
   readonly slo_held: boolean;
   readonly k6_exit_code: number;
   readonly wall_s: number;
+  /**
+   * The closed model: messages a second offered (held × sockets × rate per socket) and answered in full in the steady
+   * part. `offered_rate` is then the number held and `throughput` the answered messages in units of held ones.
+   */
+  readonly messages?: { readonly offered_per_s: number; readonly answered_per_s: number };
 }
 
 /** A metric key without the phase tag: `m{op:x,dialtone_phase:steady}` → `m{op:x}`, `m{dialtone_phase:steady}` → `m`. */
 const bareName = (key: string) => key.replace(`,${PHASE_TAG}:steady}`, '}').replace(`{${PHASE_TAG}:steady}`, '');
 
 /** The scenario's thresholds, without the observation-only ones the wrapper adds. */
-function sloThresholds(summary: K6Summary): ThresholdResult[] {
-  const observed = new Set(Object.entries(OBSERVED).map(([m, e]) => `${steadyKey(m)} ${e}`));
+function sloThresholds(summary: K6Summary, closed?: ClosedModelDefaults): ThresholdResult[] {
+  const observed = new Set(Object.entries({ ...OBSERVED, ...(closed ? { [closed.answered]: ANSWERED } : {}) }).map(([m, e]) => `${steadyKey(m)} ${e}`));
   return thresholdsOf(summary)
     .filter((t) => !observed.has(`${t.metric} ${t.expression}`))
     .map((t) => ({ ...t, metric: bareName(t.metric) }));
@@ -133,13 +140,17 @@ export async function runStep(
     iterationS?: number | undefined;
   },
 ): Promise<StepResult> {
-  const budget = vuBudget(o.rate, o.maxVUs, o.iterationS);
+  const { closed } = ctx;
+  // The closed model holds whole sessions: one VU each, for the whole step.
+  const held = closed ? Math.max(1, Math.round(o.rate)) : 0;
+  const budget = closed ? { preAllocatedVUs: held, maxVUs: held } : vuBudget(o.rate, o.maxVUs, o.iterationS);
   const shape: StepShape = {
-    perMinute: Math.max(1, Math.round(o.rate * 60)),
+    perMinute: closed ? held * 60 : Math.max(1, Math.round(o.rate * 60)),
     durationS: o.durationS,
     warmupS: o.warmupS,
     gracefulStopS: o.gracefulStopS ?? 3,
     ...budget,
+    ...(closed ? { closed: { sessions: held, messageRate: closed.messageRate, slos: closed.slos, answered: closed.answered } } : {}),
   };
   const summaryPath = join(ctx.workDir, `step-${o.index}.summary.json`);
   rmSync(summaryPath, { force: true });
@@ -168,11 +179,15 @@ export async function runStep(
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   const steadyS = Math.max(1, o.durationS - o.warmupS);
   const s = (metric: string, key: string) => stat(summary, steadyKey(metric), key);
-  const throughput = (s('iterations', 'count') ?? 0) / steadyS;
-  const meanIterationMs = s('iteration_duration', 'avg');
-  const [medMs, p95Ms] = [s('iteration_duration', 'med'), s('iteration_duration', 'p(95)')];
+  // A held session's messages per second at full pace: the closed model's throughput is counted in held sessions.
+  const perHeld = closed ? closed.sockets * closed.messageRate : 0;
+  const answeredPerS = closed ? (s(closed.answered, 'count') ?? 0) / steadyS : 0;
+  const throughput = closed ? answeredPerS / perHeld : (s('iterations', 'count') ?? 0) / steadyS;
+  // A held session's iteration is the whole step: its duration says nothing of the work's.
+  const meanIterationMs = closed ? undefined : s('iteration_duration', 'avg');
+  const [medMs, p95Ms] = closed ? [undefined, undefined] : [s('iteration_duration', 'med'), s('iteration_duration', 'p(95)')];
   const dropped = stat(summary, 'dropped_iterations', 'count') ?? 0;
-  const thresholds = sloThresholds(summary);
+  const thresholds = sloThresholds(summary, closed);
   const offeredTotal = shape.perMinute * (o.durationS / 60);
   return {
     index: o.index,
@@ -192,12 +207,13 @@ export async function runStep(
     machine_busy: cpu?.machineBusy,
     mean_iteration_s: meanIterationMs === undefined ? undefined : meanIterationMs / 1000,
     ...(medMs !== undefined && p95Ms !== undefined ? { iteration_spread_s: Math.max(0, p95Ms - medMs) / 1645 } : {}),
-    concurrency: meanIterationMs === undefined ? undefined : throughput * (meanIterationMs / 1000),
+    concurrency: closed ? held : meanIterationMs === undefined ? undefined : throughput * (meanIterationMs / 1000),
     latency: latencies(summary),
     thresholds,
     // A step with no summary or no threshold judged did not show the SLOs held.
     slo_held: thresholds.length > 0 && thresholds.every((t) => t.passed) && (exitCode === 0 || exitCode === 99),
     k6_exit_code: exitCode,
     wall_s: (Date.now() - started) / 1000,
+    ...(closed ? { messages: { offered_per_s: held * perHeld, answered_per_s: answeredPerS } } : {}),
   };
 }

@@ -44,5 +44,14 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
 /** The unit of a scenario, `iterations` for one without a row. */
 export const unitOf = (scenario: string): ScenarioUnit => SCENARIO_UNITS[scenario] ?? { unit: 'iterations', surface: '' };
 
+/**
+ * The closed model's search defaults: one session held first, doubled; short steps, since a held session's work is
+ * steady once its setup (in the warm-up) is done, and a graceful stop that lets the last replies arrive.
+ */
+export const CLOSED_SEARCH: Partial<SearchOptions> = { startRate: 1, maxRate: 500, stepSeconds: 15, warmupSeconds: 5, gracefulStopSeconds: 8 };
+
 /** The search's defaults for a scenario: the generic ones, with the scenario's own where its iterations need them. */
-export const searchDefaultsFor = (scenario: string): SearchOptions => ({ ...DEFAULT_SEARCH, ...unitOf(scenario).search });
+export const searchDefaultsFor = (scenario: string, closed = false): SearchOptions => ({
+  ...DEFAULT_SEARCH,
+  ...(closed ? CLOSED_SEARCH : unitOf(scenario).search),
+});

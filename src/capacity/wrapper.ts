@@ -17,6 +17,11 @@ export interface StepShape {
   readonly preAllocatedVUs: number;
   readonly maxVUs: number;
   readonly gracefulStopS: number;
+  /**
+   * The closed model: `sessions` VUs (constant-vus), each running the scenario's `hold` export for the whole step; only
+   * the SLO keys `slos` judge it, and `answered`, the counter of messages answered, is exported for the throughput.
+   */
+  readonly closed?: { readonly sessions: number; readonly messageRate: number; readonly slos: readonly string[]; readonly answered: string };
 }
 
 /**
@@ -30,6 +35,9 @@ export const OBSERVED: Readonly<Record<string, string>> = {
   http_req_failed: 'rate>=0',
   http_req_duration: 'max>=0',
 };
+
+/** The observation-only threshold of a closed-model step's answered-messages counter. */
+export const ANSWERED = 'count>=0';
 
 /** A threshold key with the steady-phase tag added: `m{op:x}` → `m{op:x,dialtone_phase:steady}`. */
 export function steadyKey(key: string): string {
@@ -66,27 +74,34 @@ ${passThrough.length ? `export { ${passThrough.join(', ')} } from './script.js';
 const STEP = JSON.parse(__ENV.${STEP_ENV});
 const steadyKey = (key) => (key.endsWith('}') ? key.slice(0, -1) + ',${PHASE_TAG}:steady}' : key + '{${PHASE_TAG}:steady}');
 const OBSERVED = ${JSON.stringify(OBSERVED)};
+const ANSWERED = ${JSON.stringify(ANSWERED)};
+const CLOSED = STEP.closed;
+// A held step is judged by the SLOs its steady part samples: the rest (setup) fall in the warm-up.
+const judged = (key) => !CLOSED || CLOSED.slos.includes(key.split('{')[0]);
 const thresholds = {};
 for (const [key, list] of Object.entries(s.options.thresholds || {})) {
-  thresholds[steadyKey(key)] = list.map((t) => (typeof t === 'string' ? t : { threshold: t.threshold }));
+  if (judged(key)) thresholds[steadyKey(key)] = list.map((t) => (typeof t === 'string' ? t : { threshold: t.threshold }));
 }
-for (const [metric, expression] of Object.entries(OBSERVED)) {
+for (const [metric, expression] of Object.entries({ ...OBSERVED, ...(CLOSED ? { [CLOSED.answered]: ANSWERED } : {}) })) {
   const key = steadyKey(metric);
   thresholds[key] = [...(thresholds[key] || []), expression];
 }
 const scenarios = {};
 for (const [name, shape] of Object.entries(s.options.scenarios || {})) {
   const { vus, stages, startRate, iterations, maxDuration, ...rest } = shape;
-  scenarios[name] = {
-    ...rest,
-    executor: 'constant-arrival-rate',
-    rate: STEP.perMinute,
-    timeUnit: '1m',
-    duration: STEP.durationS + 's',
-    preAllocatedVUs: STEP.preAllocatedVUs,
-    maxVUs: STEP.maxVUs,
-    gracefulStop: STEP.gracefulStopS + 's',
-  };
+  const { rate, timeUnit, preAllocatedVUs, maxVUs, ...common } = rest;
+  scenarios[name] = CLOSED
+    ? { ...common, executor: 'constant-vus', vus: CLOSED.sessions, duration: STEP.durationS + 's', gracefulStop: STEP.gracefulStopS + 's' }
+    : {
+        ...rest,
+        executor: 'constant-arrival-rate',
+        rate: STEP.perMinute,
+        timeUnit: '1m',
+        duration: STEP.durationS + 's',
+        preAllocatedVUs: STEP.preAllocatedVUs,
+        maxVUs: STEP.maxVUs,
+        gracefulStop: STEP.gracefulStopS + 's',
+      };
 }
 export const options = {
   ...s.options,
@@ -102,10 +117,16 @@ const phase = () => {
 };
 // Samples taken during an iteration carry the phase it started in; k6's own iteration metrics,
 // emitted after it returns, carry the phase it ended in, so throughput counts completions in the window.
+// A held session's iteration lasts the step: the scenario marks the phase itself before each timed piece.
+const mark = () => {
+  exec.vu.metrics.tags.${PHASE_TAG} = phase();
+};
 export default async function step(data) {
-  exec.vu.metrics.tags.${PHASE_TAG} = phase();
-  const out = await s.default(data);
-  exec.vu.metrics.tags.${PHASE_TAG} = phase();
+  mark();
+  const out = CLOSED
+    ? await s.hold({ messageRate: CLOSED.messageRate, remainingMs: () => END_MS - exec.instance.currentTestRunDuration, mark })
+    : await s.default(data);
+  mark();
   return out;
 }
 `;

@@ -1,14 +1,17 @@
-import { request, TargetUnreachable } from '../clients/exchange.js';
+import { TargetUnreachable } from '../clients/exchange.js';
+import { RecordsClient } from '../clients/records.js';
 import { EnvironmentError } from '../errors.js';
-import { SYSTEM_TRUST, type Trust } from '../profile/tls.js';
+import type { LoadedProfile } from '../profile/load.js';
 
 /**
- * Makes one bounded request to a host so an unreachable target is reported at once, in one line,
- * rather than as a hundred failed cases or a hang. Any HTTP answer at all counts as reachable.
+ * Makes one bounded request to the target so an unreachable one is reported at once, in one line, rather than as a
+ * hundred failed cases or a hang. Any HTTP answer at all counts as reachable. The request is a documented read-only
+ * operation on base_url (document 2's conversations list, one record, with the profile's key when it names one), so a
+ * contract validator in front of the target matches it like every other request.
  */
-export async function probe(baseUrl: string, profilePath: string, trust: Trust = SYSTEM_TRUST, timeoutMs = 5_000): Promise<void> {
+export async function probe(loaded: LoadedProfile, profilePath: string, timeoutMs = 5_000): Promise<void> {
   try {
-    await request({ method: 'GET', url: baseUrl, timeoutMs, trust });
+    await new RecordsClient(loaded).list({ limit: 1 }, { timeoutMs });
   } catch (e) {
     const why = e instanceof TargetUnreachable ? e.message : String(e);
     // A certificate the run does not trust is a profile matter: say which field fixes it.

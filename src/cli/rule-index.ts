@@ -4,7 +4,7 @@ import { type RuleId, Rules, ruleList } from '../contract/index.js';
 import type { Rule } from '../contract/rule.js';
 import { Defects } from '../reference-target/defects.js';
 import { Proofs } from '../suite/mutations/index.js';
-import { describeSpec } from '../suite/mutations/spec.js';
+import { describeMutations } from '../suite/mutations/spec.js';
 
 /** A place in the source: `file:line`, relative to the project root. */
 export type Place = string;
@@ -177,7 +177,7 @@ export async function ruleIndex(root: string): Promise<Map<string, RuleEntry>> {
     if (on && 'method' in on) add(routeFor(routes, on.method, on.path)?.place, `route of ${on.method} ${on.path}`);
     const breaks = [
       ...defects.map(([id]) => `defect ${id}`),
-      ...(proof ? ['mutation' in proof ? `mutation ${describeSpec(proof.mutation)}` : `no mutation: ${proof.reason}`] : []),
+      ...(proof ? ['mutation' in proof ? `mutation ${describeMutations(proof)}` : `no mutation: ${proof.reason}`] : []),
     ];
     out.set(rule.id, { rule, uses: [...uses].sort(), target: places, cases: mine.map((b) => b.place), breaks });
   }

@@ -2,7 +2,6 @@ import { UsageError } from '../errors.js';
 import { checkExpectations } from '../load/expectations.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { loadProfile } from '../profile/load.js';
-import { trustOf } from '../profile/tls.js';
 import { type DefectId, Defects, isDefectId } from '../reference-target/defects.js';
 import type { RunningTarget } from '../reference-target/server.js';
 import { probe } from './probe.js';
@@ -28,7 +27,7 @@ export async function openTarget(profilePath: string | undefined, defects: Defec
     const loaded = loadProfile(profilePath);
     // SLOs or workloads k6 would not take are a usage error before the target is even probed.
     checkExpectations(loaded.profile, profilePath);
-    await probe(loaded.profile.hosts.base_url, profilePath, trustOf(loaded.profile, loaded.path));
+    await probe(loaded, profilePath);
     return { loaded, reference: undefined, close: async () => {} };
   }
   // The target (fastify, werift, every surface) loads only when a command needs it.

@@ -59,6 +59,10 @@ export class MessagingControl {
   sessionFault(sessionId: string, fault: SessionFaultName) {
     return this.control.call('POST', '/messaging/faults', { fault, session_id: sessionId });
   }
+  /** Has the session's live agent (after a handoff) write `text`; 409 while no live agent has joined. */
+  liveAgentMessage(sessionId: string, text: string) {
+    return this.control.call<{ sent: boolean }>('POST', `/messaging/sessions/${encodeURIComponent(sessionId)}/live-agent-message`, { text });
+  }
   /** Makes one access token older by `ms`, as if that much time had passed for it alone. */
   ageToken(accessToken: string, ms: number) {
     return this.control.call<{ aged_ms: number }>('POST', '/messaging/tokens/age', { access_token: accessToken, ms });

@@ -30,7 +30,7 @@ export interface MutationScope {
   readonly trace?: Seen[];
 }
 
-const store = new AsyncLocalStorage<MutationScope>();
+const store = new AsyncLocalStorage<MutationScope | undefined>();
 
 /**
  * Runs `fn` with `scope` armed: every answer and frame the clients receive inside it passes through the scope's
@@ -43,6 +43,17 @@ const store = new AsyncLocalStorage<MutationScope>();
  */
 export function withMutation<T>(scope: MutationScope, fn: () => Promise<T>): Promise<T> {
   return store.run(scope, fn);
+}
+
+/**
+ * Runs `fn` with no mutation armed: a case's preparation (resources its check needs), which must reach the target as
+ * it is, so that a mutation meant for the case's own request never lands on it.
+ *
+ * @example
+ * const agent = await unmutated(() => t.agents.createAgent({ name: 'setup' }));
+ */
+export function unmutated<T>(fn: () => Promise<T>): Promise<T> {
+  return store.run(undefined, fn);
 }
 
 /** The scope armed for the code now running, if any (sockets keep the one they were opened in). */

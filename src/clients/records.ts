@@ -33,6 +33,8 @@ export interface RecordsCallOptions {
   readonly version?: string;
   readonly accountId?: string;
   readonly projectId?: string;
+  /** How long the call may take; 30 s unless said. */
+  readonly timeoutMs?: number;
 }
 
 /** The project a client reads: the profile's, or one the control surface minted for a case. */
@@ -91,7 +93,7 @@ export class RecordsClient {
     const key = o.apiKey === null ? undefined : (o.apiKey ?? this.project.apiKey);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...(key !== undefined ? { [header]: key } : {}), ...o.headers })) if (v !== undefined) headers[k] = v;
-    const res = await request<T>({ method: 'GET', url, headers, timeoutMs: 30_000, trust: trustFor(this.loaded) });
+    const res = await request<T>({ method: 'GET', url, headers, timeoutMs: o.timeoutMs ?? 30_000, trust: trustFor(this.loaded) });
     this.log.push(this.#conceal(res.exchange));
     return res;
   }

@@ -23,7 +23,13 @@ export interface ServerMessage {
 /** The longest a case waits for one signaling message. */
 export const SIGNAL_TIMEOUT_MS = 5000;
 
-const cut = (s: string) => (s.length > 600 ? `${s.slice(0, 600)}… (${s.length} bytes)` : s);
+/**
+ * The longest frame the wire log keeps whole. An SDP offer or answer with its candidates runs to a few kilobytes (0.6 to
+ * 3 kB from the reference client and gateway): kept whole, it validates against its AsyncAPI payload schema.
+ */
+export const FRAME_LOG_LIMIT = 16_384;
+
+const cut = (s: string) => (s.length > FRAME_LOG_LIMIT ? `${s.slice(0, FRAME_LOG_LIMIT)}… (${s.length} bytes)` : s);
 
 /**
  * A signaling WebSocket of the voice gateway. Every frame both ways is kept, and the socket appears in the case's wire

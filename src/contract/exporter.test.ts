@@ -27,12 +27,14 @@ type Json = ReturnType<typeof JSON.parse>;
 const doc = openApi() as Json;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-/** Every operation as `method path`, with its path and operation object. */
-const ops: { key: string; path: string; op: Json }[] = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+/** Every operation as `method path`, with its path and operation object; `refused` the paths a stated rule refuses. */
+const all: { key: string; path: string; op: Json }[] = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
   Object.entries(item as Json)
     .filter(([method]) => METHODS.includes(method))
     .map(([method, op]) => ({ key: `${method} ${path}`, path, op: op as Json })),
 );
+const ops = all.filter((o) => !o.op['x-dialtone-refused']);
+const refused = all.filter((o) => o.op['x-dialtone-refused']);
 const opAt = (key: string): Json => {
   const found = ops.find((o) => o.key === key);
   if (!found) throw new Error(`no operation ${key}`);
@@ -248,6 +250,30 @@ describe('the exported OpenAPI document', () => {
     expect(webhook).not.toHaveProperty('415');
     expect(examplesOf(webhook['4XX']).map(([n]) => n)).toEqual(['UNSUPPORTED_CONTENT_TYPE']);
     expect(Object.keys(opAt('put /{version}/{account_id}/{project_id}/chat/close').responses).sort()).toEqual(['2XX', '4XX', '5XX']);
+  });
+
+  it('refuses, with 4XX and the rule quoted, only the paths a stated rule makes no operation, and never a documented one', () => {
+    expect(refused.map((o) => o.key).sort()).toEqual([
+      'get /v1/agents/{agentId}/branches/{branchId}/deployments',
+      'get /{version}/agents',
+      'post /{version}/agents',
+      'post /{version}/{account_id}/{project_id}/chat/{operation}',
+      'put /{version}/{account_id}/{project_id}/chat/{operation}',
+    ]);
+    for (const { key, path, op } of refused) {
+      expect(Object.keys(op.responses), key).toEqual(['4XX']);
+      expect(op.description, key).toMatch(/^Document [13].*: ".+"/);
+      expect(op.operationId, key).toMatch(/^(get|post|put)Refused[A-Z]/);
+      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      expect((op.parameters as Json[]).map((p) => p.name).sort(), key).toEqual(inPath);
+    }
+    // The parameters leave out the documented values, so a documented request can only be the documented operation.
+    const param = (key: string, name: string) => refused.find((o) => o.key === key)?.op.parameters.find((p: Json) => p.name === name)?.schema;
+    expect(param('post /{version}/{account_id}/{project_id}/chat/{operation}', 'operation')).toEqual({
+      type: 'string',
+      not: { enum: chat.ChatOperation.options },
+    });
+    expect(param('get /{version}/agents', 'version')).toEqual({ type: 'string', not: { const: 'v1' } });
   });
 
   it('names the hosts as servers with their documented regions as variables', () => {

@@ -27,6 +27,7 @@ import {
   ChatCreateRequest,
   ChatCreateResponse,
   ChatErrors,
+  ChatOperation,
   ChatRespondRequest,
   ChatRespondResponse,
   ErrorMessageBody,
@@ -593,6 +594,63 @@ const OPS: readonly Op[] = [
   },
 ];
 
+/**
+ * A request a stated rule refuses: a path that is not an operation because a document says what the operations are.
+ * The documents give no status for it, so the contract says `4XX` and quotes the rule; a validator in front of a target
+ * then matches such a request (the suite sends it on purpose) instead of finding no route. Paths the documents merely do
+ * not show (attributes, rollback, a single alert rule…) are not here: a platform may serve them.
+ */
+interface Refusal {
+  readonly doc: Doc;
+  readonly host: HostKey;
+  readonly methods: readonly Op['method'][];
+  readonly path: string;
+  /** Path parameters that are not plain strings: the values the rule leaves out. */
+  readonly params?: Readonly<Record<string, Json>>;
+  /** The document's sentence that makes the path no operation. */
+  readonly rule: string;
+}
+
+const REFUSALS: readonly Refusal[] = [
+  {
+    doc: 1,
+    host: 'base_url',
+    methods: ['post', 'put'],
+    path: `/{version}${tenant}/chat/{operation}`,
+    params: { operation: { type: 'string', not: { enum: [...ChatOperation.options] } } },
+    rule: 'Document 1, chat path rule 2: "The chat operation segment is one of `create`, `respond`, `close`."',
+  },
+  {
+    doc: 3,
+    host: 'agents_url',
+    methods: ['get', 'post'],
+    path: '/{version}/agents',
+    params: { version: { type: 'string', not: { const: AgentsPaths.agents.split('/')[1] } } },
+    rule: 'Document 3, Versioning: "Paths carry the `/v1` prefix. These APIs have no further version selection."',
+  },
+  {
+    doc: 3,
+    host: 'agents_url',
+    methods: ['get'],
+    path: `${template(AgentsPaths.branches, 'agentId')}/{branchId}/deployments`,
+    rule: 'Document 3: "Everything except deployments, telephony and real-time configs is scoped to a branch." Deployments have no branch segment.',
+  },
+];
+
+/** A refused path's operation: its parameters and `4XX`, the rule quoted. */
+function refusal(r: Refusal, method: Op['method']): Json {
+  return {
+    summary: 'Not an operation: refused.',
+    description: r.rule,
+    operationId: `${method}Refused${operationId({ method, path: r.path } as Op).slice(method.length)}`,
+    'x-dialtone-refused': true,
+    parameters: pathParams(r.path).map((p) => ({ ...p, schema: r.params?.[p.name as string] ?? p.schema })),
+    // Whatever JSON it carries: the request is refused for its path.
+    ...(method === 'get' ? {} : { requestBody: { required: false, content: { 'application/json': {} } } }),
+    responses: { '4XX': { description: `Refused. The status and body are not shown in document ${r.doc}. ${r.rule}` } },
+  };
+}
+
 /** Security schemes: the header or bearer token each operation carries (values never appear here). */
 const SECURITY: Record<string, Json[]> = {
   chat: [{ chatApiKey: [], chatToken: [] }],
@@ -759,6 +817,11 @@ export function openApi(): Json {
     entry[op.method] = operation(op);
     paths[op.path] = entry;
   }
+  for (const r of REFUSALS) {
+    const entry = paths[r.path] ?? { servers: [serverOf(r.host)] };
+    for (const method of r.methods) entry[method] = refusal(r, method);
+    paths[r.path] = entry;
+  }
   const delivery = (s: z.ZodType, summary: string) => ({
     post: { summary, requestBody: { content: { 'application/json': { schema: schemaOf(s) } } }, responses: { '200': { description: 'received' } } },
   });
@@ -857,4 +920,30 @@ export function contractFiles(): Record<string, string> {
   const { messaging, voice } = asyncApis();
   const out = (v: Json) => `${JSON.stringify(v, null, 2)}\n`;
   return { 'openapi.json': out(openApi()), 'asyncapi-messaging.json': out(messaging), 'asyncapi-voice.json': out(voice) };
+}
+
+/** The top-level keys of a request schema (an object, or the union of each member's keys). */
+function keysOf(schema: z.ZodType | undefined): string[] {
+  if (!schema) return [];
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  const props = (j: Json): string[] => [
+    ...Object.keys((j.properties as Json | undefined) ?? {}),
+    ...((j.anyOf ?? j.oneOf ?? []) as Json[]).flatMap(props),
+    ...((j.allOf ?? []) as Json[]).flatMap(props),
+  ];
+  return [...new Set(props(json))];
+}
+
+/**
+ * Every documented request field of every HTTP operation (`METHOD /path`), from its body and query schemas: the rows
+ * `dialtone rules --audit` must place (a case that shows the field's effect, or why it cannot be observed).
+ *
+ * @example
+ * requestFields().find((o) => o.operation === 'POST /{version}/{account_id}/{project_id}/chat/create')?.fields // ['integration_attributes', …]
+ */
+export function requestFields(): { operation: string; fields: string[] }[] {
+  return OPS.map((op) => ({
+    operation: `${op.method.toUpperCase()} ${op.path}`,
+    fields: [...new Set([...keysOf(op.body), ...Object.values(op.bodies ?? {}).flatMap(keysOf), ...keysOf(op.query)])],
+  })).filter((o) => o.fields.length > 0);
 }

@@ -64,8 +64,15 @@ export interface VuHost {
   hold(): () => void;
   /** Keeps the running iteration alive until `p` settles; returns `p`. */
   track<T>(p: Promise<T>): Promise<T>;
-  /** Aborted when the running iteration is interrupted (gracefulStop or gracefulRampDown ran out, or the run stops). */
+  /**
+   * Aborted when the running iteration is interrupted (gracefulStop or gracefulRampDown ran out, or the run stops).
+   * Made when first read in an iteration; code that runs per request uses `interrupted` and `onInterrupt` instead.
+   */
   readonly signal: AbortSignal;
+  /** The running iteration was interrupted. */
+  readonly interrupted: boolean;
+  /** Called whenever an iteration of this VU is interrupted, for the whole life of the VU (set once, not per iteration). */
+  onInterrupt(fn: () => void): void;
   /** Things to close when the VU ends (connection pools, a browser): called once at the end of the run. */
   onClose(fn: () => void | Promise<void>): void;
   /** Things to do when the running iteration ends, then forgotten (k6/browser closes the iteration's browser). */

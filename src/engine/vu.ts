@@ -56,7 +56,10 @@ export class Vu implements VuHost {
   #onInterrupt: (() => void) | undefined;
   #settled: (() => void) | undefined;
   #failed: ((e: unknown) => void) | undefined;
-  #abort = new AbortController();
+  /** The running iteration's signal, made when first asked for (most iterations never need one: it costs an EventTarget). */
+  #abort: AbortController | undefined;
+  #interrupted = false;
+  readonly #interruptListeners: (() => void)[] = [];
   readonly k6Globals = { __VU: 0, __ITER: 0 };
 
   constructor(
@@ -140,7 +143,21 @@ export class Vu implements VuHost {
   }
 
   get signal(): AbortSignal {
+    if (!this.#abort) {
+      this.#abort = new AbortController();
+      // Every socket, timer and request of the iteration may listen for its end: many listeners are expected here.
+      setMaxListeners(0, this.#abort.signal);
+      if (this.#interrupted) this.#abort.abort(INTERRUPTED);
+    }
     return this.#abort.signal;
+  }
+
+  get interrupted(): boolean {
+    return this.#interrupted;
+  }
+
+  onInterrupt(fn: () => void): void {
+    this.#interruptListeners.push(fn);
   }
 
   hold(): () => void {
@@ -184,9 +201,8 @@ export class Vu implements VuHost {
    * that ended (k6#652: an interrupted one is not counted). `interrupt()` ends it early.
    */
   async iterate(fn: (data?: unknown) => unknown, data: unknown): Promise<IterationEnd> {
-    this.#abort = new AbortController();
-    // Every socket, timer and request of the iteration listens for its end: many listeners are expected here.
-    setMaxListeners(0, this.#abort.signal);
+    this.#abort = undefined;
+    this.#interrupted = false;
     this.#generation++;
     this.#pending = 0;
     this.k6Globals.__ITER = this.exec.vuIterationInInstance;
@@ -227,7 +243,11 @@ export class Vu implements VuHost {
 
   /** Ends the running iteration now (gracefulStop or gracefulRampDown ran out). */
   interrupt(): void {
-    if (!this.#abort.signal.aborted) this.#abort.abort(INTERRUPTED);
+    if (!this.#interrupted) {
+      this.#interrupted = true;
+      if (this.#abort && !this.#abort.signal.aborted) this.#abort.abort(INTERRUPTED);
+      for (const fn of this.#interruptListeners) fn();
+    }
     this.#onInterrupt?.();
   }
 

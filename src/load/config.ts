@@ -34,6 +34,26 @@ export interface ScenarioDefaults {
    * fixed bound: Little's law sizes an arrival-rate pool from it (VUs = rate × iteration time). Absent: a VU-based shape.
    */
   readonly iteration?: { readonly steps?: readonly { readonly key: string; readonly count: number }[]; readonly boundMs?: number };
+  /**
+   * The closed model of a capacity search (`dialtone capacity SCENARIO --model closed`), for a scenario whose load is
+   * things held rather than arrivals: the scenario exports `hold(ctl)` (src/load/vu/hold.ts), which holds one of them for
+   * the whole step and sends `messageRate` messages a second on each of its `sockets`. Absent: arrival rates only.
+   */
+  readonly closedModel?: ClosedModelDefaults;
+}
+
+/** See ScenarioDefaults.closedModel. */
+export interface ClosedModelDefaults {
+  /** What one VU holds, plural (`sessions`). */
+  readonly held: string;
+  /** Sockets each one holds, every one of them sending. */
+  readonly sockets: number;
+  /** Messages a second per socket, unless --message-rate says otherwise. */
+  readonly messageRate: number;
+  /** The counter of messages answered in full: the step's throughput. */
+  readonly answered: string;
+  /** The SLO keys a held step is judged by: those its steady part samples (setup falls in the warm-up). */
+  readonly slos: readonly string[];
 }
 
 /** A workload's executor after the profile and the command line had their say, with where each value came from. */

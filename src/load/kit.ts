@@ -9,6 +9,7 @@ import type { LoadConfig, WorkloadName } from './config.js';
 import { writeChatData } from './data.js';
 import { type DialogueSet, dialoguesField, profileDialogues } from './dialogues.js';
 import type { Engine } from './engine.js';
+import { engineThreadsEnv } from './engine-threads.js';
 import { checkExpectations } from './expectations.js';
 import { recordsWindow } from './records-window.js';
 import { effectiveSlos, latencyBoundMs, thresholdsFor } from './slos.js';
@@ -118,5 +119,5 @@ export async function prepareRunKit(o: {
   const voiceClientFile = isBrowser ? join(o.work, 'voice-client.html') : undefined;
   if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
   const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides, dialogues });
-  return { engine: o.engine, script, config, env: { ...browser, ...k6TlsEnv(trust, o.work) }, insecure: trust.insecure };
+  return { engine: o.engine, script, config, env: { ...browser, ...k6TlsEnv(trust, o.work), ...engineThreadsEnv(o.engine, p) }, insecure: trust.insecure };
 }

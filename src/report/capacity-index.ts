@@ -7,6 +7,8 @@ import { esc } from './html.js';
 interface CapacitySummary {
   scenario: string;
   unit: string;
+  /** Present for a closed-model search: its figure is things held, not a rate. */
+  model?: { kind: 'closed' };
   started_at: string;
   analysis: { limited_by: string; max_sustainable_rate: number | null };
 }
@@ -24,7 +26,9 @@ const finding = (c: CapacitySummary) =>
     ? 'load generator was the limit (no target capacity)'
     : c.analysis.max_sustainable_rate === null
       ? 'no step held'
-      : `${c.analysis.max_sustainable_rate.toFixed(2)} ${c.unit}/s sustained${c.analysis.limited_by === 'none' ? ' (nothing broke)' : ''}`;
+      : c.model
+        ? `${c.analysis.max_sustainable_rate.toFixed(0)} ${c.unit} held${c.analysis.limited_by === 'none' ? ' (nothing broke)' : ''}`
+        : `${c.analysis.max_sustainable_rate.toFixed(2)} ${c.unit}/s sustained${c.analysis.limited_by === 'none' ? ' (nothing broke)' : ''}`;
 
 /**
  * The latest capacity report of one scenario under a reports dir, as a link relative to `from`

@@ -36,6 +36,11 @@ export interface CaseOptions {
   readonly timeoutMs?: number;
   /** How long the case takes, for its skip reason without `--slow` ("about 11 minutes"). */
   readonly takes?: string;
+  /**
+   * The operation this case checks the rule on, for a rule checked once per operation it covers (a credential rule on
+   * create, respond and close): the case gets that operation's registered mutation (`RuleProof.operations`).
+   */
+  readonly operation?: string;
 }
 
 /** Why a case is skipped when the run lacks a capability it needs. */
@@ -60,11 +65,13 @@ function wireOf(t: CaseContext, secrets: string[]): WireEntry[] {
     const resHeaders = Object.entries(ex.responseHeaders)
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n');
+    // A socket's bodies (101: voice signaling) are its frames, each already cut by the client that recorded it.
+    const body = (b: string | undefined) => (ex.status === 101 ? (b ?? '') : cut(b));
     // WebSocket frames follow the handshake's answer: > sent, < received, # closed.
     const frames = ex.frames?.length ? `\n${cut(ex.frames.map((f) => `${FRAME_MARK[f.dir]} ${f.data}`).join('\n'), 6000)}` : '';
     return {
-      request: redact(`${ex.method} ${ex.url}\n${reqHeaders}\n\n${cut(ex.requestBody)}`, secrets),
-      response: redact(`${ex.status}\n${resHeaders}\n\n${cut(ex.responseBody)}${frames}`, secrets),
+      request: redact(`${ex.method} ${ex.url}\n${reqHeaders}\n\n${body(ex.requestBody)}`, secrets),
+      response: redact(`${ex.status}\n${resHeaders}\n\n${body(ex.responseBody)}${frames}`, secrets),
       ms: Math.round(ex.ms * 10) / 10,
     };
   });
@@ -84,7 +91,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
   const r = Rules[id];
   const slow = options.needs?.includes('slow') ?? false;
   const run = async (ctx: TestContext) => {
-    const meta: CaseMeta = { rule: id, ...(r.open ? { open: true } : {}) };
+    const meta: CaseMeta = { rule: id, ...(r.open ? { open: true } : {}), ...(options.operation ? { operation: options.operation } : {}) };
     ctx.task.meta.dialtone = meta;
     const settings = runSettings();
     const loaded = settings.loaded;
@@ -123,7 +130,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       const last = t.log.at(-1);
       return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${slow ? ' --slow' : ''}${profileArg}`];
     };
-    const scope = mutationScope(id, r.open === true, settings.mutations, meta);
+    const scope = mutationScope(id, r.open === true, settings.mutations, meta, options.operation);
     try {
       await withMutation(scope, () => body(api));
       if (!r.open) counted.assertSome(r.statement);

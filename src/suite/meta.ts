@@ -11,6 +11,8 @@ export interface WireEntry {
 /** What a case hands the reporter beyond pass and fail. Everything here is already redacted. */
 export interface CaseMeta {
   rule: string;
+  /** The operation a case checks its rule on, where the rule has a case per operation it covers. */
+  operation?: string;
   /** The rule is "not shown": a passing case is reported as `observed`, never as a gate result. */
   open?: boolean;
   /** Set when the case recorded what an open ("not shown") behaviour was. */

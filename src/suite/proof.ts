@@ -3,15 +3,22 @@ import type { LoadedProfile } from '../profile/load.js';
 import type { CaseResult, DefectVerdict, ProofSummary, RuleProofRow } from '../report/results.js';
 import { matchesGlob } from './glob.js';
 import { Proofs } from './mutations/index.js';
-import { describeSpec, type MutationSpec } from './mutations/spec.js';
+import { describeMutations, type MutationSpec, mutationKey } from './mutations/spec.js';
 import { SuiteRunner } from './run.js';
 
-/** The mutations the registry holds, by rule id, for the rules `only` selects. */
+/** The mutations the registry holds, by rule id (and `id@operation` for a case per operation), for the rules `only` selects. */
 function armed(only: string | undefined): Record<string, MutationSpec> {
   const out: Record<string, MutationSpec> = {};
-  for (const [id, p] of Object.entries(Proofs)) if (p && 'mutation' in p && matchesGlob(id, only)) out[id] = p.mutation;
+  for (const [id, p] of Object.entries(Proofs)) {
+    if (!p || !('mutation' in p) || !matchesGlob(id, only)) continue;
+    out[id] = p.mutation;
+    for (const [op, spec] of Object.entries(p.operations ?? {})) out[mutationKey(id, op)] = spec;
+  }
   return out;
 }
+
+/** The rule ids of the armed mutations, once each (the `--only` list of the proof run). */
+const armedRules = (mutations: Record<string, MutationSpec>) => [...new Set(Object.keys(mutations).map((k) => k.split('@')[0]))].join(',');
 
 /** Whether a rule's cases prove its mutation: every case that ran failed on a named check, with the mutation applied. */
 function verdictOf(cases: readonly CaseResult[]): Pick<RuleProofRow, 'proven' | 'check' | 'documented' | 'why' | 'skipped'> {
@@ -43,7 +50,7 @@ export async function runMutationProof(root: string, loaded: LoadedProfile, only
   const runner = await SuiteRunner.create(root);
   let cases: CaseResult[];
   try {
-    cases = Object.keys(mutations).length ? (await runner.run(loaded, Object.keys(mutations).join(','), { mutations })).cases : [];
+    cases = Object.keys(mutations).length ? (await runner.run(loaded, armedRules(mutations), { mutations })).cases : [];
   } finally {
     await runner.close();
   }
@@ -56,7 +63,7 @@ export async function runMutationProof(root: string, loaded: LoadedProfile, only
       const base = { rule: r.id, surface: r.surface, defects: [] };
       if (!p) return { ...base, proven: false, why: 'no mutation registered' };
       if ('reason' in p) return { ...base, proven: false, why: p.reason, reason: p.reason };
-      return { ...base, mutation: describeSpec(p.mutation), ...verdictOf(byRule.get(r.id) ?? []) };
+      return { ...base, mutation: describeMutations(p), ...verdictOf(byRule.get(r.id) ?? []) };
     });
   return { rows, durationMs: Date.now() - started };
 }

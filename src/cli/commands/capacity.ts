@@ -1,7 +1,10 @@
 import { relative, resolve } from 'node:path';
 import { headroomLine, type ObservedPeak } from '../../capacity/headroom.js';
 import { capacityVerdictLine } from '../../capacity/history.js';
+import { closedModelOf } from '../../capacity/prepare.js';
+import { perOf } from '../../capacity/result.js';
 import type { SearchOptions } from '../../capacity/search.js';
+import type { StepResult } from '../../capacity/step.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
 import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
@@ -14,7 +17,8 @@ import { REGRESSION_EXIT } from './load-extras.js';
 
 export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
     [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
-    [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression] [--traffic FILE]
+    [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression]
+    [--model open|closed] [--message-rate N] [--traffic FILE]
   Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
   long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
@@ -30,6 +34,10 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   --history FILE keeps one line per search (default DIR/capacity/SCENARIO/history.jsonl) and judges the capacity found
   against the median of the last 5 searches of the scenario against the same target on the same kind of engine:
   regressed when lower by more than 10 % (or the search's --precision, when coarser), improved when higher by as much.
+  --model closed (messaging-sockets only) searches the number of sessions held instead of an arrival rate: each VU holds
+  one session for the whole step, its 10 sockets open, each socket sending --message-rate user messages a second
+  (default 1), and a step holds when the replies' SLOs hold and the answered messages keep up with those sent. The
+  rates of the flags above are then sessions held; the report says what was held and at what message rate.
   --traffic FILE (chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity
   found: the share of what holds the SLOs it uses, across the boundary's interval.
 ${ENGINE_USAGE}`;
@@ -95,6 +103,22 @@ function repeatsOf(v: string | undefined, fallback: number): number {
   return r;
 }
 
+/** --model and --message-rate: the closed model's message rate, or undefined for the open model (the default). */
+function closedOf(scenario: string, model: string | undefined, rate: string | undefined): { messageRate: number } | undefined {
+  if (model !== undefined && model !== 'open' && model !== 'closed') throw new UsageError(`capacity: --model must be open or closed, got '${model}'`);
+  if (model !== 'closed') {
+    if (rate !== undefined) throw new UsageError('capacity: --message-rate needs --model closed');
+    return undefined;
+  }
+  return { messageRate: positive('message-rate', rate, closedModelOf(scenario).messageRate) };
+}
+
+/** A step's load as the command prints it: the arrival rate, or the sessions held and their messages. */
+const offered = (s: StepResult) =>
+  s.messages
+    ? `held ${s.offered_rate} sessions (${s.messages.offered_per_s.toFixed(1)} messages/s, ${s.messages.answered_per_s.toFixed(1)} answered)`
+    : `offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s`;
+
 /** Runs the capacity search for one scenario and prints one line per step and the verdict. */
 export async function capacity(argv: string[]): Promise<number> {
   const { values, positionals } = parse(
@@ -119,6 +143,8 @@ export async function capacity(argv: string[]): Promise<number> {
       history: { type: 'string' },
       'fail-on-regression': { type: 'boolean' },
       repeats: { type: 'string' },
+      model: { type: 'string' },
+      'message-rate': { type: 'string' },
       traffic: { type: 'string' },
     },
     true,
@@ -128,7 +154,8 @@ export async function capacity(argv: string[]): Promise<number> {
   if (extra.length) throw new UsageError(`capacity: unexpected argument '${extra[0]}'`);
   checkScenario(ROOT, scenario);
   const { searchDefaultsFor } = await import('../../capacity/units.js');
-  const search = searchOptions(values as Record<string, string | undefined>, searchDefaultsFor(scenario));
+  const closed = closedOf(scenario, values.model, values['message-rate']);
+  const search = { ...searchOptions(values as Record<string, string | undefined>, searchDefaultsFor(scenario, closed !== undefined)), closed };
   if (values.capacity?.length && values.target) throw new UsageError('capacity: --capacity sets up the reference target; it cannot be used with --target');
   if (values.target) {
     const { profile } = loadProfile(values.target);
@@ -165,11 +192,11 @@ export async function capacity(argv: string[]): Promise<number> {
       observed,
       onStep: (s) =>
         console.log(
-          `step ${s.index} (${s.stage}) offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
+          `step ${s.index} (${s.stage}) ${offered(s)}: SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
         ),
     });
     console.log(`capacity ${scenario} on ${engineName(engine)} against ${result.target}: ${verdict(result)}`);
-    if (result.verdict) console.log(capacityVerdictLine(result.verdict, result.unit));
+    if (result.verdict) console.log(capacityVerdictLine(result.verdict, perOf(result)));
     const cap = result.analysis.max_sustainable_rate;
     if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
     else if (observed) console.log('headroom: none, the search found no capacity of the target to set the busiest hour beside');

@@ -142,6 +142,13 @@ export const ChatRules = defineRules({
     section: 'Endpoints / Chat path rules',
     statement: 'account_id and project_id are accepted in both the slug form and the prefixed form.',
   },
+  'chat.path.id-forms-across-a-conversation': {
+    doc,
+    surface,
+    kind: 'field',
+    section: 'Endpoints / Chat path rules',
+    statement: 'A conversation created under one form of account_id and project_id (slug or prefixed) is continued and closed under the other.',
+  },
   'chat.path.operation-segment': {
     doc,
     surface,

@@ -47,6 +47,21 @@ export const ConversationsRules = defineRules({
     section: RECORD,
     statement: 'When turns is filled, num_turns equals the number of turns in it.',
   },
+  'conversations.record.shows-what-chat-sent': {
+    doc,
+    surface,
+    kind: 'field',
+    section: RECORD,
+    statement:
+      "A conversation held through the chat API (document 1) has a record that shows what chat sent and answered: the variant_id given on create, the initial message and each respond's message as the user_input of its turns in order, the agent's replies as their agent_response, and a handoff as handoff, handoff_destination and handoff_reason.",
+  },
+  'conversations.record.counts-agree': {
+    doc,
+    surface,
+    kind: 'field',
+    section: RECORD,
+    statement: 'When turns is filled, num_silences and num_ood count the turns whose is_silence and is_ood are true.',
+  },
   'conversations.turn.fields': {
     doc,
     surface,
@@ -474,6 +489,14 @@ export const ConversationsRules = defineRules({
     kind: 'field',
     section: 'Versioning',
     statement: 'The v2 list response has the same schema as v3.',
+  },
+  'conversations.path.query-alike-across-versions': {
+    doc,
+    surface,
+    kind: 'field',
+    section: LIST,
+    statement:
+      'The list query parameters are documented once for v3, v2 and v1: the same query selects the same records on v2 and on v1 as on v3 (v1 has no cursor).',
   },
   'conversations.v1.descriptions': {
     doc,

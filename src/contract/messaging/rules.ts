@@ -281,6 +281,14 @@ export const MessagingRules = defineRules({
     section: 'Resources / Messaging event envelope',
     statement: 'What a cursor beyond the end of the history replays is not shown (the reference target sends an empty batch).',
   },
+  'messaging.ws.replay-same-as-live': {
+    doc,
+    surface,
+    kind: 'event',
+    section: 'Events',
+    statement:
+      'An event replayed in EVENT_TYPE_EVENT_BATCH on reconnect carries the documented server-event fields (id, timestamp, type, payload, metadata with custom) with the values it had when it was delivered live.',
+  },
   'messaging.ws.history-contents': {
     doc,
     surface,
@@ -584,6 +592,14 @@ export const MessagingRules = defineRules({
     section: 'Errors',
     statement:
       'A handoff that cannot start because of configuration is answered with a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Sorry, handoff could not be initiated.',
+  },
+  'messaging.handoff.live-agent-reaches-session': {
+    doc,
+    surface,
+    kind: 'event',
+    section: 'Events',
+    statement:
+      "After a handoff, once a live agent has joined, the live agent's messages reach the session: every socket open on it receives them live, and a reconnect replays them.",
   },
   'messaging.handoff.agent-connect-failed': {
     doc,

@@ -547,7 +547,6 @@ class HttpVu {
   readonly #headerSets = new WeakMap<object, HeaderSet>();
   readonly #userTags = new WeakMap<object, UserTags>();
   readonly #tagCache = new WeakMap<object, WeakMap<object, Map<string, Tags>>>();
-  #signal: AbortSignal | undefined;
 
   constructor(readonly vu: VuHost) {
     this.sink = vu.sink;
@@ -559,6 +558,7 @@ class HttpVu {
     const max = vu.options.maxRedirects;
     this.maxRedirects = typeof max === 'number' && max >= 0 ? max : DEFAULT_REDIRECTS;
     for (const m of HTTP_METRICS) this.sink.declare(m);
+    vu.onInterrupt(this.#interrupt);
     vu.onClose(() => this.close());
   }
 
@@ -661,13 +661,7 @@ class HttpVu {
     return t;
   }
 
-  /** Watches the running iteration's signal: when it aborts, every request in flight is aborted. */
-  watch(signal: AbortSignal): void {
-    if (signal === this.#signal) return;
-    this.#signal = signal;
-    signal.addEventListener('abort', this.#interrupt, { once: true });
-  }
-
+  /** An interrupted iteration aborts every request in flight. */
   #interrupt = (): void => {
     for (const job of [...this.inflight]) job.abort(2);
   };
@@ -1132,9 +1126,7 @@ export const httpModule: ModuleFactory = (vu) => {
     if (p.responseCallback !== undefined && p.responseCallback !== null && !(p.responseCallback instanceof ExpectedStatuses)) {
       throw new Error('k6/http: params.responseCallback must be http.expectedStatuses(…) or null');
     }
-    const signal = vu.signal;
-    if (signal.aborted) return Promise.reject(new Error(`k6/http: ${method} ${urlText} not sent: the iteration was interrupted`));
-    st.watch(signal);
+    if (vu.interrupted) return Promise.reject(new Error(`k6/http: ${method} ${urlText} not sent: the iteration was interrupted`));
 
     // The body, and the headers array that fits it.
     const hs = st.headerSet(p.headers);

@@ -62,6 +62,7 @@ export function testVu(o: TestVuOptions = {}): TestVu {
   const errors: unknown[] = [];
   const closers: (() => void | Promise<void>)[] = [];
   const warnings: string[] = [];
+  const interruptListeners: (() => void)[] = [];
   const waiters: (() => void)[] = [];
   const baseTags: Tags = Object.freeze({ scenario: 'default', group: '', ...o.tags });
   const wake = () => {
@@ -125,6 +126,11 @@ export function testVu(o: TestVuOptions = {}): TestVu {
     get signal() {
       return controller.signal;
     },
+    // interrupt() below ends the iteration and starts the next at once, so no iteration stays interrupted.
+    interrupted: false,
+    onInterrupt(fn) {
+      interruptListeners.push(fn);
+    },
     onClose(fn) {
       closers.push(fn);
     },
@@ -151,6 +157,7 @@ export function testVu(o: TestVuOptions = {}): TestVu {
     rejections,
     interrupt() {
       controller.abort();
+      for (const fn of interruptListeners) fn();
       controller = new AbortController();
     },
     async close() {

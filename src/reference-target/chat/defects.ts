@@ -50,12 +50,12 @@ export const ChatDefects = defineDefects({
   },
   'chat-prefixed-ids-refused': {
     surface: 'chat',
-    breaks: ['chat.path.slug-and-prefixed-ids'],
+    breaks: ['chat.path.slug-and-prefixed-ids', 'chat.path.id-forms-across-a-conversation'],
     description: 'Only the slug form of account_id and project_id is accepted; the prefixed form is 404.',
   },
   'chat-respond-wrong-conversation-id': {
     surface: 'chat',
-    breaks: ['chat.respond.response-fields'],
+    breaks: ['chat.respond.response-fields', 'chat.path.id-forms-across-a-conversation'],
     description: 'respond answers with a conversation_id other than the one it was sent.',
   },
   'chat-respond-metadata-rejected': {

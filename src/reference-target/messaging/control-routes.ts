@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { SessionFault } from './sessions.js';
 import type { HttpFault, MessagingState } from './state.js';
+import { liveAgentSays } from './turns.js';
 
 const RateLimit = z.strictObject({ limit: z.number().int().nonnegative(), window_ms: z.number().int().positive() });
 const RateLimits = z.strictObject({ http: RateLimit.optional(), socket: RateLimit.optional() });
@@ -21,6 +22,8 @@ const Fault = z.discriminatedUnion('fault', [
 ]);
 
 const Age = z.strictObject({ ms: z.number().int().nonnegative() });
+/** POST /messaging/sessions/:id/live-agent-message: what the session's live agent writes. */
+const LiveAgentMessage = z.strictObject({ text: z.string().min(1) });
 const TokenAge = Age.extend({ access_token: z.string().min(1) });
 const Config = z.strictObject({
   token_ttl_s: z.number().int().positive().optional(),
@@ -118,6 +121,15 @@ export function registerMessagingControl(app: FastifyInstance, state: MessagingS
     if (!s) return noSession(reply);
     s.lastActivityAt -= body.ms;
     return { idle_ms: state.ctx.clock.now() - s.lastActivityAt };
+  });
+  // The other side of a handoff: the live agent writes, and the session's sockets (and its history) get it.
+  app.post<Params>('/messaging/sessions/:id/live-agent-message', async (req, reply) => {
+    const body = parse(LiveAgentMessage, req.body, reply);
+    if (!body) return reply;
+    const s = state.sessions.get(req.params.id);
+    if (!s) return noSession(reply);
+    if (!liveAgentSays(state, s, body.text)) return reply.code(409).send({ error: 'no live agent has joined this session' });
+    return { sent: true };
   });
   app.delete<Params>('/messaging/sessions/:id/conversation', async (req, reply) => {
     const s = state.sessions.get(req.params.id);

@@ -87,3 +87,14 @@ export function liveAgentTurn(t: UserTurn): void {
     broadcast(state, session, state.event('EVENT_TYPE_LIVE_AGENT_MESSAGE', payload, t.custom));
   });
 }
+
+/**
+ * The live agent of a session writes on its own (not in answer to the user): the message goes to every socket of the
+ * session and into its history, as every live-agent message does. False when no live agent has joined.
+ */
+export function liveAgentSays(state: MessagingState, session: MessagingSession, text: string): boolean {
+  if (!session.liveAgent) return false;
+  const payload = { message_id: `msg_${state.ctx.rng.hex(16)}`, text, display_name: LIVE_AGENT_NAME };
+  broadcast(state, session, state.event('EVENT_TYPE_LIVE_AGENT_MESSAGE', payload, undefined));
+  return true;
+}

@@ -1,13 +1,14 @@
-import type { Proofs } from './spec.js';
+import { AgentOperations, AgentScopedOperations } from '../../contract/agents/audit.js';
+import { onEveryOperation, type Proofs } from './spec.js';
 
 /** How each documented agents rule is broken from outside (found by scripts/find-mutations.ts, proven by every self-test). */
 export const agentsProofs: Proofs = {
   'agents.host.region-required': { mutation: { on: { method: 'GET', path: '/v1/agents', nth: 1 }, how: 'status-class' } },
   'agents.path.v1-prefix': { mutation: { on: { method: 'GET', path: '/v2/agents', nth: 0 }, how: 'status-class' } },
   'agents.auth.x-api-key-header': { mutation: { on: { method: 'GET', path: '/v1/agents', nth: 0 }, how: 'status-class' } },
-  'agents.auth.missing-key-401': { mutation: { on: { method: 'GET', path: '/v1/agents', nth: 0 }, how: 'status-near' } },
-  'agents.auth.invalid-key-401': { mutation: { on: { method: 'GET', path: '/v1/agents', nth: 0 }, how: 'status-near' } },
-  'agents.auth.permission-403': { mutation: { on: { method: 'GET', path: '/v1/agents/*/deployments', nth: 0 }, how: 'status-near' } },
+  'agents.auth.missing-key-401': onEveryOperation(AgentOperations, 'status-near'),
+  'agents.auth.invalid-key-401': onEveryOperation(AgentOperations, 'status-near'),
+  'agents.auth.permission-403': onEveryOperation(AgentScopedOperations, 'status-near'),
   'agents.errors.400-validation': { mutation: { on: { method: 'PATCH', path: '/v1/agents/*/branches/main/behavior', nth: 0 }, how: 'status-near' } },
   'agents.errors.404-not-found': { mutation: { on: { method: 'POST', path: '/v1/agents/*/deployments/*/promote', nth: 0 }, how: 'status-near' } },
   'agents.errors.409-conflict': { mutation: { on: { method: 'POST', path: '/v1/agents/*/branches/*/merge', nth: 0 }, how: 'status-near' } },

@@ -1,10 +1,11 @@
-import type { Proofs } from './spec.js';
+import { AlertOperations } from '../../contract/alerts/audit.js';
+import { onEveryOperation, type Proofs } from './spec.js';
 
 /** How each documented alerts rule is broken from outside (found by scripts/find-mutations.ts, proven by every self-test). */
 export const alertsProofs: Proofs = {
   'alerts.auth.x-api-key-header': { mutation: { on: { method: 'GET', path: '/v1/alert-rules', nth: 0 }, how: 'status-class' } },
-  'alerts.auth.missing-key-401': { mutation: { on: { method: 'GET', path: '/v1/alert-rules', nth: 0 }, how: 'status-near' } },
-  'alerts.auth.invalid-key-401': { mutation: { on: { method: 'GET', path: '/v1/alert-rules', nth: 0 }, how: 'status-near' } },
+  'alerts.auth.missing-key-401': onEveryOperation(AlertOperations, 'status-near'),
+  'alerts.auth.invalid-key-401': onEveryOperation(AlertOperations, 'status-near'),
   'alerts.auth.account-scoped': { mutation: { on: { method: 'GET', path: '/v1/alert-rules', nth: 1 }, how: 'empty' } },
   'alerts.rules.id-ar-prefix': { mutation: { on: { method: 'GET', path: '/v1/alert-rules', nth: 0 }, how: 'empty' } },
   'alerts.rules.name-required': { mutation: { on: { method: 'POST', path: '/v1/alert-rules', nth: 0 }, how: 'status-class' } },

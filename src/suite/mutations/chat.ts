@@ -17,7 +17,21 @@ export const chatProofs: Proofs = {
   'chat.close.conversation-id-required': { mutation: { on: { method: 'PUT', path: '/v1/*/*/chat/close', nth: 1 }, how: 'status-class' } },
   'chat.path.version-segment': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 0 }, how: 'status-class' } },
   'chat.path.slug-and-prefixed-ids': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 1 }, how: 'empty' } },
+  'chat.path.id-forms-across-a-conversation': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/respond', nth: 1 }, how: 'status-class' } },
   'chat.path.operation-segment': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/delete', nth: 0 }, how: 'status-class' } },
-  'chat.auth.headers-required': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 1 }, how: 'status-class' } },
-  'chat.auth.invalid-credentials': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 1 }, how: 'status-class' } },
+  // A target that checks the credentials on create only: respond and close let the second request (X-TOKEN missing or unknown) through.
+  'chat.auth.headers-required': {
+    mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 1 }, how: 'status-class' },
+    operations: {
+      respond: { on: { method: 'POST', path: '/v1/*/*/chat/respond', nth: 1 }, how: 'status-class' },
+      close: { on: { method: 'PUT', path: '/v1/*/*/chat/close', nth: 1 }, how: 'status-class' },
+    },
+  },
+  'chat.auth.invalid-credentials': {
+    mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 1 }, how: 'status-class' },
+    operations: {
+      respond: { on: { method: 'POST', path: '/v1/*/*/chat/respond', nth: 1 }, how: 'status-class' },
+      close: { on: { method: 'PUT', path: '/v1/*/*/chat/close', nth: 1 }, how: 'status-class' },
+    },
+  },
 };

@@ -2,6 +2,13 @@ import type { Proofs } from './spec.js';
 
 /** How each documented conversations rule is broken from outside (found by scripts/find-mutations.ts, proven by every self-test). */
 export const conversationsProofs: Proofs = {
+  'conversations.record.shows-what-chat-sent': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'values' } },
+  'conversations.record.counts-agree': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'values' } },
+  // A v2 or v1 that ignores a query parameter: a record v3 does not select comes back (one is left out here).
+  'conversations.path.query-alike-across-versions': {
+    mutation: { on: { method: 'GET', path: '/v2/*/*/conversations', nth: 0 }, how: 'drop-item' },
+    operations: { 'GET /v1/{account_id}/{project_id}/conversations': { on: { method: 'GET', path: '/v1/*/*/conversations', nth: 0 }, how: 'drop-item' } },
+  },
   'conversations.record.fields': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'empty' } },
   'conversations.record.environment-enum': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 2 }, how: 'values' } },
   'conversations.record.in-progress-state': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 1 }, how: 'status-class' } },

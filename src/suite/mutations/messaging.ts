@@ -2,6 +2,9 @@ import type { Proofs } from './spec.js';
 
 /** How each documented messaging rule is broken from outside (found by scripts/find-mutations.ts, proven by every self-test). */
 export const messagingProofs: Proofs = {
+  'messaging.ws.replay-same-as-live': { mutation: { on: { socket: 'messaging', type: 'EVENT_TYPE_EVENT_BATCH', nth: 1 }, how: 'values' } },
+  // A target that sends the live agent's message to the socket that asked for the handoff only.
+  'messaging.handoff.live-agent-reaches-session': { mutation: { on: { socket: 'messaging', type: 'EVENT_TYPE_LIVE_AGENT_MESSAGE', nth: 1 }, how: 'drop' } },
   'messaging.flow.sequence': { mutation: { on: { method: 'POST', path: '/api/v1/sessions', nth: 0 }, how: 'status-class' } },
   'messaging.flow.api-v1-paths': { mutation: { on: { method: 'POST', path: '/api/v1/access-token', nth: 0 }, how: 'empty' } },
   'messaging.access-token.success': { mutation: { on: { method: 'POST', path: '/api/v1/access-token', nth: 0 }, how: 'status-near' } },

@@ -20,6 +20,9 @@ export const outboundProofs: Proofs = {
   'outbound.status.404-unknown-call': {
     mutation: { on: { method: 'GET', path: '/v1/outbound-calling/OUT-dialtone-never-issued/status', nth: 0 }, how: 'status-near' },
   },
-  'outbound.auth.service-token': { mutation: { on: { method: 'GET', path: '/v1/outbound-calling/*/status', nth: 1 }, how: 'status-class' } },
+  'outbound.auth.service-token': {
+    mutation: { on: { method: 'POST', path: '/v1/outbound-calling', nth: 1 }, how: 'status-class' },
+    operations: { 'GET /v1/outbound-calling/{call_sid}/status': { on: { method: 'GET', path: '/v1/outbound-calling/*/status', nth: 1 }, how: 'status-class' } },
+  },
   'outbound.errors.rejections-not-success': { mutation: { on: { method: 'POST', path: '/v1/outbound-calling', nth: 2 }, how: 'status-class' } },
 };

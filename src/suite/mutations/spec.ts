@@ -22,8 +22,22 @@ export type FrameHow = z.infer<typeof FrameHow>;
 export const MutationSpec = z.union([z.object({ on: HttpTarget, how: HttpHow }), z.object({ on: FrameTarget, how: FrameHow })]);
 export type MutationSpec = z.infer<typeof MutationSpec>;
 
-/** What proves a rule can fail from outside: a mutation, or the reason none can. */
-export type RuleProof = { readonly mutation: MutationSpec } | { readonly reason: string };
+/**
+ * What proves a rule can fail from outside: a mutation, or the reason none can. A rule checked once per operation it
+ * covers (a case per operation, `rule(…, { operation })`) gives each operation's case a mutation of its own in
+ * `operations`, so every operation is proven able to fail, not only the first; `mutation` serves the cases without one.
+ */
+export type RuleProof = { readonly mutation: MutationSpec; readonly operations?: Readonly<Record<string, MutationSpec>> } | { readonly reason: string };
+
+/**
+ * The key of one case's mutation in a proof run: the rule id, or `id@operation` for the case of one operation.
+ *
+ * @example
+ * mutationKey('chat.auth.headers-required', 'respond') // 'chat.auth.headers-required@respond'
+ */
+export function mutationKey(rule: string, operation?: string): string {
+  return operation === undefined ? rule : `${rule}@${operation}`;
+}
 
 /** What each way of rewriting does, in the words the report uses. */
 export const HOW_SAYS: Record<HttpHow | FrameHow, string> = {
@@ -49,6 +63,16 @@ export const HOW_SAYS: Record<HttpHow | FrameHow, string> = {
 export function describeSpec(s: MutationSpec): string {
   const where = 'method' in s.on ? `${s.on.method} ${s.on.path}` : `${s.on.socket} frame ${s.on.type}`;
   return `${where} #${s.on.nth + 1}: ${HOW_SAYS[s.how]}`;
+}
+
+/**
+ * One line that names a rule's mutations: the rule's own, then each operation's (`; on respond: …`).
+ *
+ * @example
+ * describeMutations({ mutation: spec, operations: { close: other } }) // 'POST /v1/* #1: body emptied; on close: PUT …'
+ */
+export function describeMutations(p: { readonly mutation: MutationSpec; readonly operations?: Readonly<Record<string, MutationSpec>> }): string {
+  return [describeSpec(p.mutation), ...Object.entries(p.operations ?? {}).map(([op, spec]) => `on ${op}: ${describeSpec(spec)}`)].join('; ');
 }
 
 const NEAR: Record<number, number> = { 200: 201, 201: 200, 202: 200, 204: 200, 400: 422, 401: 403, 403: 401, 404: 410, 409: 400, 410: 404, 422: 400, 429: 503 };
@@ -167,6 +191,35 @@ export function compile(spec: MutationSpec): Mutation {
       return seen++ === on.nth ? rewriteFrame(how, text) : undefined;
     },
   };
+}
+
+/**
+ * The mutation of each `METHOD /documented/{param}/path` operation's first answer, rewritten `how`: for a rule with a
+ * case per operation, each case's own request (`{param}` segments match any one segment).
+ *
+ * @example
+ * onEachOperation(['GET /v1/agents/{agentId}/deployments'], 'status-class')
+ * // { 'GET /v1/agents/{agentId}/deployments': { on: { method: 'GET', path: '/v1/agents/*\/deployments', nth: 0 }, how: 'status-class' } }
+ */
+export function onEachOperation(operations: readonly string[], how: HttpHow): Record<string, MutationSpec> {
+  return Object.fromEntries(
+    operations.map((op) => {
+      const [method = '', path = ''] = op.split(' ');
+      return [op, { on: { method, path: path.replace(/\{[^}]+\}/g, '*'), nth: 0 }, how }];
+    }),
+  );
+}
+
+/**
+ * The proof of a rule with a case per operation: each operation's first answer rewritten `how`, the first operation's
+ * as the rule's own mutation and the others' under `operations`.
+ *
+ * @example
+ * onEveryOperation(['GET /v1/alert-rules', 'GET /v1/alerts'], 'status-near').operations // { 'GET /v1/alerts': { … } }
+ */
+export function onEveryOperation(operations: readonly string[], how: HttpHow): RuleProof {
+  const [first = '', ...rest] = operations;
+  return { mutation: onEachOperation([first], how)[first] as MutationSpec, operations: onEachOperation(rest, how) };
 }
 
 /** A surface's registry: how each of its documented rules is broken from outside. */

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CapacityResult } from '../src/capacity/run.js';
+import { dialtone } from './run-cli.js';
+
+// The closed model against the reference target at a known messaging capacity: the surface serves N pieces of work a
+// second (src/reference-target/capacity.ts), each client frame one of them. A held session sends 10 sockets × 1 message
+// a second, so N = 25 serves 2.5 sessions: 2 held keep up, 3 fall behind. The search counts whole sessions, so what it
+// states is the boundary between the most it held and the fewest it could not.
+const KNOWN = { perSecond: 25, messageRate: 1, sockets: 10 };
+const SESSIONS = KNOWN.perSecond / (KNOWN.sockets * KNOWN.messageRate);
+
+describe('dialtone capacity messaging-sockets --model closed', () => {
+  it('finds the sessions a known messaging capacity holds at a message rate: the boundary it states holds the known figure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-capacity-closed-'));
+    const run = await dialtone(
+      [
+        'capacity',
+        'messaging-sockets',
+        '--model',
+        'closed',
+        '--message-rate',
+        String(KNOWN.messageRate),
+        '--capacity',
+        `messaging=${KNOWN.perSecond}`,
+        '--step',
+        '10s',
+        '--warmup',
+        '4s',
+        '--max-steps',
+        '6',
+        '--report-dir',
+        dir,
+      ],
+      { timeoutMs: 230_000 },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(readFileSync(join(dir, 'capacity', 'messaging-sockets', 'capacity.json'), 'utf8')) as CapacityResult;
+    expect(result.model).toEqual({ kind: 'closed', sockets: KNOWN.sockets, message_rate_per_socket: KNOWN.messageRate });
+    expect(result.unit).toBe('sessions');
+    expect(result.analysis.limited_by).toBe('target');
+    // Whole sessions: the most held below the known figure, the fewest that fell behind above it.
+    const interval = result.analysis.interval;
+    expect(interval).toBeDefined();
+    expect([interval?.low, interval?.high]).toEqual([Math.floor(SESSIONS), Math.ceil(SESSIONS)]);
+    expect(result.analysis.max_sustainable_rate).toBe(Math.floor(SESSIONS));
+    // Every step held its sessions, one VU each, and sent at the rate asked for.
+    for (const s of result.steps) {
+      expect(Number.isInteger(s.offered_rate)).toBe(true);
+      expect(s.vus_cap).toBe(s.offered_rate);
+      expect(s.messages?.offered_per_s).toBe(s.offered_rate * KNOWN.sockets * KNOWN.messageRate);
+    }
+    // The report says what was held and at what message rate.
+    expect(run.stdout).toContain(`Sustains ${Math.floor(SESSIONS)} sessions held with every SLO held`);
+    expect(run.stdout).toContain(
+      `Closed model: sessions held for a whole step each, ${KNOWN.sockets} sockets to one, every socket sending ${KNOWN.messageRate.toFixed(2)} messages/s`,
+    );
+    const csv = readFileSync(join(dir, 'capacity', 'messaging-sockets', 'steps.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toMatch(/,messages_sent_per_s,messages_answered_per_s$/);
+    const page = readFileSync(join(dir, 'capacity', 'messaging-sockets', 'index.html'), 'utf8');
+    expect(page).toContain('sessions held');
+  }, 240_000);
+
+  it('refuses the closed model for a scenario without one, and a message rate without it, in one line with exit 2', async () => {
+    const chat = await dialtone(['capacity', 'chat-turns', '--model', 'closed']);
+    expect(chat.code).toBe(2);
+    expect(chat.stderr.trim()).toBe('dialtone: capacity: chat-turns has no closed model (--model closed): only arrival rates are searched for it');
+    const rate = await dialtone(['capacity', 'messaging-sockets', '--message-rate', '2']);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr.trim()).toBe('dialtone: capacity: --message-rate needs --model closed');
+  });
+});
