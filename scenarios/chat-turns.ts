@@ -2,7 +2,7 @@
 // closes it, on an arrival-rate executor so a slow target shows up as latency and dropped
 // iterations rather than as fewer requests. When the profile names conversation scripts (`dialogues`), each
 // iteration plays one of them instead: its turns in order, then the outcome it expects (end, handoff or none).
-import { check } from 'k6';
+import { check, sleep } from 'k6';
 import { SharedArray } from 'k6/data';
 import exec from 'k6/execution';
 import { Rate } from 'k6/metrics';
@@ -10,6 +10,7 @@ import type { Options } from 'k6/options';
 import { ChatVu } from '../src/load/vu/chat.js';
 import { loadConfig } from '../src/load/vu/config.js';
 import { type DialogueData, dialogueAt, type PlayedDialogue } from '../src/load/vu/dialogues.js';
+import { drawFrom } from '../src/load/vu/quantiles.js';
 
 const cfg = loadConfig();
 /** The data file, parsed at most once per VU's init (each SharedArray below reads it only on the first VU). */
@@ -48,7 +49,9 @@ export default async function chatTurns(): Promise<void> {
   const dialogue = dialogueAt(dialogues, schedule, exec.scenario.iterationInTest);
   // A dialogue's turns all go as respond messages (each answer then says whether it ends); without one, the
   // conversation opens with a faker text.
-  const created = await chat.call('create', 'POST', dialogue ? { channel: 'api' } : { channel: 'api', initial_message: pick() });
+  // A learned workload's turns are all respond messages too: the model's turn counts and think times are between them.
+  const learned = cfg.overrides?.learned;
+  const created = await chat.call('create', 'POST', dialogue || learned ? { channel: 'api' } : { channel: 'api', initial_message: pick() });
   const id = created.status === 200 ? (created.json('conversation_id') as string | undefined) : undefined;
   if (!check(id, { 'create answers a conversation_id': (v) => typeof v === 'string' })) {
     completed.add(false);
@@ -57,14 +60,16 @@ export default async function chatTurns(): Promise<void> {
   // Each answer is read once (one gjson lookup): 200 with a boolean end_conversation, and whether it is true. The turns
   // go one after another, each awaiting the previous answer, as a person in a conversation does.
   // A conversation the agent ends early stops there (the rest of a script would go to a conversation flagged to end).
-  const count = dialogue ? dialogue.turns.length : TURNS_PER_CONVERSATION + 1;
-  const say = (i: number) => (dialogue ? (dialogue.turns[i] as string) : i === TURNS_PER_CONVERSATION ? cfg.target.chat_script.goodbye_message : pick());
+  // A learned workload (`--workload learned`) draws how many turns, and how long the user thinks before each one.
+  const count = dialogue ? dialogue.turns.length : learned ? Math.max(1, Math.round(drawFrom(learned.turns, Math.random()))) : TURNS_PER_CONVERSATION + 1;
+  const say = (i: number) => (dialogue ? (dialogue.turns[i] as string) : i === count - 1 ? cfg.target.chat_script.goodbye_message : pick());
   let answered = true;
   let ended = false;
   let lastEnded = false;
   let handoff = false;
   for (let i = 0; i < count; i++) {
     const last = i === count - 1;
+    if (learned && i > 0) await sleep(drawFrom(learned.thinkTimeS, Math.random()));
     const res = await chat.call('respond', 'POST', { conversation_id: id, message: say(i) });
     const end = res.status === 200 ? res.json('end_conversation') : undefined;
     if (typeof end !== 'boolean') {

@@ -8,6 +8,17 @@ const WIDTH = 520;
 const HEIGHT = 260;
 const q = (field: string, title: string, extra: object = {}) => ({ field, type: 'quantitative' as const, title, ...extra });
 
+/** A dashed red horizontal rule at `y`, labelled at its left end: the SLO on the latency plot, the capacity under the day. */
+function limitRule(y: number, label: string) {
+  return {
+    data: { values: [{ y, label }] },
+    layer: [
+      { mark: { type: 'rule', color: '#cf222e', strokeDash: [6, 4] }, encoding: { y: q('y', '') } },
+      { mark: { type: 'text', color: '#cf222e', align: 'left', dx: 4, dy: -6, x: 0 }, encoding: { y: q('y', ''), text: { field: 'label' } } },
+    ],
+  };
+}
+
 /** Latency percentiles of the SLO metric against the offered rate, with the SLO as a rule. */
 export function latencyChart(r: CapacityResult): TopLevelSpec | undefined {
   const slo = r.analysis.latency_slo;
@@ -30,13 +41,7 @@ export function latencyChart(r: CapacityResult): TopLevelSpec | undefined {
           color: { field: 'percentile', type: 'nominal', title: 'percentile' },
         },
       },
-      {
-        data: { values: [{ limit: slo.limit_ms, label: `SLO ${slo.percentile} ${slo.limit_ms} ms` }] },
-        layer: [
-          { mark: { type: 'rule', color: '#cf222e', strokeDash: [6, 4] }, encoding: { y: q('limit', '') } },
-          { mark: { type: 'text', color: '#cf222e', align: 'left', dx: 4, dy: -6, x: 0 }, encoding: { y: q('limit', ''), text: { field: 'label' } } },
-        ],
-      },
+      limitRule(slo.limit_ms, `SLO ${slo.percentile} ${slo.limit_ms} ms`),
     ],
   } as TopLevelSpec;
 }
@@ -163,5 +168,33 @@ export function errorChart(r: CapacityResult): TopLevelSpec {
       y: q('share', 'share', { axis: { format: '.1%' } }),
       color: { field: 'series', type: 'nominal', title: null },
     },
+  } as TopLevelSpec;
+}
+
+/**
+ * The observed day under the capacity: the platform's mean arrivals per hour of day (a traffic model's, `--traffic`)
+ * as a rate, the capacity found as a rule and the boundary's interval as a band; undefined without a traffic model.
+ */
+export function dailyCurveChart(r: CapacityResult): TopLevelSpec | undefined {
+  const h = r.headroom;
+  const cap = r.analysis.max_sustainable_rate;
+  if (!h || cap === null) return undefined;
+  const values = h.per_hour_of_day.map((perHour, hour) => ({ hour, rate: perHour / 3600 }));
+  const band = r.analysis.interval ? [{ low: r.analysis.interval.low, high: r.analysis.interval.high }] : [];
+  return {
+    width: WIDTH,
+    height: HEIGHT,
+    title: `the observed day (${h.file}) under what holds the SLOs`,
+    layer: [
+      ...(band.length
+        ? [{ data: { values: band }, mark: { type: 'rect', color: '#cf222e', opacity: 0.12 }, encoding: { y: q('low', ''), y2: { field: 'high' } } }]
+        : []),
+      {
+        data: { values },
+        mark: { type: 'area', line: true, opacity: 0.5 },
+        encoding: { x: q('hour', 'hour of day (UTC)', { scale: { domain: [0, 23] } }), y: q('rate', `arrivals (${r.unit}/s)`) },
+      },
+      limitRule(cap, `holds the SLOs: ${cap.toPrecision(3)} ${r.unit}/s`),
+    ],
   } as TopLevelSpec;
 }

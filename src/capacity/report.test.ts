@@ -67,6 +67,26 @@ describe('the capacity page', () => {
     expect(poor).not.toContain('predicted peak');
   });
 
+  it("puts the platform's busiest hour beside the capacity found, and its day under the capacity line, when a traffic model was given", async () => {
+    const headroom = {
+      file: 'traffic-model.json',
+      busiest_hour_start: '2026-11-18T12:00:00.000Z',
+      per_second: 0.1,
+      concurrency_peak: 3,
+      per_hour_of_day: Array.from({ length: 24 }, (_, h) => (h === 12 ? 360 : 36)),
+      share: 0.4,
+      share_range: null,
+    };
+    const html = await capacityPage({ ...result(0.9), headroom });
+    expect(html).toContain('uses 40 % of what holds the SLOs (0.250 walks/s)');
+    // The observed day is plotted under the capacity line.
+    expect(html).toContain('the observed day (traffic-model.json) under what holds the SLOs');
+    expect(html).toContain('holds the SLOs: 0.250 walks/s');
+    const without = await capacityPage(result(0.9));
+    expect(without).not.toContain('busiest hour');
+    expect(without).not.toContain('the observed day');
+  });
+
   it('names the engine that ran the steps', async () => {
     expect(await capacityPage(result(0.9))).toContain('engine dialtone built-in engine v0.1.0');
     expect(await capacityPage({ ...result(0.9), engine: { kind: 'k6', version: 'k6 v2.2.0 (go1.25.1, linux/amd64)' } })).toContain('engine k6 v2.2.0');

@@ -7,7 +7,8 @@ import { esc, page } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { type BoundaryInterval, WIDE_INTERVAL } from './analysis.js';
-import { errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
+import { dailyCurveChart, errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
+import { headroomLine } from './headroom.js';
 import { capacityVerdictLine } from './history.js';
 import { type CapacityResult, perOf } from './result.js';
 import { keptUp } from './search.js';
@@ -146,11 +147,17 @@ function sloTable(r: CapacityResult): string {
 /** The page: verdict, figures, plots, the SLOs, the step table. */
 export async function capacityPage(r: CapacityResult, hasLoadPage = false): Promise<string> {
   const a = r.analysis;
-  const plots = [await svg(latencyChart(r)), await svg(throughputChart(r)), await svg(uslChart(r)), await svg(errorChart(r))].join('');
+  const plots = [
+    await svg(dailyCurveChart(r)),
+    await svg(latencyChart(r)),
+    await svg(throughputChart(r)),
+    await svg(uslChart(r)),
+    await svg(errorChart(r)),
+  ].join('');
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
-<p><b>${esc(verdict(r))}</b></p>${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, perOf(r), r.model ? 0 : 2))}</p>` : ''}
+<p><b>${esc(verdict(r))}</b></p>${r.headroom && a.max_sustainable_rate !== null ? `\n<p class="headroom"><b>${esc(headroomLine(r.headroom, r.unit, a.max_sustainable_rate))}</b></p>` : ''}${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, perOf(r), r.model ? 0 : 2))}</p>` : ''}
 <table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${num(a.max_sustainable_rate, r.model ? 0 : 2)} ${esc(perOf(r))}`}</td></tr>
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
 <tr><th>knee</th><td>${a.knee ? `${num(a.knee.rate, r.model ? 0 : 2)} ${esc(perOf(r))}: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>

@@ -1,6 +1,7 @@
 import type { SloEntry } from '../load/config.js';
 import type { EngineId } from '../load/engine-version.js';
 import type { CapacityAnalysis } from './analysis.js';
+import type { Headroom } from './headroom.js';
 import type { SearchOptions, SearchOutcome } from './search.js';
 import type { StepResult } from './step.js';
 
@@ -26,6 +27,8 @@ export interface CapacityResult {
   readonly slos?: { readonly slo_set: string; readonly entries: readonly SloEntry[] } | undefined;
   /** Against the earlier searches in its history (src/capacity/history.ts): did capacity move? */
   readonly verdict?: CapacityVerdict | undefined;
+  /** The platform's observed busiest hour (`--traffic FILE`) beside the capacity found (src/capacity/headroom.ts). */
+  readonly headroom?: Headroom | undefined;
 }
 
 /** What a search's history says of it (src/capacity/history.ts). */

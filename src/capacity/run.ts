@@ -6,6 +6,7 @@ import { sloSetName } from '../load/slos.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { analyse } from './analysis.js';
+import { headroomOf, type ObservedPeak } from './headroom.js';
 import { appendCapacityHistory, capacityRecord, judgeCapacity, readCapacityHistory } from './history.js';
 import { prepareSteps } from './prepare.js';
 import { writeCapacityReport } from './report.js';
@@ -28,6 +29,8 @@ export interface CapacityRun {
   readonly engine?: Engine | EngineChoice | undefined;
   /** The search history (src/capacity/history.ts); default DIR/capacity/SCENARIO/history.jsonl. */
   readonly history?: string | undefined;
+  /** The platform's observed peak from a traffic model (`--traffic FILE`): the report puts it beside the capacity found. */
+  readonly observed?: ObservedPeak | undefined;
 }
 
 /**
@@ -62,7 +65,8 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   // Judged against the searches before it, then recorded: a release that lowers capacity gets a verdict.
   const historyPath = o.history ?? join(dir, 'history.jsonl');
   const record = capacityRecord(found);
-  const result: CapacityResult = { ...found, verdict: judgeCapacity(readCapacityHistory(historyPath), record) };
+  const headroom = o.observed ? headroomOf(o.observed, found.analysis) : undefined;
+  const result: CapacityResult = { ...found, verdict: judgeCapacity(readCapacityHistory(historyPath), record), ...(headroom ? { headroom } : {}) };
   appendCapacityHistory(historyPath, record);
   await writeCapacityReport(dir, result, ctx.secrets);
   rmSync(work, { recursive: true, force: true });

@@ -59,6 +59,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/licenses.js');
     return { usage: m.usage, run: (argv) => m.licenses(argv) };
   },
+  traffic: async () => {
+    const m = await import('./commands/traffic.js');
+    return { usage: m.usage, run: m.traffic };
+  },
   verdict: async () => {
     const m = await import('./commands/verdict.js');
     return { usage: m.usage, run: m.verdict };

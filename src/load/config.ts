@@ -66,7 +66,7 @@ export interface EffectiveShape {
 }
 
 /** Where a setting came from: the scenario's defaults, the target profile, a command-line flag, or Little's law. */
-export type ValueSource = 'default' | 'profile' | 'flag' | 'sized';
+export type ValueSource = 'default' | 'profile' | 'flag' | 'sized' | 'learned';
 
 /** One SLO key with the expressions that judge it and where they came from. */
 export interface SloEntry {
@@ -109,7 +109,15 @@ export interface LoadConfig {
   /** Browser scenarios: the voice client page (HTML) the scenario serves to its own pages with page.route. */
   readonly voiceClientFile?: string;
   /** From --rate, --duration and --max-vus: replace the profile's arrival rate (per second), length and VU cap. */
-  readonly overrides?: { readonly rate?: number | undefined; readonly duration?: string | undefined; readonly maxVUs?: number | undefined } | undefined;
+  readonly overrides?:
+    | {
+        readonly rate?: number | undefined;
+        readonly duration?: string | undefined;
+        readonly maxVUs?: number | undefined;
+        /** `--workload learned`: arrivals, turns and think times from a traffic model (src/traffic/play.ts). */
+        readonly learned?: LearnedWorkload | undefined;
+      }
+    | undefined;
   /** The thresholds the run is judged by: the scenario's defaults with the profile's `slos` (src/load/slos.ts). */
   readonly thresholds: Thresholds;
   /** The workload's executor with the profile's `workloads` and the flags applied, its pool sized (src/load/workload.ts). */
@@ -120,6 +128,34 @@ export interface LoadConfig {
   readonly iterationBoundMs?: number | undefined;
   /** Where the run's SLOs and workload figures came from, for the reports (the scenario does not read it). */
   readonly provenance: { readonly slos: readonly SloEntry[]; readonly shape: EffectiveShape['sources']; readonly iterationS?: number | undefined };
+}
+
+/** Quantiles of a learned distribution (src/traffic/model.ts's Quantiles, structurally); src/load/vu/quantiles.ts draws from them. */
+export interface QuantileTable {
+  readonly p5: number;
+  readonly p10: number;
+  readonly p25: number;
+  readonly p50: number;
+  readonly p75: number;
+  readonly p90: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
+/**
+ * A workload played from a traffic model (`--workload learned`): conversations arrive on an arrival-rate executor, open
+ * model, whatever the agent's speed; inside one, each turn waits for the answer and then a think time drawn from the
+ * model, and the number of turns is drawn too.
+ */
+export interface LearnedWorkload {
+  /** The model file, as given, for the report. */
+  readonly file: string;
+  /** The busiest hour (`constant-arrival-rate`, per hour), or the whole day compressed (`ramping-arrival-rate`, 24 stages). */
+  readonly shape: Scenario;
+  /** How many times faster than real time arrivals come (1: as recorded). */
+  readonly compress: number;
+  readonly turns: QuantileTable;
+  readonly thinkTimeS: QuantileTable;
 }
 
 /** The environment variable that carries the LoadConfig JSON into k6. */

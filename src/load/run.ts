@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Scenario } from 'k6/options';
 import { UsageError } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
@@ -56,6 +57,13 @@ export function runLimitSeconds(profile: WorkloadName, duration: string | undefi
   return Math.max(MAX_SECONDS[profile], asked === undefined ? 0 : asked + DURATION_ALLOWANCE_S);
 }
 
+/** How long an executor runs: its duration, or its stages' together (a learned day is 24 of them). */
+function shapeDuration(scenario: Scenario): string | undefined {
+  const shape = scenario as { duration?: string; stages?: readonly { duration: string }[] };
+  if (shape.duration !== undefined || !shape.stages) return shape.duration;
+  return `${shape.stages.reduce((s, st) => s + (goSeconds(st.duration) ?? 0), 0)}s`;
+}
+
 /**
  * Runs one scenario on its engine (the user's k6 or the built-in one) against a loaded profile and writes
  * DIR/load/SCENARIO/. Returns the engine's exit code (99 when a threshold failed, as k6), or 5 when the load was not
@@ -103,7 +111,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     };
     child.stdout.on('data', (c: Buffer) => relay(c, process.stdout));
     child.stderr.on('data', (c: Buffer) => relay(c, process.stderr));
-    const limitS = runLimitSeconds(o.profile, (config.shape as { duration?: string }).duration) + (o.graceSeconds ?? 0);
+    const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
     const limit = setTimeout(() => {
       process.stderr.write(`dialtone: load: stopping ${engine.kind === 'k6' ? 'k6' : 'the engine'} at its time limit of ${limitS} s; the run is cut short\n`);
       child.kill('SIGINT');

@@ -108,6 +108,8 @@ export function effectiveShape(o: {
     if (value !== undefined) sources[field] = flag !== undefined ? 'flag' : profile !== undefined ? 'profile' : 'default';
     return value;
   };
+  // A learned workload brings its own executor and pool, sized from the model (src/traffic/play.ts).
+  if (flags.learned) return { shape: flags.learned.shape, sources: { executor: 'learned', rate: 'learned', maxVUs: 'learned' } };
   if (base.executor === 'constant-vus') {
     const vus = pick('vus', flags.rate, own.rate, base.vus);
     const duration = pick('duration', flags.duration, own.duration, base.duration);

@@ -90,6 +90,10 @@ export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadRes
  * @example
  * workloadOf('smoke', { duration: '5s' }); // 'smoke for 5s'
  */
-export function workloadOf(profile: string, overrides?: { rate?: number | undefined; duration?: string | undefined }): string {
-  return `${profile}${overrides?.rate ? ` at ${overrides.rate}/s` : ''}${overrides?.duration ? ` for ${overrides.duration}` : ''}`;
+export function workloadOf(
+  profile: string,
+  overrides?: { rate?: number | undefined; duration?: string | undefined; learned?: { file: string; compress: number } | undefined },
+): string {
+  const learned = overrides?.learned ? ` learned from ${overrides.learned.file}${overrides.learned.compress > 1 ? ` ×${overrides.learned.compress}` : ''}` : '';
+  return `${profile}${learned}${overrides?.rate ? ` at ${overrides.rate}/s` : ''}${overrides?.duration ? ` for ${overrides.duration}` : ''}`;
 }

@@ -22,4 +22,6 @@ export interface TargetContext {
   readonly latency: LatencyPlan;
   /** How many finished items each store keeps, and how long (`dialtone target --retain`, `--retain-age`). */
   readonly retention: Retention;
+  /** Seeded traffic of known distributions in place of the reference history (`dialtone target --traffic-seed`): its seed and where its window ends. */
+  readonly traffic?: { readonly seed: number; readonly toMs: number } | undefined;
 }

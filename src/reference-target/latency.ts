@@ -97,6 +97,19 @@ export class LatencyPlan {
   }
 }
 
+const DRAWN = new WeakMap<object, number>();
+
+/**
+ * How long a request waited for its op's drawn latency before its handler ran (0 without one): the user's input of a
+ * turn came that long before the handler saw it, so the record's `latency` is the time the agent took.
+ *
+ * @example
+ * const userAt = ctx.clock.now() - drawnDelayMs(reply.request);
+ */
+export function drawnDelayMs(req: object): number {
+  return DRAWN.get(req) ?? 0;
+}
+
 /**
  * Waits each request of `app` whose route names an op (src/reference-target/ops.ts) for a draw of that op, before its handler.
  * `queued(op)`: the op's surface has a capacity queue, which spends the drawn time in a worker instead.
@@ -109,7 +122,9 @@ export function addLatency(app: FastifyInstance, plan: LatencyPlan, queued: (op:
   app.addHook('onRequest', (req, _reply, done) => {
     const op = opOf(req);
     const ms = op === undefined || queued(op) ? 0 : plan.draw(op);
-    if (ms > 0) setTimeout(done, ms);
-    else done();
+    if (ms > 0) {
+      DRAWN.set(req, ms);
+      setTimeout(done, ms);
+    } else done();
   });
 }

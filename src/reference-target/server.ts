@@ -17,6 +17,7 @@ import { addLatency, addPlantedDelay, LatencyPlan } from './latency.js';
 import { type LatencySpec, latencyFromEnv } from './latency-spec.js';
 import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { OPS, type Op } from './ops.js';
+import { trafficWindowEnd } from './records/traffic-seed.js';
 import { type Retention, retentionOf } from './retention.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
@@ -49,6 +50,11 @@ export interface TargetOptions {
    * it, DIALTONE_TARGET_RETAIN and DIALTONE_TARGET_RETAIN_AGE, else the defaults.
    */
   readonly retention?: Retention;
+  /**
+   * Seeds the reference project with traffic of known distributions (src/reference-target/records/traffic-seed.ts) in
+   * place of the reference history, over the whole days before the target started, drawn with this seed.
+   */
+  readonly trafficSeed?: number;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -123,6 +129,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     voiceClientPage: options.voiceClientPage ?? true,
     latency,
     retention: retained.retention,
+    traffic: options.trafficSeed === undefined ? undefined : { seed: options.trafficSeed, toMs: trafficWindowEnd(clock.now()) },
   };
   const tls = options.tls?.material;
   const scheme = tls ? 'https' : 'http';
@@ -156,7 +163,11 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       refs[name] = { env: referenceEnvName(name) };
     }
     // The name says how this target was started; the profile schema has no field for it, and reports show the name.
-    const started = [options.defects?.length ? `defects: ${options.defects.join(', ')}` : '', latency.active ? `latency: ${latency.spec.text}` : ''];
+    const started = [
+      options.defects?.length ? `defects: ${options.defects.join(', ')}` : '',
+      latency.active ? `latency: ${latency.spec.text}` : '',
+      options.trafficSeed !== undefined ? `traffic seed: ${options.trafficSeed}` : '',
+    ];
     const profile: Profile = {
       name: started.some(Boolean) ? `reference (${started.filter(Boolean).join('; ')})` : 'reference',
       ...(options.defects?.length ? { defects: [...options.defects] } : {}),

@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { headroomLine, type ObservedPeak } from '../../capacity/headroom.js';
 import { capacityVerdictLine } from '../../capacity/history.js';
 import { closedModelOf } from '../../capacity/prepare.js';
 import { perOf } from '../../capacity/result.js';
@@ -9,6 +10,7 @@ import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../loa
 import { checkExpectations } from '../../load/expectations.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
+import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
 import { REGRESSION_EXIT } from './load-extras.js';
@@ -16,7 +18,7 @@ import { REGRESSION_EXIT } from './load-extras.js';
 export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
     [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
     [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression]
-    [--model open|closed] [--message-rate N]
+    [--model open|closed] [--message-rate N] [--traffic FILE]
   Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
   long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
@@ -36,7 +38,23 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   one session for the whole step, its 10 sockets open, each socket sending --message-rate user messages a second
   (default 1), and a step holds when the replies' SLOs hold and the answered messages keep up with those sent. The
   rates of the flags above are then sessions held; the report says what was held and at what message rate.
+  --traffic FILE (chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity
+  found: the share of what holds the SLOs it uses, across the boundary's interval.
 ${ENGINE_USAGE}`;
+
+/** The busiest hour of a traffic model, for the headroom line; chat-turns only (its unit is a conversation). */
+function observedPeak(scenario: string, file: string): ObservedPeak {
+  if (scenario !== 'chat-turns') throw new UsageError(`capacity: --traffic sets conversations beside chat-turns' capacity, not ${scenario}'s`);
+  const m = readModel(file, 'capacity: --traffic');
+  return {
+    file,
+    busiest_hour_start: m.arrivals.busiest_hour.start,
+    per_second: m.arrivals.busiest_hour.per_second,
+    concurrency_peak: m.concurrency.peak,
+    per_hour_of_day: m.arrivals.per_hour_of_day,
+    daily_peaks: m.arrivals.daily_peaks,
+  };
+}
 
 /** Parses a duration flag (30s, 5m) into seconds. */
 function seconds(flag: string, v: string | undefined, fallback: number): number {
@@ -127,6 +145,7 @@ export async function capacity(argv: string[]): Promise<number> {
       repeats: { type: 'string' },
       model: { type: 'string' },
       'message-rate': { type: 'string' },
+      traffic: { type: 'string' },
     },
     true,
   );
@@ -150,6 +169,7 @@ export async function capacity(argv: string[]): Promise<number> {
   // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
   const engine = resolveEngine(ROOT, values.engine === undefined ? undefined : engineChoice(values.engine, 'capacity: --engine'));
 
+  const observed = values.traffic === undefined ? undefined : observedPeak(scenario, values.traffic);
   const [{ runCapacity }, { verdict }, { openTarget }, { startTarget }] = await Promise.all([
     import('../../capacity/run.js'),
     import('../../capacity/report.js'),
@@ -169,6 +189,7 @@ export async function capacity(argv: string[]): Promise<number> {
       allowLive: values['allow-live'] ?? false,
       engine,
       history: values.history,
+      observed,
       onStep: (s) =>
         console.log(
           `step ${s.index} (${s.stage}) ${offered(s)}: SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
@@ -176,6 +197,9 @@ export async function capacity(argv: string[]): Promise<number> {
     });
     console.log(`capacity ${scenario} on ${engineName(engine)} against ${result.target}: ${verdict(result)}`);
     if (result.verdict) console.log(capacityVerdictLine(result.verdict, perOf(result)));
+    const cap = result.analysis.max_sustainable_rate;
+    if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
+    else if (observed) console.log('headroom: none, the search found no capacity of the target to set the busiest hour beside');
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
     // load generator was the limit, that is the finding, whatever stopped the search.)

@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
+import { type LearnedWorkload, type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
 import { ENGINE_USAGE, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
@@ -10,12 +10,14 @@ import { failLines } from '../../load/summary.js';
 import { controlLines } from '../../nightly/control.js';
 import { type Verdict, verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
+import { readModel } from '../../traffic/model-file.js';
+import { learnedWorkload } from '../../traffic/play.js';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--baseline-tag NAME] [--control] [--segments N | --segment i/N]
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity|learned [--traffic FILE] [--compress N]] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--baseline-tag NAME] [--control] [--segments N | --segment i/N]
   Bundles scenarios/SCENARIO.ts, runs it on the engine (the user's k6 when installed, else dialtone's built-in engine)
   and writes DIR/load/SCENARIO/.
   Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
@@ -26,6 +28,10 @@ ${ENGINE_USAGE}
   --workload picks how hard the run pushes (default smoke); --rate/--duration replace its arrival rate (iterations per
   second) and length; --max-vus caps the VUs an arrival-rate scenario may start (default: 5 per iteration per second
   asked, at most 1000).
+  --workload learned (chat-turns) plays a traffic model ('dialtone traffic learn', --traffic FILE, default
+  traffic-model.json), judged by the nightly SLOs: conversations arrive at the busiest hour's rate for --duration
+  (default 1h), or with --compress N the whole day's hourly rates N times faster (144: 24 h in 10 min), whatever the
+  agent's speed; each turn waits for the answer, then a think time drawn from the model; turns per conversation drawn too.
   --dashboard exports k6's web dashboard on a capacity or --rate run too (smoke and nightly runs always get it); k6 only.
 ${LOAD_EXTRA_USAGE}
   --control (with --target) first runs the same scenario and workload against the reference target on this machine,
@@ -37,6 +43,26 @@ export function workloadName(v: string | undefined): WorkloadName {
   const name = v ?? 'smoke';
   if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`unknown workload '${name}'; known: ${WORKLOADS.join(', ')}`);
   return name as WorkloadName;
+}
+
+/** The workload that plays a traffic model instead of a scenario's own figures. */
+const LEARNED = 'learned';
+/** The scenarios that can play a learned workload (turns and think times): chat-turns. */
+const LEARNED_SCENARIOS = ['chat-turns'];
+
+/** `--workload learned`: the traffic model read and turned into a workload; bad flags or a bad file are usage errors. */
+export function learnedOf(
+  scenario: string,
+  v: { traffic?: string | undefined; compress?: string | undefined; duration?: string | undefined; rate?: string | undefined },
+): LearnedWorkload {
+  if (!LEARNED_SCENARIOS.includes(scenario)) throw new UsageError(`load: --workload learned plays ${LEARNED_SCENARIOS.join(', ')} only, not ${scenario}`);
+  if (v.rate !== undefined) throw new UsageError('load: --workload learned takes its rate from the traffic model; leave out --rate');
+  const compress = v.compress === undefined ? undefined : Number(v.compress);
+  if (compress !== undefined && !(Number.isInteger(compress) && compress >= 1 && compress <= 3600))
+    throw new UsageError(`load: --compress must be a whole number from 1 to 3600, got '${v.compress}'`);
+  if (compress !== undefined && v.duration !== undefined) throw new UsageError('load: --compress plays a whole day in 24 h / N; leave out --duration');
+  const file = v.traffic ?? 'traffic-model.json';
+  return learnedWorkload(readModel(file, 'load: --traffic'), { file, compress, duration: v.duration });
 }
 
 /** Runs one load scenario and prints its headline. */
@@ -55,6 +81,8 @@ export async function load(argv: string[]): Promise<number> {
       dashboard: { type: 'boolean' },
       engine: { type: 'string' },
       control: { type: 'boolean' },
+      traffic: { type: 'string' },
+      compress: { type: 'string' },
       ...LOAD_EXTRA_OPTIONS,
     },
     true,
@@ -74,13 +102,16 @@ export async function load(argv: string[]): Promise<number> {
   if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration)) {
     throw new UsageError(`load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
   }
+  const learned = values.workload === LEARNED ? learnedOf(scenario, values) : undefined;
+  if (!learned && (values.traffic !== undefined || values.compress !== undefined))
+    throw new UsageError('load: --traffic and --compress go with --workload learned');
   return runLoadCommand({
     scenario,
     target: values.target,
-    profile: workloadName(values.workload),
+    profile: learned ? 'nightly' : workloadName(values.workload),
     reportDir: values['report-dir'],
     allowLive: values['allow-live'] ?? false,
-    overrides: rate || values.duration || maxVUs ? { rate, duration: values.duration, maxVUs } : undefined,
+    overrides: rate || values.duration || maxVUs || learned ? { rate, duration: learned ? undefined : values.duration, maxVUs, learned } : undefined,
     dashboard: values.dashboard,
     engine: values.engine === undefined ? undefined : engineChoice(values.engine, 'load: --engine'),
     control: values.control ?? false,

@@ -4,14 +4,17 @@ import { createSecureContext } from 'node:tls';
 import { UsageError } from '../../errors.js';
 import { parseCapacity } from '../../reference-target/capacity.js';
 import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../reference-target/latency-spec.js';
+import { SEEDED_TRAFFIC } from '../../reference-target/records/traffic-seed.js';
 import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../reference-target/retention.js';
 import { startTarget } from '../../reference-target/server.js';
 import { SURFACES } from '../../reference-target/surfaces.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
+import { AGENT_OPS, learnedLatencySpec } from '../../traffic/latency.js';
+import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC]... [--retain N] [--retain-age DURATION]
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC|FILE.json]... [--retain N] [--retain-age DURATION] [--traffic-seed N]
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
@@ -23,6 +26,8 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
   --latency SPEC  makes ops take as long as a real agent platform's: 'realistic' (agent turns p50 1.5 s, p95 4.5 s;
               other calls p50 80 ms, p95 250 ms; streamed chunks every 60 ms p50, 200 ms p95), or your own.
               ${latencyGrammar('              ')}
+              A FILE.json is a traffic model ('dialtone traffic learn'): the agent ops (${AGENT_OPS.join(', ')})
+              answer lognormal through its learned agent latency p50 and p95.
               Draws are seeded by --seed, one stream per op. With --capacity, a surface's request ops spend their
               drawn time in its queue's workers and N becomes its mean throughput. Default: $${LATENCY_ENV}, if set.
   --retain N  keeps at most N finished conversations (closed chats, ended calls), and as many of each other finished
@@ -30,7 +35,11 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
               $${RETAIN_ENV}, else ${DEFAULT_RETENTION.maxCount}.
   --retain-age DURATION  keeps each of them at most this long after it finished (90s, 30m, 2h). Default:
               $${RETAIN_AGE_ENV}, else ${formatAge(DEFAULT_RETENTION.maxAgeMs)}. Open conversations, live sessions, the seeded history, and
-              what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.`;
+              what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.
+  --traffic-seed N  seeds the reference project with traffic of known distributions instead of the reference history:
+              the ${SEEDED_TRAFFIC.days} whole UTC days before today, the same arrivals per hour of day every day, lognormal think
+              times and agent latencies (src/reference-target/records/traffic-seed.ts), drawn with seed N, for
+              'dialtone traffic learn' to learn from.`;
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -61,9 +70,10 @@ async function tlsMaterial(v: { tls?: boolean; 'tls-cert'?: string; 'tls-key'?: 
   return { cert, key, ca: v['tls-ca'] ? readFlagFile('--tls-ca', v['tls-ca']) : cert };
 }
 
-/** The latency spec: the --latency flags (their entries joined), else DIALTONE_TARGET_LATENCY; a bad one is a usage error. */
+/** The latency spec: the --latency flags (their entries joined; a .json file is a traffic model), else DIALTONE_TARGET_LATENCY; a bad one is a usage error. */
 function latencyOf(flags: readonly string[] | undefined): LatencySpec {
-  const parsed = flags?.length ? parseLatency(flags.join(';')) : latencyFromEnv();
+  const entries = flags?.map((f) => (f.trim().endsWith('.json') ? learnedLatencySpec(readModel(f.trim(), 'target: --latency')) : f));
+  const parsed = entries?.length ? parseLatency(entries.join(';')) : latencyFromEnv();
   if ('error' in parsed) throw new UsageError(`target: ${parsed.error}`);
   return parsed.spec;
 }
@@ -90,6 +100,7 @@ export async function target(argv: string[]): Promise<number> {
     latency: { type: 'string', multiple: true },
     retain: { type: 'string' },
     'retain-age': { type: 'string' },
+    'traffic-seed': { type: 'string' },
   });
   const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
@@ -97,6 +108,9 @@ export async function target(argv: string[]): Promise<number> {
   const retention = retentionFlags(values.retain, values['retain-age']);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
+  const trafficSeed = values['traffic-seed'] === undefined ? undefined : Number(values['traffic-seed']);
+  if (trafficSeed !== undefined && !Number.isInteger(trafficSeed))
+    throw new UsageError(`target: --traffic-seed must be an integer, got '${values['traffic-seed']}'`);
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
   const envFile = `${out.replace(/\.json$/, '')}.env`;
   const caFile = `${out.replace(/\.json$/, '')}-ca.pem`;
@@ -111,6 +125,7 @@ export async function target(argv: string[]): Promise<number> {
     capacity: capacity.settings,
     latency,
     retention,
+    ...(trafficSeed !== undefined ? { trafficSeed } : {}),
   });
   writeFileSync(
     envFile,
@@ -128,6 +143,11 @@ export async function target(argv: string[]): Promise<number> {
   if (running.context.defects.ids.length) console.log(`defects on: ${running.context.defects.ids.join(', ')}`);
   if (latency.ops.size > 0) console.log(`latency: ${latency.text} (seed ${running.context.latency.seed})`);
   const defaultRetention = retention.maxCount === DEFAULT_RETENTION.maxCount && retention.maxAgeMs === DEFAULT_RETENTION.maxAgeMs;
+  const traffic = running.context.traffic;
+  if (traffic) {
+    const from = new Date(traffic.toMs - SEEDED_TRAFFIC.days * 86_400_000).toISOString();
+    console.log(`traffic: seeded from ${from} to ${new Date(traffic.toMs).toISOString()} (seed ${traffic.seed})`);
+  }
   if (!defaultRetention) console.log(`retention: ${describeRetention(retention)}`);
   console.log(`profile: ${out} (credentials in ${envFile}); stop with Ctrl-C`);
   await new Promise<void>((done) => {

@@ -10,6 +10,7 @@ import {
 } from '../../contract/chat/shapes.js';
 import type { TargetContext } from '../context.js';
 import { isRecord, sendError } from '../http.js';
+import { drawnDelayMs } from '../latency.js';
 import { CHAT_LOAD_DEFECT_PER_SECOND, loadMeter } from '../load-meter.js';
 import type { Op } from '../ops.js';
 import type { SurfaceModule } from '../surface.js';
@@ -78,7 +79,8 @@ function respond(ctx: TargetContext, body: Record<string, unknown> | undefined, 
   if (b.metadata !== undefined && ctx.defects.has('chat-respond-metadata-rejected')) return sendError(reply, ChatErrors.INVALID_FIELD, 'metadata');
   if (isRecord(b.integration_attributes)) conversation.integrationAttributes = b.integration_attributes;
 
-  const userAt = ctx.clock.now();
+  // The user spoke when the request arrived, before the agent's drawn latency (--latency) was spent.
+  const userAt = ctx.clock.now() - drawnDelayMs(reply.request);
   const turn = agentTurn(b.message as string | undefined);
   conversation.turns.push({
     userInput: (b.message as string | undefined) ?? '',

@@ -16,14 +16,16 @@ export interface HistorySpec {
   readonly inProgress: number;
 }
 
-type Weighted<T> = readonly (readonly [T, number])[];
+/** Values with their relative weights. */
+export type Weighted<T> = readonly (readonly [T, number])[];
 
 const ENVIRONMENTS: Weighted<ClientEnv> = [
   ['live', 70],
   ['sandbox', 15],
   ['pre-release', 15],
 ];
-const CHANNELS: Weighted<string> = [
+/** The channel mix of generated records. */
+export const CHANNELS: Weighted<string> = [
   ['VOICE-SIP', 55],
   ['WEBCHAT', 25],
   ['CHAT', 15],
@@ -39,7 +41,7 @@ const LANGUAGES: Weighted<string> = [
 const PHONE_CHANNELS = new Set(['VOICE-SIP', 'SMS']);
 
 /** Pools made once with faker per history, then picked from with a fast seeded generator. */
-interface Pools {
+export interface Pools {
   readonly names: readonly string[];
   readonly products: readonly string[];
   readonly cities: readonly string[];
@@ -48,7 +50,8 @@ interface Pools {
   readonly days: readonly string[];
 }
 
-function pools(seed: number): Pools {
+/** The word pools of one seed, made with faker. */
+export function pools(seed: number): Pools {
   const f = new Faker({ locale: [en], seed });
   const many = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
   return {
@@ -62,7 +65,7 @@ function pools(seed: number): Pools {
 }
 
 /** One kind of exchange: what the caller says, what the agent answers, the intent and entities. */
-interface Exchange {
+export interface Exchange {
   readonly intent: string;
   readonly weight: number;
   readonly ood?: boolean;
@@ -153,11 +156,28 @@ const EXCHANGES: readonly Exchange[] = [
     make: () => ({ user: '', agent: "Sorry, I didn't catch that. Could you say it again?" }),
   },
 ];
-const EXCHANGE_WEIGHTS: Weighted<Exchange> = EXCHANGES.map((e) => [e, e.weight] as const);
+/** The kinds of exchange by how often they happen. */
+export const EXCHANGE_WEIGHTS: Weighted<Exchange> = EXCHANGES.map((e) => [e, e.weight] as const);
 
-const GOODBYE = { user: 'That is everything, thanks', agent: 'You are welcome. Have a lovely day!' } as const;
-const HANDOFF = { user: 'Can I speak to someone about this', agent: 'Of course, transferring you to a colleague now.' } as const;
-const HANDOFF_REASONS = ['caller_requested_human', 'complex_request', 'complaint'] as const;
+/** The last exchange of a conversation that ends without a handoff, and of one handed off. */
+export const GOODBYE = { user: 'That is everything, thanks', agent: 'You are welcome. Have a lovely day!' } as const;
+export const HANDOFF = { user: 'Can I speak to someone about this', agent: 'Of course, transferring you to a colleague now.' } as const;
+export const HANDOFF_REASONS = ['caller_requested_human', 'complex_request', 'complaint'] as const;
+
+/** Seeded choices: one of a list, one by weight, an integer in [lo, hi]. */
+export function pickers(rng: SeededRandom) {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng.next() * xs.length)] as T;
+  const weighted = <T>(xs: Weighted<T>): T => {
+    let r = rng.next() * xs.reduce((n, [, w]) => n + w, 0);
+    for (const [v, w] of xs) {
+      r -= w;
+      if (r < 0) return v;
+    }
+    return (xs[0] as readonly [T, number])[0];
+  };
+  const between = (lo: number, hi: number) => lo + Math.floor(rng.next() * (hi - lo + 1));
+  return { pick, weighted, between };
+}
 
 /**
  * Generates a project's seeded conversation history: the same spec gives the same records, ids
@@ -183,16 +203,7 @@ const MADE = new Map<string, readonly RecordData[]>();
 function generate(spec: HistorySpec): RecordData[] {
   const rng = new SeededRandom(spec.seed);
   const p = pools(spec.seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng.next() * xs.length)] as T;
-  const weighted = <T>(xs: Weighted<T>): T => {
-    let r = rng.next() * xs.reduce((n, [, w]) => n + w, 0);
-    for (const [v, w] of xs) {
-      r -= w;
-      if (r < 0) return v;
-    }
-    return (xs[0] as readonly [T, number])[0];
-  };
-  const between = (lo: number, hi: number) => lo + Math.floor(rng.next() * (hi - lo + 1));
+  const { pick, weighted, between } = pickers(rng);
   const exchange = (): Exchange => weighted(EXCHANGE_WEIGHTS);
 
   const span = spec.toMs - spec.fromMs;

@@ -5,6 +5,7 @@ import { recordOf } from './build.js';
 import { generateHistory } from './history.js';
 import { compareRecords, type RecordData } from './model.js';
 import { defaultSettings, type KeyGrant, type Project, type ProjectSettings } from './projects.js';
+import { generateTraffic } from './traffic-seed.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HISTORY_FROM = Date.parse(REFERENCE_HISTORY.start_time);
@@ -48,7 +49,7 @@ export interface Minted {
  */
 export class RecordsStore {
   readonly #projects = new Map<string, Project>();
-  readonly #histories = new Map<string, { spec: Parameters<typeof generateHistory>[0]; records?: readonly RecordData[] }>();
+  readonly #histories = new Map<string, { make: () => readonly RecordData[]; records?: readonly RecordData[] }>();
   readonly #keys = new Map<string, KeyGrant>();
   readonly #overlay = new Map<string, Record<string, unknown>>();
   #byId: Map<string, { project: Project; record: RecordData }> | undefined;
@@ -76,7 +77,14 @@ export class RecordsStore {
       servesTraffic: false,
       settings: defaultSettings(),
     };
-    this.#add(main, { seed: REFERENCE_HISTORY.seed, count: REFERENCE_HISTORY.count, fromMs: HISTORY_FROM, toMs: HISTORY_TO, inProgress: 12 });
+    const traffic = ctx.traffic;
+    if (traffic) {
+      // Seeded traffic of known distributions stands in for the reference history (`dialtone target --traffic-seed`).
+      this.#projects.set(main.key, main);
+      this.#histories.set(main.key, { make: () => generateTraffic({ ...traffic, variants: main.variants, lines: main.lines }) });
+    } else {
+      this.#add(main, { seed: REFERENCE_HISTORY.seed, count: REFERENCE_HISTORY.count, fromMs: HISTORY_FROM, toMs: HISTORY_TO, inProgress: 12 });
+    }
     this.#add(other, undefined);
     const c = ctx.credentials;
     this.#keys.set(c.conversations_api_key, { projectKey: 'main', pii: true });
@@ -88,7 +96,7 @@ export class RecordsStore {
 
   #add(project: Project, history: { seed: number; count: number; fromMs: number; toMs: number; inProgress: number } | undefined): void {
     this.#projects.set(project.key, project);
-    if (history) this.#histories.set(project.key, { spec: { ...history, variants: project.variants, lines: project.lines } });
+    if (history) this.#histories.set(project.key, { make: () => generateHistory({ ...history, variants: project.variants, lines: project.lines }) });
     this.#byId = undefined;
   }
 
@@ -115,7 +123,7 @@ export class RecordsStore {
   history(project: Project): readonly RecordData[] {
     const h = this.#histories.get(project.key);
     if (!h) return [];
-    h.records ??= generateHistory(h.spec);
+    h.records ??= h.make();
     return h.records;
   }
 
