@@ -52,6 +52,11 @@ function conversationReady(c: EventContext): boolean {
 
 function requestJoin(c: EventContext): void {
   const { state, session } = c;
+  const payload = (c.event as { payload?: unknown }).payload;
+  if (state.ctx.defects.has('messaging-join-empty-payload-refused') && isEmptyObject(payload)) {
+    replyError(state, c.ws, SocketEventErrors.UNKNOWN_OR_INVALID.text, c.custom);
+    return;
+  }
   if (state.sessions.takeFault(session, 'start-failed')) replyError(state, c.ws, AgentSystemMessages.START_FAILED.text, c.custom);
   // Already joined: confirm to the asking socket only, so the history keeps exactly one join.
   else if (session.agentJoined && session.conversationId && state.conversations.has(session.conversationId)) {
@@ -91,6 +96,9 @@ function requestLiveAgent(c: EventContext): void {
     broadcast(state, session, joined);
   }
 }
+
+/** `{}`: what a payload check by truthiness of its keys takes for a missing payload. */
+const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 
 /** Typing indicators and delivery receipts from the client are accepted and need no answer. */
 const accept = () => {};
@@ -137,6 +145,10 @@ function validate(state: MessagingState, ws: WebSocket, frame: unknown, custom: 
   if (!envelope.success) return void unknown();
   const verdict = classifyClientEventType(envelope.data.type);
   if (verdict === 'not-allowed') {
+    if (envelope.data.type === 'SESSION_END' && state.ctx.defects.has('messaging-client-session-end-closes')) {
+      ws.close(1000, 'session ended');
+      return undefined;
+    }
     const text = state.ctx.defects.has('messaging-not-allowed-text-changed')
       ? `Event type not permitted: ${envelope.data.type}`
       : `${SocketEventErrors.EVENT_NOT_ALLOWED.text}${envelope.data.type}`;
