@@ -7,6 +7,7 @@ import { TIMING_SENSITIVE } from './tests/timing-sensitive.js';
 export default defineConfig({
   test: {
     testTimeout: 120_000,
+    globalSetup: ['tests/scratch-tmpdir.ts'],
     hookTimeout: 120_000,
     projects: [
       {

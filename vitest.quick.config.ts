@@ -13,6 +13,7 @@ export default defineConfig({
       'src/engine/modules/browser.test.ts', // Chromium
     ],
     testTimeout: 120_000,
+    globalSetup: ['tests/scratch-tmpdir.ts'],
     hookTimeout: 120_000,
   },
 });
