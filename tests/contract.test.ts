@@ -5,14 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROOT } from '../src/cli/root.js';
 import { REFERENCE_HISTORY, TYPICAL_V1_WHITELIST } from '../src/contract/conversations/shapes.js';
-import { contractFiles } from '../src/contract/exporter.js';
+import { contractFiles, referenceTargetOpenApi } from '../src/contract/exporter.js';
+import { Rules } from '../src/contract/index.js';
+import { REFERENCE_TARGET_OPENAPI, referenceTargetContract } from '../src/reference-target/contract.js';
 import { type RunningTarget, startTarget } from '../src/reference-target/server.js';
 
 const files = contractFiles();
 
 describe('the exported contract', () => {
-  it('is what docs/contract holds (regenerate with: npx dialtone contract)', () => {
-    for (const [name, text] of Object.entries(files)) expect(readFileSync(`${ROOT}docs/contract/${name}`, 'utf8'), name).toBe(text);
+  it('is what docs/contract holds (regenerate with: npx dialtone contract)', async () => {
+    for (const [name, text] of Object.entries({ ...files, [REFERENCE_TARGET_OPENAPI]: await referenceTargetContract() }))
+      expect(readFileSync(`${ROOT}docs/contract/${name}`, 'utf8'), name).toBe(text);
   });
 
   it('is valid OpenAPI 3.1 for the HTTP surfaces, with every documented operation', async () => {
@@ -45,6 +48,63 @@ describe('the exported contract', () => {
     broken.operations.send.action = 'publish';
     const { diagnostics } = await parser.parse(JSON.stringify(broken));
     expect(diagnostics.filter((d) => d.severity === 0).length).toBeGreaterThan(0);
+  });
+});
+
+describe("the reference target's contract", () => {
+  const published = JSON.parse(files['openapi.json'] as string);
+  const operations = (doc: { paths: Record<string, Record<string, unknown>> }) =>
+    Object.entries(doc.paths).flatMap(([path, entry]) =>
+      Object.entries(entry)
+        .filter(([method]) => method !== 'servers')
+        .map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op: op as Record<string, unknown> })),
+    );
+
+  it('is valid OpenAPI 3.1: the published contract unchanged, and only operations marked not shown besides', async () => {
+    const doc = JSON.parse(await referenceTargetContract());
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    const before = new Map(operations(published).map((o) => [o.at, o.op]));
+    const added = operations(doc).filter((o) => !before.has(o.at));
+    for (const o of operations(doc).filter((x) => before.has(x.at))) expect(o.op, o.at).toEqual(before.get(o.at));
+    expect(added.map((o) => o.at).sort()).toEqual(
+      [
+        'GET /v1/agents/{agentId}/branches/{branchId}/attributes',
+        'GET /v1/agents/{agentId}/branches/{branchId}/variants',
+        'GET /v1/agents/{agentId}/voice',
+        'GET /v1/agents/{agentId}/telephony/connectors',
+        'GET /v1/agents/{agentId}/telephony/phone-numbers',
+        'GET /v1/agents/{agentId}/real-time-configs/{config}/schema',
+        'POST /v1/agents/{agentId}/deployments/{deploymentId}/rollback',
+        'GET /v1/alert-rules/{ruleId}',
+        'PATCH /v1/alert-rules/{ruleId}',
+        'DELETE /v1/alert-rules/{ruleId}',
+        'GET /v1/webhook-endpoints',
+        'PATCH /v1/webhook-endpoints/{endpointId}',
+        'DELETE /v1/webhook-endpoints/{endpointId}',
+        'POST /v1/webhook-endpoints/{endpointId}/rotate-signing-secret',
+      ].sort(),
+    );
+    const statements = new Set(Object.values(Rules).map((r) => r.statement));
+    for (const { at, op } of added) {
+      expect(statements.has(op['x-dialtone-not-shown'] as string), at).toBe(true);
+      expect(Object.keys(op.responses as object), at).toEqual(['default']);
+      // A body, where one may be sent, of any JSON: the documents show none.
+      for (const media of Object.values((op.requestBody as { content?: Record<string, object> } | undefined)?.content ?? {})) expect(media, at).toEqual({});
+    }
+    expect(operations(published).filter((o) => 'x-dialtone-not-shown' in o.op)).toEqual([]);
+  });
+
+  it('refuses a route marked not shown that the documents give, or one on a host the contract has no server for', () => {
+    expect(() =>
+      referenceTargetOpenApi([{ host: 'agents_url', method: 'POST', path: '/v1/webhook-endpoints', rule: 'webhooks.endpoint.other-paths' }]),
+    ).toThrow('POST /v1/webhook-endpoints is in the documented contract, and the reference target marks it not shown (webhooks.endpoint.other-paths)');
+    expect(() =>
+      referenceTargetOpenApi([{ host: 'agents_url', method: 'GET', path: '/v1/agents/:id/deployments', rule: 'agents.deployments.rollback' }]),
+    ).toThrow('is in the documented contract');
+    expect(() => referenceTargetOpenApi([{ host: 'control', method: 'GET', path: '/clock', rule: 'agents.deployments.rollback' }])).toThrow(
+      "the reference target's host control has no server in the contract",
+    );
   });
 });
 

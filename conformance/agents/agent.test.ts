@@ -1,4 +1,4 @@
-import { AGENT_NAME_MAX, AGENT_NAME_MIN, AgentCreateResponse, DEFAULT_BRANCH } from '../../src/contract/agents/shapes.js';
+import { AGENT_NAME_MAX, AGENT_NAME_MIN, AgentCreateResponse, AgentsPathsNotShown, DEFAULT_BRANCH } from '../../src/contract/agents/shapes.js';
 import { rule } from '../../src/suite/case.js';
 
 const keysOf = (v: unknown) => (v && typeof v === 'object' ? Object.keys(v).sort().join(', ') : typeof v);
@@ -52,16 +52,10 @@ rule('agents.records.full-field-sets', 'records the fields of the agent, branch 
 
 rule('agents.paths.other-resources', 'records what the target answers on plausible paths the document only names', async ({ t, observe }) => {
   const agentId = String((await t.agents.createAgent({ name: 'Other resources', description: 'probe' })).json?.agentId);
-  const base = `/v1/agents/${agentId}`;
-  const paths = [
-    `${base}/branches/main/attributes`,
-    `${base}/branches/main/variants`,
-    `${base}/voice`,
-    `${base}/telephony/connectors`,
-    `${base}/telephony/phone-numbers`,
-    `${base}/real-time-configs/site/schema`,
-  ];
-  for (const path of paths) observe(`GET ${path.replace(agentId, '{agentId}')}`, (await t.agents.call('GET', path)).status);
+  // The branch and config these paths would name: the default branch and the profile's real-time config page.
+  const fill = (template: string) =>
+    template.replace('{agentId}', encodeURIComponent(agentId)).replace('{branchId}', DEFAULT_BRANCH).replace('{config}', t.profile.names.realtime_config_page);
+  for (const template of AgentsPathsNotShown.otherResources) observe(`GET ${template}`, (await t.agents.call('GET', fill(template))).status);
 });
 
 rule('agents.limits.rate-limits', 'records whether 20 quick list requests meet a rate limit', async ({ t, observe }) => {

@@ -1,5 +1,5 @@
 import { AgentsControl } from '../../src/clients/agents-control.js';
-import { AgentCreateResponse, Deployment, DeploymentEnvironment, DeploymentsListResponse } from '../../src/contract/agents/shapes.js';
+import { AgentCreateResponse, AgentsPathsNotShown, Deployment, DeploymentEnvironment, DeploymentsListResponse } from '../../src/contract/agents/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { rule } from '../../src/suite/case.js';
 
@@ -114,7 +114,10 @@ rule('agents.deployments.response-shapes', 'records the bodies of publish and pr
 rule('agents.deployments.rollback', 'records what a rollback request answers', async (api) => {
   const agentId = await newAgent(api, 'Rollback');
   const pub = await api.t.agents.publish(agentId, 'sandbox');
-  const res = await api.t.agents.call('POST', `/v1/agents/${agentId}/deployments/${String(pub.json?.id)}/rollback`);
+  const path = AgentsPathsNotShown.rollback
+    .replace('{agentId}', encodeURIComponent(agentId))
+    .replace('{deploymentId}', encodeURIComponent(String(pub.json?.id)));
+  const res = await api.t.agents.call('POST', path);
   api.observe('POST …/deployments/{deploymentId}/rollback', `${res.status} ${res.text.slice(0, 160)}`);
 });
 

@@ -1,5 +1,5 @@
+import type { Route as FuzzRoute } from '../reference-target/route-table.js';
 import type { FuzzRng } from './rng.js';
-import type { FuzzRoute } from './routes.js';
 
 /** One malformed HTTP request, as raw parts; `kind` names the mutation for the totals and for replay. */
 export interface FuzzRequest {

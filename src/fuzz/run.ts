@@ -9,12 +9,12 @@ import { VoicePaths } from '../contract/voice/shapes.js';
 import { loadProfile } from '../profile/load.js';
 import { CONTROL_HEADER } from '../reference-target/control-surface.js';
 import { LISTENER_TIMEOUTS } from '../reference-target/limits.js';
+import { type Route as FuzzRoute, listRoutes } from '../reference-target/route-table.js';
 import { checkAfterwards } from './afterwards.js';
 import { type FuzzKnowledge, makeRequest } from './http-cases.js';
 import { rawExchange } from './raw-http.js';
 import { REGRESSIONS, type RegressionContext } from './regressions.js';
 import { FuzzRng } from './rng.js';
-import { type FuzzRoute, listRoutes } from './routes.js';
 import { spawnTarget, type TargetProcess } from './target-process.js';
 import { BAD_FRAMES, encodeFrame, type FrameSpec, hostileMessages, openRawSocket } from './ws-frames.js';
 

@@ -191,5 +191,25 @@ export const AgentsPaths = {
   realTimeConfigVariables: (agentId: string, config: string) => `/v1/agents/${seg(agentId)}/real-time-configs/${seg(config)}/variables`,
 } as const;
 
+/**
+ * Paths document 3 only names, as the suite spells them when it asks what a target answers there: not operations of the
+ * contract ("Paths for attributes, variants, voice, telephony connectors, phone numbers and real-time config schema
+ * definition are not shown"; "Rollback is named only: its path, body and effect are not shown"). The reference target
+ * declines them with its not-found answer, and its own contract lists them as not shown.
+ */
+export const AgentsPathsNotShown = {
+  /** GET each: `agents.paths.other-resources`. */
+  otherResources: [
+    '/v1/agents/{agentId}/branches/{branchId}/attributes',
+    '/v1/agents/{agentId}/branches/{branchId}/variants',
+    '/v1/agents/{agentId}/voice',
+    '/v1/agents/{agentId}/telephony/connectors',
+    '/v1/agents/{agentId}/telephony/phone-numbers',
+    '/v1/agents/{agentId}/real-time-configs/{config}/schema',
+  ],
+  /** POST: `agents.deployments.rollback`. */
+  rollback: '/v1/agents/{agentId}/deployments/{deploymentId}/rollback',
+} as const;
+
 /** The API key header of every document 3 endpoint. */
 export const API_KEY_HEADER = 'x-api-key' as const;

@@ -4,6 +4,7 @@ import {
   AGENT_NAME_MAX,
   AGENT_NAME_MIN,
   AgentsErrors,
+  AgentsPathsNotShown,
   BehaviorUpdateRequest,
   BranchCreateRequest,
   type Deployment,
@@ -18,6 +19,7 @@ import { issuesToErrors, sendApiError, useApiErrorBodies } from '../agent-interf
 import type { KeyOwner } from '../agent-interface/keys.js';
 import { familyOf, ownerOf, requireKey } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
+import { notShown } from '../not-shown.js';
 import type { SurfaceModule } from '../surface.js';
 import { registerAgentsControl } from './control-routes.js';
 import { validateJsonSchema } from './json-schema.js';
@@ -220,6 +222,16 @@ function registerAgents(app: FastifyInstance, ctx: TargetContext, store: AgentSt
             return route.handler({ ctx, store, req, reply, ...found });
           },
         });
+      }
+      // The paths document 3 only names, as the suite asks for them: declined with the not-found answer, and marked so
+      // that the reference target's contract lists them as not shown.
+      const declined = [
+        ...AgentsPathsNotShown.otherResources.map((path) => ({ method: 'GET' as const, path, ...notShown('agents.paths.other-resources') })),
+        { method: 'POST' as const, path: AgentsPathsNotShown.rollback, ...notShown('agents.deployments.rollback') },
+      ];
+      for (const { method, path, config } of declined) {
+        const url = path.replace(/^\/v1\/agents/, '').replace(/\{(\w+)\}/g, ':$1');
+        scope.route({ method, url, config, handler: (_req, reply) => sendApiError(reply, AgentsErrors.NOT_FOUND) });
       }
     },
     { prefix: '/v1/agents' },

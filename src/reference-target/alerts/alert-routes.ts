@@ -14,6 +14,7 @@ import {
 import { issuesToErrors, sendApiError } from '../agent-interface/errors.js';
 import { ownerOf } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
+import { notShown } from '../not-shown.js';
 import type { Monitor } from './monitor.js';
 import { alertView } from './payloads.js';
 import { type RuleFields, ruleView, type StoredRule } from './rule-store.js';
@@ -119,12 +120,15 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
   });
 
   const rules = relative(AlertsPaths.alertRules);
-  const routes: readonly { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; handler: Handler }[] = [
+  // "Paths for reading, updating or deleting a single alert rule are not shown": these three are the reference's.
+  const single = notShown('alerts.rules.single-rule-paths');
+  const routes: readonly { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; handler: Handler; config?: typeof single.config }[] = [
     { method: 'POST', url: rules, handler: create },
     { method: 'GET', url: rules, handler: list },
-    { method: 'GET', url: `${rules}/:ruleId`, handler: (_req, _reply, rule) => ruleView(rule) },
-    { method: 'PATCH', url: `${rules}/:ruleId`, handler: update },
+    { method: 'GET', url: `${rules}/:ruleId`, handler: (_req, _reply, rule) => ruleView(rule), ...single },
+    { method: 'PATCH', url: `${rules}/:ruleId`, handler: update, ...single },
     {
+      ...single,
       method: 'DELETE',
       url: `${rules}/:ruleId`,
       handler: (_req, reply, rule) => {
@@ -134,5 +138,5 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
     },
     { method: 'GET', url: relative(AlertsPaths.alerts), handler: active },
   ];
-  for (const r of routes) scope.route({ method: r.method, url: r.url, handler: monitored(r.handler) });
+  for (const r of routes) scope.route({ method: r.method, url: r.url, config: r.config, handler: monitored(r.handler) });
 }

@@ -5,6 +5,7 @@ import { WebhookEventType, WebhooksPaths } from '../../contract/webhooks/shapes.
 import { issuesToErrors, sendApiError } from '../agent-interface/errors.js';
 import { ownerOf } from '../agent-interface/shared-state.js';
 import type { TargetContext } from '../context.js';
+import { notShown } from '../not-shown.js';
 import { endpointView, MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, type StoredEndpoint } from './endpoint-store.js';
 import type { Monitor } from './monitor.js';
 
@@ -80,11 +81,14 @@ export function registerWebhookRoutes(scope: FastifyInstance, ctx: TargetContext
   };
 
   const base = WebhooksPaths.endpoints.replace(/^\/v1/, '');
-  const routes: readonly { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; handler: Handler }[] = [
+  // "Paths for webhook endpoint list, update, delete and the rotate-signing-secret operation are not shown."
+  const other = notShown('webhooks.endpoint.other-paths');
+  const routes: readonly { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; handler: Handler; config?: typeof other.config }[] = [
     { method: 'POST', url: base, handler: create },
-    { method: 'GET', url: base, handler: list },
-    { method: 'PATCH', url: `${base}/:endpointId`, handler: update },
+    { method: 'GET', url: base, handler: list, ...other },
+    { method: 'PATCH', url: `${base}/:endpointId`, handler: update, ...other },
     {
+      ...other,
       method: 'DELETE',
       url: `${base}/:endpointId`,
       handler: (_req, reply, e) => {
@@ -93,10 +97,11 @@ export function registerWebhookRoutes(scope: FastifyInstance, ctx: TargetContext
       },
     },
     {
+      ...other,
       method: 'POST',
       url: `${base}/:endpointId/rotate-signing-secret`,
       handler: (_req, _reply, e) => ({ id: e.id, signing_secret: monitor.endpoints.rotate(e) }),
     },
   ];
-  for (const r of routes) scope.route({ method: r.method, url: r.url, handler: withEndpoint(r.handler) });
+  for (const r of routes) scope.route({ method: r.method, url: r.url, config: r.config, handler: withEndpoint(r.handler) });
 }

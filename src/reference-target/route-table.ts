@@ -1,30 +1,35 @@
 import Fastify from 'fastify';
-import { bareContext } from '../reference-target/bare-context.js';
-import { registerControl } from '../reference-target/control-surface.js';
-import { type HostKey, SURFACES } from '../reference-target/surfaces.js';
+import type { RuleId } from '../contract/index.js';
+import { bareContext } from './bare-context.js';
+import { registerControl } from './control-surface.js';
+import { type HostKey, SURFACES } from './surfaces.js';
 
 /** One endpoint of the target: the profile host it is served on (or the control port), its method and path pattern. */
-export interface FuzzRoute {
+export interface Route {
   readonly host: HostKey | 'control';
   readonly method: string;
   /** A fastify pattern: `:name` parameters, `*` wildcards. */
   readonly url: string;
+  /** The rule saying the documents do not show this path, where the route says so (src/reference-target/not-shown.ts). */
+  readonly notShown?: RuleId;
 }
 
 /**
  * Every route the reference target serves, read from the surfaces themselves (a throwaway instance of each, with
- * fastify's onRoute hook), so a new endpoint is fuzzed without anyone listing it here.
+ * fastify's onRoute hook), so a new endpoint is fuzzed, and a new not-shown one enters the reference target's contract,
+ * without anyone listing it anywhere else.
  *
  * @example
- * const routes = await listRoutes(); // [{ host: 'base_url', method: 'POST', url: '/:version/:account/:project/chat/create' }, …]
+ * const notShown = (await listRoutes()).filter((r) => r.notShown); // the alert rule's GET, PATCH, DELETE, …
  */
-export async function listRoutes(): Promise<FuzzRoute[]> {
+export async function listRoutes(): Promise<Route[]> {
   const ctx = bareContext();
-  const routes: FuzzRoute[] = [];
-  const collect = (host: FuzzRoute['host']) => {
+  const routes: Route[] = [];
+  const collect = (host: Route['host']) => {
     const app = Fastify({ logger: false });
     app.addHook('onRoute', (r) => {
-      for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ host, method, url: r.url ?? r.path });
+      const notShown = r.config?.notShown;
+      for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ host, method, url: r.url ?? r.path, ...(notShown ? { notShown } : {}) });
     });
     return app;
   };
