@@ -22,6 +22,9 @@ export interface TargetContext {
   readonly latency: LatencyPlan;
   /** How many finished items each store keeps, and how long (`dialtone target --retain`, `--retain-age`). */
   readonly retention: Retention;
-  /** Seeded traffic of known distributions in place of the reference history (`dialtone target --traffic-seed`): its seed and where its window ends. */
-  readonly traffic?: { readonly seed: number; readonly toMs: number } | undefined;
+  /**
+   * Seeded traffic of known distributions in place of the reference history (`dialtone target --traffic-seed`): its
+   * seed, where its window ends and how many days it covers (`--traffic-days`).
+   */
+  readonly traffic?: { readonly seed: number; readonly toMs: number; readonly days: number } | undefined;
 }

@@ -14,7 +14,10 @@ import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC|FILE.json]... [--retain N] [--retain-age DURATION] [--traffic-seed N]
+/** The most days --traffic-days seeds: every day's conversations are held in memory (about 30 MB a day). */
+const MAX_TRAFFIC_DAYS = 28;
+
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC|FILE.json]... [--retain N] [--retain-age DURATION] [--traffic-seed N [--traffic-days N]]
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
@@ -39,7 +42,8 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
   --traffic-seed N  seeds the reference project with traffic of known distributions instead of the reference history:
               the ${SEEDED_TRAFFIC.days} whole UTC days before today, the same arrivals per hour of day every day, lognormal think
               times and agent latencies (src/reference-target/records/traffic-seed.ts), drawn with seed N, for
-              'dialtone traffic learn' to learn from.`;
+              'dialtone traffic learn' to learn from.
+  --traffic-days N  how many whole days before today the seeded traffic covers (1 to ${MAX_TRAFFIC_DAYS}, default ${SEEDED_TRAFFIC.days}).`;
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -101,6 +105,7 @@ export async function target(argv: string[]): Promise<number> {
     retain: { type: 'string' },
     'retain-age': { type: 'string' },
     'traffic-seed': { type: 'string' },
+    'traffic-days': { type: 'string' },
   });
   const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
@@ -111,6 +116,10 @@ export async function target(argv: string[]): Promise<number> {
   const trafficSeed = values['traffic-seed'] === undefined ? undefined : Number(values['traffic-seed']);
   if (trafficSeed !== undefined && !Number.isInteger(trafficSeed))
     throw new UsageError(`target: --traffic-seed must be an integer, got '${values['traffic-seed']}'`);
+  const trafficDays = values['traffic-days'] === undefined ? undefined : Number(values['traffic-days']);
+  if (trafficDays !== undefined && !(Number.isInteger(trafficDays) && trafficDays >= 1 && trafficDays <= MAX_TRAFFIC_DAYS))
+    throw new UsageError(`target: --traffic-days must be a whole number from 1 to ${MAX_TRAFFIC_DAYS}, got '${values['traffic-days']}'`);
+  if (trafficDays !== undefined && trafficSeed === undefined) throw new UsageError('target: --traffic-days goes with --traffic-seed');
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
   const envFile = `${out.replace(/\.json$/, '')}.env`;
   const caFile = `${out.replace(/\.json$/, '')}-ca.pem`;
@@ -126,6 +135,7 @@ export async function target(argv: string[]): Promise<number> {
     latency,
     retention,
     ...(trafficSeed !== undefined ? { trafficSeed } : {}),
+    ...(trafficDays !== undefined ? { trafficDays } : {}),
   });
   writeFileSync(
     envFile,
@@ -145,7 +155,7 @@ export async function target(argv: string[]): Promise<number> {
   const defaultRetention = retention.maxCount === DEFAULT_RETENTION.maxCount && retention.maxAgeMs === DEFAULT_RETENTION.maxAgeMs;
   const traffic = running.context.traffic;
   if (traffic) {
-    const from = new Date(traffic.toMs - SEEDED_TRAFFIC.days * 86_400_000).toISOString();
+    const from = new Date(traffic.toMs - traffic.days * 86_400_000).toISOString();
     console.log(`traffic: seeded from ${from} to ${new Date(traffic.toMs).toISOString()} (seed ${traffic.seed})`);
   }
   if (!defaultRetention) console.log(`retention: ${describeRetention(retention)}`);

@@ -34,6 +34,8 @@ export interface TrafficSeedSpec {
   readonly seed: number;
   /** The window's end (exclusive), epoch ms: a UTC midnight. */
   readonly toMs: number;
+  /** Whole days before `toMs` (default {@link SEEDED_TRAFFIC}'s). */
+  readonly days?: number;
   readonly variants: readonly { readonly id: string; readonly name: string }[];
   readonly lines: readonly string[];
 }
@@ -49,7 +51,7 @@ export function trafficWindowEnd(nowMs: number): number {
 }
 
 /**
- * Seeded traffic of {@link SEEDED_TRAFFIC}'s distributions over its days before `spec.toMs`: finished, `live`
+ * Seeded traffic of {@link SEEDED_TRAFFIC}'s distributions over `spec.days` (default its days) before `spec.toMs`: finished, `live`
  * conversations with transcripts, ascending. The same spec gives the same records.
  *
  * @example
@@ -61,8 +63,9 @@ export function generateTraffic(spec: TrafficSeedSpec): readonly RecordData[] {
   const p = pools(spec.seed);
   const { pick, weighted, between } = pickers(rng);
   const out: RecordData[] = [];
-  const fromMs = spec.toMs - t.days * DAY_MS;
-  for (let hour = 0; hour < t.days * 24; hour++) {
+  const days = spec.days ?? t.days;
+  const fromMs = spec.toMs - days * DAY_MS;
+  for (let hour = 0; hour < days * 24; hour++) {
     const hourStart = fromMs + hour * HOUR_MS;
     const n = t.perHourOfDay[hour % 24] as number;
     for (let i = 0; i < n; i++) {
