@@ -107,8 +107,8 @@ describe('capacity analysis', () => {
   });
 
   it('names the load generator when a learned step started fewer conversations than it asked while the SLOs held', () => {
-    // Conversations outlast the window: throughput is the ones started, completions are beside it and judge nothing.
-    const learned = (n: number, started: number) => step(n, { throughput: started, conversations: { started_per_s: started, completed_per_s: started / 3 } });
+    // Conversations start on schedule: fewer started than asked is the engine's, even with every completion kept up.
+    const learned = (n: number, started: number) => step(n, { conversations: { started_per_s: started, completed_per_s: n } });
     const delivered = analyse([learned(1, 1), learned(2, 2), learned(4, 4), step(8, broken)], DEFAULT_SEARCH);
     expect(delivered).toMatchObject({ limited_by: 'target', max_sustainable_rate: 4 });
     const a = analyse([learned(1, 1), learned(2, 2), learned(4, 3.2), step(8, broken)], DEFAULT_SEARCH);

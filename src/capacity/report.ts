@@ -109,7 +109,7 @@ export function noHeadroom(r: Pick<CapacityResult, 'stopped' | 'analysis'>): str
 export function playedText(r: Pick<CapacityResult, 'workload' | 'unit'>): string {
   const w = r.workload;
   if (!w) return '';
-  return `Workload learned from ${w.file}: ${r.unit} arrive at the rate searched (an open model), each turn waits for the answer and a think time drawn from the model (median ${num(w.think_time_p50_s, 1)} s), turns per conversation drawn too (median ${num(w.turns_p50, 0)}); a step's throughput is the ${r.unit} started.`;
+  return `Workload learned from ${w.file}: ${r.unit} arrive at the rate searched (an open model), each turn waits for the answer and a think time drawn from the model (median ${num(w.think_time_p50_s, 1)} s), turns per conversation drawn too (median ${num(w.turns_p50, 0)}); a step's load was delivered when the ${r.unit} it started kept up with those asked.`;
 }
 
 /** What the closed model held and at what message rate: one sentence, empty for an arrival-rate search. */
@@ -145,9 +145,7 @@ function stepRows(r: CapacityResult): string {
           s.slo_held
             ? keptUp(s, r.search)
               ? 'held'
-              : s.conversations
-                ? `held, but <b>not delivered</b>: ${n(s.throughput)} of ${n(s.offered_rate)}/s started`
-                : `held, but <b>fell behind</b>: ${n(s.throughput)} of ${n(s.offered_rate)}/s completed (a queue was growing)`
+              : `held, but <b>fell behind</b>: ${n(s.throughput)} of ${n(s.offered_rate)}/s completed (a queue was growing)`
             : `<b>broke</b>: ${esc(
                 s.thresholds
                   .filter((t) => !t.passed)

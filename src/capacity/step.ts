@@ -82,8 +82,8 @@ export interface StepResult {
    */
   readonly messages?: { readonly offered_per_s: number; readonly answered_per_s: number };
   /**
-   * The learned workload: conversations started and completed a second in the steady part. A conversation outlasts
-   * much of a step, so `throughput` is the started ones (what was delivered) and the completed are shown beside.
+   * The learned workload: conversations started and completed a second in the steady part. `throughput` is the
+   * completed ones, as for any iteration; the started ones say whether the load asked was delivered.
    */
   readonly conversations?: { readonly started_per_s: number; readonly completed_per_s: number };
 }
@@ -208,7 +208,7 @@ export async function runStep(
   const answeredPerS = closed ? (s(closed.answered, 'count') ?? 0) / steadyS : 0;
   const completedPerS = (s('iterations', 'count') ?? 0) / steadyS;
   const startedPerS = (s(STARTED, 'count') ?? 0) / steadyS;
-  const throughput = closed ? answeredPerS / perHeld : learned ? startedPerS : completedPerS;
+  const throughput = closed ? answeredPerS / perHeld : completedPerS;
   // A held session's iteration is the whole step: its duration says nothing of the work's.
   const meanIterationMs = closed ? undefined : s('iteration_duration', 'avg');
   const [medMs, p95Ms] = closed ? [undefined, undefined] : [s('iteration_duration', 'med'), s('iteration_duration', 'p(95)')];
@@ -232,8 +232,7 @@ export async function runStep(
     generator_cpu_cores: cpu?.cores,
     machine_busy: cpu?.machineBusy,
     mean_iteration_s: meanIterationMs === undefined ? undefined : meanIterationMs / 1000,
-    // Starts keep to the schedule: a learned step's count of them has no edge noise.
-    ...(medMs !== undefined && p95Ms !== undefined && !learned ? { iteration_spread_s: Math.max(0, p95Ms - medMs) / 1645 } : {}),
+    ...(medMs !== undefined && p95Ms !== undefined ? { iteration_spread_s: Math.max(0, p95Ms - medMs) / 1645 } : {}),
     concurrency: closed ? held : meanIterationMs === undefined ? undefined : throughput * (meanIterationMs / 1000),
     latency: latencies(summary),
     thresholds,

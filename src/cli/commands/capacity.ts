@@ -6,6 +6,7 @@ import { perOf } from '../../capacity/result.js';
 import type { SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
+import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
 import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
 import { checkScenario } from '../../load/scenarios.js';
@@ -28,6 +29,7 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   --capacity (only without --target) starts the reference target with that surface at a known capacity.
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
   2 usage or profile error; 3 Chromium or the target missing (or k6, under --engine k6); 4 the search could not complete (a step the engine could not run, its step or time budget ran out before the knee, an internal error);
+  5 under --workload learned, the load generator was the limit (the conversations asked were not delivered: no headroom);
   6 capacity regressed, under --fail-on-regression.
   --repeats N (0 to 5, default 0) steps each boundary rate N more times once refined, going down one --precision when
   the rate that held breaks on a repeat; the report gives the interval the boundary lies in, from every step at its ends,
@@ -45,9 +47,10 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   --workload learned (chat-turns) searches with the traffic model's conversations (--traffic FILE, default
   ${DEFAULT_TRAFFIC_FILE}), so the share compares like with like: the rate searched is conversations arriving (an open
   model), each turn waiting for the answer and a think time drawn from the model, turns per conversation drawn too.
-  Conversations outlast a step's window: a step's load is delivered when the conversations started keep up with those
-  asked (the throughput shown), and the SLOs judge the requests sent in the steady part. Steps default to a warm-up of
-  the model's p95 conversation duration (at most 2 min) and 30 s after it; the time budget to 12 such steps.
+  A step's load is delivered when the conversations started in its steady part keep up with those asked (else the load
+  generator is the limit); it holds when the SLOs held on the requests sent in the steady part and the conversations
+  completed kept up. Steps default to a warm-up of the model's p95 conversation duration (at most 2 min: completions
+  lag arrivals until then) and 30 s after it; the time budget to 12 such steps.
 ${ENGINE_USAGE}`;
 
 /** The busiest hour of a traffic model, for the headroom line; chat-turns only (its unit is a conversation). */
@@ -227,6 +230,12 @@ export async function capacity(argv: string[]): Promise<number> {
     if (cutShort(result)) {
       console.error(`dialtone: capacity: the search was cut short by its ${result.stopped} before it refined the knee; raise --max-steps or --max-time`);
       return 4;
+    }
+    // A learned search is run for its headroom: without the conversations it asked for delivered there is none, so it
+    // is no success (the load command's exit for load not delivered).
+    if (learned && result.analysis.limited_by === 'load-generator') {
+      console.error(`dialtone: capacity: the load generator was the limit, so the learned workload was not delivered: ${result.analysis.limit_reason}`);
+      return EXIT_LOAD_NOT_DELIVERED;
     }
     return values['fail-on-regression'] && result.verdict?.status === 'regressed' ? REGRESSION_EXIT : 0;
   } catch (e) {
