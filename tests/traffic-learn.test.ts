@@ -135,8 +135,13 @@ describe('dialtone capacity --workload learned and target --traffic-days, refuse
       ],
       [['capacity', 'messaging-sockets', '--workload', 'learned'], 'capacity: --workload learned plays chat-turns only, not messaging-sockets'],
       [['capacity', 'chat-turns', '--workload', 'learned', '--traffic', nowhere], `capacity: --traffic: ${nowhere}: no such file`],
-      [['target', '--traffic-seed', '1', '--traffic-days', '0'], "target: --traffic-days must be a whole number from 1 to 28, got '0'"],
-      [['target', '--traffic-days', '3'], 'target: --traffic-days goes with --traffic-seed'],
+      [['target', '--traffic-seed', '1', '--traffic-days', '0'], "target: --traffic-days must be a whole number from 1 to 366, got '0'"],
+      [
+        ['target', '--traffic-seed', '1', '--traffic-days', '56'],
+        'target: the traffic flags seed 94,528 conversations, above the 25,000 held in memory; lower --traffic-scale or --traffic-days',
+      ],
+      [['target', '--traffic-seed', '1', '--traffic-growth', '2'], "target: --traffic-growth must look like 2% (a day, of the first day's arrivals), got '2'"],
+      [['target', '--traffic-scale', '0.5'], 'target: --traffic-scale goes with --traffic-seed'],
     ];
     const runs = await Promise.all(cases.map(([args]) => dialtone(args)));
     expect(runs.map((r) => [r.code, r.stderr.trim()])).toEqual(cases.map(([, line]) => [2, `dialtone: ${line}`]));

@@ -3,6 +3,7 @@ import type { ConversationStore } from './conversations.js';
 import type { DefectSet } from './defects.js';
 import type { SeededRandom } from './ids.js';
 import type { LatencyPlan } from './latency.js';
+import type { TrafficShape } from './records/traffic-seed.js';
 import type { Retention } from './retention.js';
 import type { IssuedCredentials, Tenant } from './tenancy.js';
 
@@ -26,5 +27,5 @@ export interface TargetContext {
    * Seeded traffic of known distributions in place of the reference history (`dialtone target --traffic-seed`): its
    * seed, where its window ends and how many days it covers (`--traffic-days`).
    */
-  readonly traffic?: { readonly seed: number; readonly toMs: number; readonly days: number } | undefined;
+  readonly traffic?: ({ readonly seed: number; readonly toMs: number } & TrafficShape) | undefined;
 }
