@@ -49,7 +49,7 @@ describe('dialtone capacity --workload learned', () => {
 
     // About 7 requests a conversation: 28 a second hold about 4 conversations a second. Two steps bracket it. The
     // warm-up outlasts most conversations (about 2.5 s), so the steady part counts completions as a long step would.
-    const search = ['--start-rate', '3', '--precision', '1', '--step', '9s', '--warmup', '4s', '--max-steps', '5'];
+    const search = ['--start-rate', '3', '--precision', '1', '--step', '9s', '--warmup', '4s', '--graceful-stop', '1s', '--max-steps', '5'];
     const reports = join(dir, 'reports');
     const playedSince = new Date().toISOString();
     const run = await dialtone(
@@ -117,7 +117,22 @@ describe('dialtone capacity --workload learned', () => {
     const starved = await dialtone(
       [
         ...['capacity', 'chat-turns', '--target', profile, '--workload', 'learned', '--traffic', file, '--engine', 'builtin'],
-        ...['--report-dir', join(dir, 'starved'), '--start-rate', '3', '--step', '5s', '--warmup', '1s', '--max-steps', '1', '--max-vus', '2'],
+        ...[
+          '--report-dir',
+          join(dir, 'starved'),
+          '--start-rate',
+          '3',
+          '--step',
+          '4s',
+          '--warmup',
+          '1s',
+          '--graceful-stop',
+          '1s',
+          '--max-steps',
+          '1',
+          '--max-vus',
+          '2',
+        ],
       ],
       { timeoutMs: 120_000 },
     );
