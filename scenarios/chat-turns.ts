@@ -10,6 +10,7 @@ import type { Options } from 'k6/options';
 import { ChatVu } from '../src/load/vu/chat.js';
 import { loadConfig } from '../src/load/vu/config.js';
 import { type DialogueData, dialogueAt, type PlayedDialogue } from '../src/load/vu/dialogues.js';
+import type { StepControl } from '../src/load/vu/hold.js';
 import { drawFrom } from '../src/load/vu/quantiles.js';
 
 const cfg = loadConfig();
@@ -42,7 +43,7 @@ let chat: ChatVu | undefined;
 
 const pick = () => messages[Math.floor(Math.random() * messages.length)] as string;
 
-export default async function chatTurns(): Promise<void> {
+export default async function chatTurns(_data?: unknown, step?: StepControl): Promise<void> {
   chat ??= new ChatVu(cfg);
   // Round robin over the weighted schedule by iteration: every dialogue is played in its share even in a short run,
   // and iteration n plays the same dialogue on every run.
@@ -51,6 +52,10 @@ export default async function chatTurns(): Promise<void> {
   // conversation opens with a faker text.
   // A learned workload's turns are all respond messages too: the model's turn counts and think times are between them.
   const learned = cfg.overrides?.learned;
+  // A learned conversation outlasts a capacity step's window: each request is tagged with the phase it is sent in, so
+  // the steady part judges what the target answered in it (a capacity step passes `step`; a load run does not).
+  const mark = () => (learned ? step?.mark() : undefined);
+  mark();
   const created = await chat.call('create', 'POST', dialogue || learned ? { channel: 'api' } : { channel: 'api', initial_message: pick() });
   const id = created.status === 200 ? (created.json('conversation_id') as string | undefined) : undefined;
   if (!check(id, { 'create answers a conversation_id': (v) => typeof v === 'string' })) {
@@ -70,6 +75,7 @@ export default async function chatTurns(): Promise<void> {
   for (let i = 0; i < count; i++) {
     const last = i === count - 1;
     if (learned && i > 0) await sleep(drawFrom(learned.thinkTimeS, Math.random()));
+    mark();
     const res = await chat.call('respond', 'POST', { conversation_id: id, message: say(i) });
     const end = res.status === 200 ? res.json('end_conversation') : undefined;
     if (typeof end !== 'boolean') {
@@ -86,6 +92,7 @@ export default async function chatTurns(): Promise<void> {
   }
   check(answered, { 'every turn answers 200 with a boolean end_conversation': (a) => a });
   const outcome = dialogue ? dialogueOutcome(dialogue, lastEnded, handoff) : check(ended, { 'goodbye flags the conversation to end': (e) => e });
+  mark();
   const closed = await chat.call('close', 'PUT', { conversation_id: id });
   const ok = check(closed, { 'close answers success: true': (r) => r.status === 200 && r.json('success') === true });
   completed.add(answered && outcome && ok);

@@ -20,4 +20,5 @@ export const TIMING_SENSITIVE: readonly string[] = [
   'tests/fuzz.test.ts', // hostile traffic, with a bound on the slowest answer
   'tests/k6-engine.test.ts', // load runs on the user's k6, where one is installed
   'tests/traffic-roundtrip.test.ts', // a learned workload played and learned again: think times measured between turns
+  'tests/capacity-learned.test.ts', // a capacity search playing a learned workload against a known capacity
 ];

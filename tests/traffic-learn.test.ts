@@ -123,6 +123,31 @@ describe('dialtone load --workload learned, refused before anything runs', () =>
   });
 });
 
+describe('dialtone capacity --workload learned and target --traffic-days, refused before anything runs', () => {
+  it('refuses another workload, the closed model, a scenario without conversations and a missing model, each with one line and exit code 2', async () => {
+    const nowhere = join(dir, 'nowhere.json');
+    // Each is refused before a target starts or a model is read: run together, they take the time of one.
+    const cases: [string[], string][] = [
+      [['capacity', 'chat-turns', '--workload', 'nightly'], "capacity: --workload takes only learned (a traffic model's conversations), got 'nightly'"],
+      [
+        ['capacity', 'messaging-sockets', '--workload', 'learned', '--model', 'closed'],
+        'capacity: --workload learned is an open model (conversations arrive); leave out --model closed',
+      ],
+      [['capacity', 'messaging-sockets', '--workload', 'learned'], 'capacity: --workload learned plays chat-turns only, not messaging-sockets'],
+      [['capacity', 'chat-turns', '--workload', 'learned', '--traffic', nowhere], `capacity: --traffic: ${nowhere}: no such file`],
+      [['target', '--traffic-seed', '1', '--traffic-days', '0'], "target: --traffic-days must be a whole number from 1 to 366, got '0'"],
+      [
+        ['target', '--traffic-seed', '1', '--traffic-days', '56'],
+        'target: the traffic flags seed 94,528 conversations, above the 25,000 held in memory; lower --traffic-scale or --traffic-days',
+      ],
+      [['target', '--traffic-seed', '1', '--traffic-growth', '2'], "target: --traffic-growth must look like 2% (a day, of the first day's arrivals), got '2'"],
+      [['target', '--traffic-scale', '0.5'], 'target: --traffic-scale goes with --traffic-seed'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => dialtone(args)));
+    expect(runs.map((r) => [r.code, r.stderr.trim()])).toEqual(cases.map(([, line]) => [2, `dialtone: ${line}`]));
+  }, 60_000);
+});
+
 describe('dialtone traffic learn when the platform says no', () => {
   it('turns an API error into one line and exit code 3', async () => {
     const envFile = join(dir, 'ref.env');

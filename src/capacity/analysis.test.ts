@@ -106,6 +106,19 @@ describe('capacity analysis', () => {
     expect(a.knee?.reason).toBe('p95 grew 5.0× while the offered rate grew 3.0×');
   });
 
+  it('names the load generator when a learned step started fewer conversations than it asked while the SLOs held', () => {
+    // Conversations start on schedule: fewer started than asked is the engine's, even with every completion kept up.
+    const learned = (n: number, started: number) => step(n, { conversations: { started_per_s: started, completed_per_s: n } });
+    const delivered = analyse([learned(1, 1), learned(2, 2), learned(4, 4), step(8, broken)], DEFAULT_SEARCH);
+    expect(delivered).toMatchObject({ limited_by: 'target', max_sustainable_rate: 4 });
+    const a = analyse([learned(1, 1), learned(2, 2), learned(4, 3.2), step(8, broken)], DEFAULT_SEARCH);
+    expect(a.limited_by).toBe('load-generator');
+    expect(a.max_sustainable_rate).toBeNull();
+    expect(a.limit_reason).toBe(
+      'at 4.00/s the engine started 48 of the 60 conversations asked in the steady part before the target broke an SLO; no target capacity is reported',
+    );
+  });
+
   it('speaks of sessions held and messages answered in the closed model, never of arrival rates', () => {
     // 10 sockets at 1 message/s a session: 3 held answered 24.3 of 30 messages/s, a queue growing.
     const held = (n: number, answered: number) =>

@@ -62,6 +62,20 @@ describe('the growth of the daily peak', () => {
     expect(g?.reaches_to && g.reaches_to > '2026-03-22').toBe(true);
   });
 
+  it('gives no date for a peak that barely grows, and says so, rather than failing on a date past the calendar', () => {
+    // Flat days summed in floating point leave a slope of about 1e-19, whose reach lies past any date.
+    const flat = Array.from({ length: 56 }, (_, d) => ({ date: new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10), per_second: 0.004444 }));
+    const barely = flat.map((p, d) => ({ ...p, per_second: p.per_second + d * 1e-12 }));
+    const g = growthOf(barely, 5);
+    expect(g).toMatchObject({ days: 56, reaches_from: null, reaches_to: null });
+    expect(g?.per_day).toBeGreaterThan(0);
+    const h = headroomOf({ ...observed, daily_peaks: barely }, analysis({}));
+    expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toMatch(
+      /a day: at that pace it does not reach the capacity within a thousand years\.$/,
+    );
+    expect(growthOf(flat, 5)).toMatchObject({ reaches_from: null, reaches_to: null });
+  });
+
   it('says a flat or falling peak does not reach the capacity, in the headroom line', () => {
     const h = headroomOf({ ...observed, daily_peaks: peaks(60, 1.85, -0.001, 0.01) }, analysis({}));
     expect(h?.growth?.per_day).toBeLessThan(0);

@@ -20,13 +20,18 @@ export const GROWTH_MIN_DAYS = 56;
 /** z of the normal distribution's 90th percentile: the two ends of an 80 % range. */
 const Z80 = 1.2815515655446004;
 const DAY_MS = 86_400_000;
+/** A reach further off than this many days is given as none: a peak that barely grows would give no date at all. */
+const HORIZON_DAYS = 365_250;
 
 /** The growth of the daily peak and when, at that pace, it reaches the capacity. */
 export interface Growth {
   readonly days: number;
   /** The least-squares slope of the daily peak, per day. */
   readonly per_day: number;
-  /** When the fitted line reaches the capacity, the ends of an 80 % range from the slope's uncertainty; null: not growing, or never at the low end. */
+  /**
+   * When the fitted line reaches the capacity, the ends of an 80 % range from the slope's uncertainty; null: not
+   * growing, or not within {@link HORIZON_DAYS} days (a thousand years) at that end.
+   */
   readonly reaches_from: string | null;
   readonly reaches_to: string | null;
 }
@@ -52,8 +57,12 @@ export function growthOf(peaks: readonly { readonly date: string; readonly per_s
   const intercept = my - slope * mx;
   const residual = xs.reduce((a, x, i) => a + ((ys[i] as number) - intercept - slope * x) ** 2, 0) / (n - 2);
   const se = Math.sqrt(residual / sxx);
-  // The day the line a + b·t reaches the capacity, for a slope b; none for a line that does not rise.
-  const reach = (b: number) => (b > 0 ? new Date(t0 + Math.max(0, (capacity - intercept) / b) * DAY_MS).toISOString().slice(0, 10) : null);
+  // The day the line a + b·t reaches the capacity, for a slope b; none for a line that does not rise, or that takes
+  // longer than the horizon (a slope of 1e-20, flat days summed in floating point, would give no valid date).
+  const reach = (b: number) => {
+    const days = b > 0 ? Math.max(0, (capacity - intercept) / b) : Number.POSITIVE_INFINITY;
+    return days <= HORIZON_DAYS ? new Date(t0 + days * DAY_MS).toISOString().slice(0, 10) : null;
+  };
   return { days: n, per_day: slope, reaches_from: reach(slope + Z80 * se), reaches_to: reach(slope - Z80 * se) };
 }
 
@@ -104,6 +113,7 @@ export function headroomLine(h: Headroom, unit: string, capacity: number): strin
 /** The growth of the daily peak in one sentence. */
 function growthText(g: Growth, unit: string): string {
   const pace = `Over ${g.days} days the daily peak moved ${g.per_day >= 0 ? '+' : ''}${g.per_day.toPrecision(2)} ${unit}/s a day`;
-  if (g.per_day <= 0 || g.reaches_from === null) return `${pace}: it is not growing, so it does not reach the capacity at this pace.`;
-  return `${pace}; at that pace it reaches the capacity between ${g.reaches_from} and ${g.reaches_to ?? 'never (the slow end of the range does not grow)'} (an 80 % range).`;
+  if (g.per_day <= 0) return `${pace}: it is not growing, so it does not reach the capacity at this pace.`;
+  if (g.reaches_from === null) return `${pace}: at that pace it does not reach the capacity within a thousand years.`;
+  return `${pace}; at that pace it reaches the capacity between ${g.reaches_from} and ${g.reaches_to ?? 'not within a thousand years (the slow end of the range)'} (an 80 % range).`;
 }

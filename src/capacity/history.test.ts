@@ -44,6 +44,14 @@ describe('the capacity verdict', () => {
     expect(judgeCapacity([...others, search(100)], search(80))).toMatchObject({ status: 'regressed', runs: 1 });
   });
 
+  it("keeps searches that played a traffic model apart from the scenario's own, and each model's apart", () => {
+    const learned = { workload: 'learned from traffic-model.json' };
+    expect(judgeCapacity([search(100)], search(10, learned)).status).toBe('no baseline');
+    expect(judgeCapacity([search(10, learned)], search(100)).status).toBe('no baseline');
+    expect(judgeCapacity([search(10, { workload: 'learned from other.json' })], search(5, learned)).status).toBe('no baseline');
+    expect(judgeCapacity([search(10, learned)], search(5, learned)).status).toBe('regressed');
+  });
+
   it("does not judge a search whose figure is not the target's", () => {
     const v = judgeCapacity([search(100)], search(30, { limited_by: 'load-generator' }));
     expect(v.status).toBe('not judged');

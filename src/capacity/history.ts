@@ -20,6 +20,8 @@ export const CapacityRecord = z.object({
   precision: z.number(),
   /** A closed-model search: messages a second per socket; absent for an arrival rate. Searches of one model compare. */
   message_rate: z.number().optional(),
+  /** A search that played a traffic model: `learned from FILE`; absent for the scenario's own iteration. Searches of one workload compare. */
+  workload: z.string().optional(),
 });
 export type CapacityRecord = z.infer<typeof CapacityRecord>;
 
@@ -45,6 +47,7 @@ export function capacityRecord(r: CapacityResult): CapacityRecord {
     stopped: r.stopped,
     precision: r.search.precision,
     ...(r.model ? { message_rate: r.model.message_rate_per_socket } : {}),
+    ...(r.workload ? { workload: `learned from ${r.workload.file}` } : {}),
   };
 }
 
@@ -57,7 +60,7 @@ export const appendCapacityHistory = (path: string, r: CapacityRecord): void => 
 const judgeable = (r: CapacityRecord) => r.max_sustainable_rate !== null && r.limited_by === 'target' && (r.stopped === 'refined' || r.stopped === 'max-rate');
 
 /**
- * Tonight's capacity against the median of the last comparable searches (same scenario, target, kind of engine and model):
+ * Tonight's capacity against the median of the last comparable searches (same scenario, target, kind of engine, model and workload):
  * regressed when lower by more than the floor (10 %, or the search's precision when coarser: a smaller move is inside
  * what the search can tell apart), improved when higher by as much.
  *
@@ -82,6 +85,7 @@ export function judgeCapacity(earlier: readonly CapacityRecord[], tonight: Capac
         r.target === tonight.target &&
         r.engine.kind === tonight.engine.kind &&
         r.message_rate === tonight.message_rate &&
+        r.workload === tonight.workload &&
         judgeable(r),
     )
     .slice(-CAPACITY_BAND.baseline);

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { type ClosedModelDefaults, LOAD_ENV } from '../load/config.js';
+import { type ClosedModelDefaults, type LearnedWorkload, LOAD_ENV } from '../load/config.js';
 import { defaultsOf } from '../load/defaults.js';
 import { type Engine, type EngineChoice, engineOfRun } from '../load/engine.js';
 import { prepareRunKit } from '../load/kit.js';
@@ -14,7 +14,8 @@ import { wrapperSource } from './wrapper.js';
 
 /**
  * Resolves the engine (the --engine choice, else DIALTONE_ENGINE, else auto), bundles the scenario once and writes the
- * wrapper every step runs.
+ * wrapper every step runs. `learned`: the scenario plays a traffic model's conversations, as `load --workload learned`
+ * does (the step's executor replaces the model's rate).
  *
  * @example
  * const ctx = await prepareSteps(ROOT, 'chat-turns', loaded, '/tmp/work', false, 'builtin');
@@ -27,6 +28,7 @@ export async function prepareSteps(
   allowLive: boolean,
   engineChoice?: Engine | EngineChoice,
   closed?: { readonly messageRate: number },
+  learned?: LearnedWorkload,
 ): Promise<StepContext> {
   const p = loaded.profile;
   const closedModel = closed ? closedModelOf(scenario, closed.messageRate) : undefined;
@@ -35,7 +37,7 @@ export async function prepareSteps(
   }
   // The nightly shape is the constant-arrival-rate one with no abort-on-fail; the wrapper replaces its rate.
   const engine = engineOfRun({ root, engine: engineChoice });
-  const kit = await prepareRunKit({ root, engine, scenario, profile: 'nightly', loaded, work: workDir });
+  const kit = await prepareRunKit({ root, engine, scenario, profile: 'nightly', loaded, work: workDir, ...(learned ? { overrides: { learned } } : {}) });
   const script = join(workDir, 'step.js');
   writeFileSync(script, wrapperSource(kit.script));
   const env = secretEnv(loaded);
@@ -47,6 +49,7 @@ export async function prepareSteps(
     workDir,
     slos: kit.config.provenance.slos,
     closed: closedModel,
+    learned,
   };
 }
 

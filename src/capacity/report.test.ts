@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderSvg } from '../report/chart.js';
 import { throughputChart } from './charts.js';
-import { capacityPage } from './report.js';
+import { capacityPage, noHeadroom } from './report.js';
 import type { CapacityResult } from './result.js';
 import { DEFAULT_SEARCH } from './search.js';
 import type { StepResult } from './step.js';
@@ -85,6 +85,21 @@ describe('the capacity page', () => {
     const without = await capacityPage(result(0.9));
     expect(without).not.toContain('busiest hour');
     expect(without).not.toContain('the observed day');
+  });
+
+  it('names a learned workload and its model, and says why it gives no headroom when the search was cut short', async () => {
+    const workload = { kind: 'learned' as const, file: 'traffic-model.json', turns_p50: 5, think_time_p50_s: 6.008 };
+    const untouched = result(0.9);
+    const html = await capacityPage({ ...untouched, workload, analysis: { ...untouched.analysis, limited_by: 'none' } });
+    expect(html).toContain('Workload learned from traffic-model.json: walks arrive at the rate searched (an open model)');
+    expect(html).toContain('think time drawn from the model (median 6.0 s)');
+    expect(html).toContain('<p class="headroom">No headroom: nothing broke');
+    const cut = { ...result(0.9), stopped: 'step-budget' as const };
+    expect(noHeadroom(cut)).toBe('the search was cut short by its step-budget before it refined the knee');
+    expect(noHeadroom({ ...cut, analysis: { ...cut.analysis, limited_by: 'load-generator' } })).toBe(
+      "the load generator was the limit: the target's capacity is not known",
+    );
+    expect(await capacityPage(result(0.9))).not.toContain('Workload learned');
   });
 
   it('names the engine that ran the steps', async () => {

@@ -49,6 +49,9 @@ const COLUMNS: readonly [string, (s: StepResult, slo: string | undefined) => str
   // The closed model's messages (empty for an arrival-rate search).
   ['messages_sent_per_s', (s) => n(s.messages?.offered_per_s, 2)],
   ['messages_answered_per_s', (s) => n(s.messages?.answered_per_s, 2)],
+  // The learned workload's conversations (empty otherwise): started is the throughput, completed beside it.
+  ['conversations_started_per_s', (s) => n(s.conversations?.started_per_s, 4)],
+  ['conversations_completed_per_s', (s) => n(s.conversations?.completed_per_s, 4)],
 ];
 
 /** The steps as CSV, one row per step in the order they ran. */
@@ -85,6 +88,28 @@ export function verdict(r: CapacityResult): string {
   if (a.limited_by === 'load-generator') return `The load generator was the limit: ${a.limit_reason}.${heldAt(r)}`;
   if (a.limited_by === 'none') return `Nothing broke up to ${n(a.max_sustainable_rate)} ${per}: ${a.limit_reason}.${heldAt(r)}`;
   return `Sustains ${n(a.max_sustainable_rate)} ${per} with every SLO held; ${a.limit_reason}.${a.interval ? ` ${intervalText(a.interval, per, r.model ? 0 : 2)}` : ''}${heldAt(r)}`;
+}
+
+/**
+ * Why a search with a traffic model gives no headroom line: the headroom is given only against a capacity the target
+ * set, found by a search that completed.
+ *
+ * @example
+ * noHeadroom(result) // 'the load generator was the limit: the target's capacity is not known'
+ */
+export function noHeadroom(r: Pick<CapacityResult, 'stopped' | 'analysis'>): string {
+  const a = r.analysis;
+  if (a.limited_by === 'load-generator') return "the load generator was the limit: the target's capacity is not known";
+  if (r.stopped === 'step-budget' || r.stopped === 'time-budget') return `the search was cut short by its ${r.stopped} before it refined the knee`;
+  if (a.limited_by === 'none') return 'nothing broke: the capacity lies above the highest rate offered';
+  return 'no step held the SLOs: there is no capacity to set the busiest hour beside';
+}
+
+/** What a learned search played: one sentence, empty for the scenario's own iteration. */
+export function playedText(r: Pick<CapacityResult, 'workload' | 'unit'>): string {
+  const w = r.workload;
+  if (!w) return '';
+  return `Workload learned from ${w.file}: ${r.unit} arrive at the rate searched (an open model), each turn waits for the answer and a think time drawn from the model (median ${num(w.think_time_p50_s, 1)} s), turns per conversation drawn too (median ${num(w.turns_p50, 0)}); a step's load was delivered when the ${r.unit} it started kept up with those asked.`;
 }
 
 /** What the closed model held and at what message rate: one sentence, empty for an arrival-rate search. */
@@ -157,7 +182,7 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
-<p><b>${esc(verdict(r))}</b></p>${r.headroom && a.max_sustainable_rate !== null ? `\n<p class="headroom"><b>${esc(headroomLine(r.headroom, r.unit, a.max_sustainable_rate))}</b></p>` : ''}${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, perOf(r), r.model ? 0 : 2))}</p>` : ''}
+<p><b>${esc(verdict(r))}</b></p>${r.workload ? `\n<p class="workload">${esc(playedText(r))}</p>` : ''}${r.headroom && a.max_sustainable_rate !== null ? `\n<p class="headroom"><b>${esc(headroomLine(r.headroom, r.unit, a.max_sustainable_rate))}</b></p>` : r.workload ? `\n<p class="headroom">No headroom: ${esc(noHeadroom(r))}.</p>` : ''}${r.verdict ? `\n<p class="capacity-verdict">${esc(capacityVerdictLine(r.verdict, perOf(r), r.model ? 0 : 2))}</p>` : ''}
 <table><tr><th>max sustainable rate</th><td>${a.max_sustainable_rate === null ? 'none reported' : `${num(a.max_sustainable_rate, r.model ? 0 : 2)} ${esc(perOf(r))}`}</td></tr>
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
 <tr><th>knee</th><td>${a.knee ? `${num(a.knee.rate, r.model ? 0 : 2)} ${esc(perOf(r))}: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>

@@ -29,6 +29,18 @@ export interface CapacityResult {
   readonly verdict?: CapacityVerdict | undefined;
   /** The platform's observed busiest hour (`--traffic FILE`) beside the capacity found (src/capacity/headroom.ts). */
   readonly headroom?: Headroom | undefined;
+  /** What each step played: absent, the scenario's own iteration; `learned`, a traffic model's conversations. */
+  readonly workload?: LearnedSearch | undefined;
+}
+
+/** A search that played a traffic model (`--workload learned`): the rate searched is conversations arriving. */
+export interface LearnedSearch {
+  readonly kind: 'learned';
+  /** The model file, as given. */
+  readonly file: string;
+  /** The model's medians the conversations were drawn from. */
+  readonly turns_p50: number;
+  readonly think_time_p50_s: number;
 }
 
 /** What a search's history says of it (src/capacity/history.ts). */

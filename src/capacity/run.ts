@@ -1,6 +1,7 @@
 // A whole capacity run: prepare the engine and the scenario, search, analyse, write DIR/capacity/SCENARIO/.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LearnedWorkload } from '../load/config.js';
 import { type Engine, type EngineChoice, engineId } from '../load/engine.js';
 import { sloSetName } from '../load/slos.js';
 import type { LoadedProfile } from '../profile/load.js';
@@ -31,6 +32,8 @@ export interface CapacityRun {
   readonly history?: string | undefined;
   /** The platform's observed peak from a traffic model (`--traffic FILE`): the report puts it beside the capacity found. */
   readonly observed?: ObservedPeak | undefined;
+  /** `--workload learned`: every step plays the traffic model's conversations, its rate the conversations arriving. */
+  readonly learned?: LearnedWorkload | undefined;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   const dir = join(o.reportDir, 'capacity', o.scenario);
   const work = join(dir, '.work');
   rmSync(work, { recursive: true, force: true });
-  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine, o.search.closed);
+  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine, o.search.closed, o.learned);
   const started = new Date().toISOString();
   const outcome = await searchCapacity(ctx, o.search, o.onStep);
   const found: CapacityResult = {
@@ -61,14 +64,28 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     analysis: analyse(outcome.steps, o.search),
     steps: outcome.steps,
     ...(ctx.slos ? { slos: { slo_set: sloSetName(o.loaded.profile.name, ctx.slos), entries: ctx.slos } } : {}),
+    ...(o.learned
+      ? { workload: { kind: 'learned' as const, file: o.learned.file, turns_p50: o.learned.turns.p50, think_time_p50_s: o.learned.thinkTimeS.p50 } }
+      : {}),
   };
   // Judged against the searches before it, then recorded: a release that lowers capacity gets a verdict.
   const historyPath = o.history ?? join(dir, 'history.jsonl');
   const record = capacityRecord(found);
-  const headroom = o.observed ? headroomOf(o.observed, found.analysis) : undefined;
+  // A search its budget cut short found no knee: its rate is no capacity to plan on, so no headroom is given against it.
+  const headroom = o.observed && !cutShort(found) ? headroomOf(o.observed, found.analysis) : undefined;
   const result: CapacityResult = { ...found, verdict: judgeCapacity(readCapacityHistory(historyPath), record), ...(headroom ? { headroom } : {}) };
   appendCapacityHistory(historyPath, record);
   await writeCapacityReport(dir, result, ctx.secrets);
   rmSync(work, { recursive: true, force: true });
   return { result, dir };
 }
+
+/**
+ * Whether the search's budget ran out before it refined the knee, with the target the limit so far (when the load
+ * generator was the limit, that is the finding, whatever stopped the search).
+ *
+ * @example
+ * if (cutShort(result)) return 4;
+ */
+export const cutShort = (r: Pick<CapacityResult, 'stopped' | 'analysis'>): boolean =>
+  (r.stopped === 'step-budget' || r.stopped === 'time-budget') && r.analysis.limited_by !== 'load-generator';

@@ -74,8 +74,16 @@ export class StepFailed extends Error {
   override readonly name = 'StepFailed';
 }
 
-/** Why the generator could not be trusted at a step, or undefined when it could. */
-export function generatorSaturation(s: StepResult, o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'machineBusyLimit'>): string | undefined {
+/**
+ * Why the generator could not be trusted at a step, or undefined when it could. A learned step's load is delivered when
+ * the conversations started in the steady part kept up with those asked (at least `keepUpShare`, one allowed): they
+ * start on schedule, so a shortfall is the engine's (a conversation outlasts the window, so dropped iterations alone
+ * are counted late).
+ */
+export function generatorSaturation(
+  s: StepResult,
+  o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'machineBusyLimit' | 'keepUpShare'>,
+): string | undefined {
   if (s.generator_cpu_cores !== undefined && s.generator_cpu_cores >= o.cpuLimitCores) {
     return `the engine used ${s.generator_cpu_cores.toFixed(2)} cores (limit ${o.cpuLimitCores})`;
   }
@@ -85,6 +93,10 @@ export function generatorSaturation(s: StepResult, o: Pick<SearchOptions, 'cpuLi
   if (s.vus_in_use >= s.vus_cap && s.dropped_iterations > 0)
     return `the engine ran out of VUs (all ${s.vus_cap} busy, ${s.dropped_iterations} iterations dropped)`;
   if (s.dropped_share > o.droppedLimit) return `the engine dropped ${(s.dropped_share * 100).toFixed(1)}% of the offered iterations`;
+  const window = s.duration_s - s.warmup_s;
+  if (s.conversations && s.conversations.started_per_s * window < o.keepUpShare * s.offered_rate * window - 1) {
+    return `the engine started ${Math.round(s.conversations.started_per_s * window)} of the ${Math.round(s.offered_rate * window)} conversations asked in the steady part`;
+  }
   return undefined;
 }
 

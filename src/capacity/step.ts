@@ -3,12 +3,12 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClosedModelDefaults, SloEntry } from '../load/config.js';
+import type { ClosedModelDefaults, LearnedWorkload, SloEntry } from '../load/config.js';
 import type { Engine } from '../load/engine.js';
 import { type K6Summary, stat, type ThresholdResult, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
 import { sampleCpu } from './cpu.js';
-import { ANSWERED, OBSERVED, PHASE_TAG, STEP_ENV, type StepShape, steadyKey } from './wrapper.js';
+import { ANSWERED, OBSERVED, PHASE_TAG, STARTED, STEP_ENV, type StepShape, steadyKey } from './wrapper.js';
 
 /** What the step runner needs from the search: the prepared run, minus the rate. */
 export interface StepContext {
@@ -24,6 +24,8 @@ export interface StepContext {
   readonly slos?: readonly SloEntry[] | undefined;
   /** The closed model (--model closed): each step holds `rate` of these, sending messageRate a second on each socket. */
   readonly closed?: ClosedModelDefaults | undefined;
+  /** The learned workload (--workload learned): each iteration is a conversation played from a traffic model. */
+  readonly learned?: LearnedWorkload | undefined;
 }
 
 /** Latency percentiles of one operation or timing metric in the steady part of a step, in ms. */
@@ -79,6 +81,11 @@ export interface StepResult {
    * part. `offered_rate` is then the number held and `throughput` the answered messages in units of held ones.
    */
   readonly messages?: { readonly offered_per_s: number; readonly answered_per_s: number };
+  /**
+   * The learned workload: conversations started and completed a second in the steady part. `throughput` is the
+   * completed ones, as for any iteration; the started ones say whether the load asked was delivered.
+   */
+  readonly conversations?: { readonly started_per_s: number; readonly completed_per_s: number };
 }
 
 /** A metric key without the phase tag: `m{op:x,dialtone_phase:steady}` → `m{op:x}`, `m{dialtone_phase:steady}` → `m`. */
@@ -86,7 +93,8 @@ const bareName = (key: string) => key.replace(`,${PHASE_TAG}:steady}`, '}').repl
 
 /** The scenario's thresholds, without the observation-only ones the wrapper adds. */
 function sloThresholds(summary: K6Summary, closed?: ClosedModelDefaults): ThresholdResult[] {
-  const observed = new Set(Object.entries({ ...OBSERVED, ...(closed ? { [closed.answered]: ANSWERED } : {}) }).map(([m, e]) => `${steadyKey(m)} ${e}`));
+  const extra = { ...(closed ? { [closed.answered]: ANSWERED } : {}), [STARTED]: ANSWERED };
+  const observed = new Set(Object.entries({ ...OBSERVED, ...extra }).map(([m, e]) => `${steadyKey(m)} ${e}`));
   return thresholdsOf(summary)
     .filter((t) => !observed.has(`${t.metric} ${t.expression}`))
     .map((t) => ({ ...t, metric: bareName(t.metric) }));
@@ -105,11 +113,20 @@ function latencies(summary: K6Summary): Record<string, Percentiles> {
 
 /**
  * The VU budget for a rate: pre-allocated for the iteration time seen so far (k6 drops arrivals while
- * it initialises VUs on demand, which would look like saturation), at most `maxVUs`.
+ * it initialises VUs on demand, which would look like saturation), at most `maxVUs`. The cap allows iterations of
+ * `longestS` twice over (15 s by default); `spare` is how many times Little's law's pool is pre-allocated.
+ *
+ * @example
+ * vuBudget(2, 2000, 37.9, { longestS: 82.6, spare: 1.5 }) // { preAllocatedVUs: 114, maxVUs: 331 }
  */
-export function vuBudget(rate: number, maxVUs: number, iterationS = 1): { preAllocatedVUs: number; maxVUs: number } {
-  const cap = Math.min(maxVUs, Math.max(20, Math.ceil(rate * 30)));
-  return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * Math.max(0.2, iterationS) * 3))), maxVUs: cap };
+export function vuBudget(
+  rate: number,
+  maxVUs: number,
+  iterationS = 1,
+  o: { readonly longestS?: number; readonly spare?: number } = {},
+): { preAllocatedVUs: number; maxVUs: number } {
+  const cap = Math.min(maxVUs, Math.max(20, Math.ceil(rate * 2 * (o.longestS ?? 15))));
+  return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * Math.max(0.2, iterationS) * (o.spare ?? 3)))), maxVUs: cap };
 }
 
 /** Requests per completed iteration, when any completed. */
@@ -140,10 +157,16 @@ export async function runStep(
     iterationS?: number | undefined;
   },
 ): Promise<StepResult> {
-  const { closed } = ctx;
+  const { closed, learned } = ctx;
   // The closed model holds whole sessions: one VU each, for the whole step.
   const held = closed ? Math.max(1, Math.round(o.rate)) : 0;
-  const budget = closed ? { preAllocatedVUs: held, maxVUs: held } : vuBudget(o.rate, o.maxVUs, o.iterationS);
+  // A learned conversation lasts as the model says (think times are real): the pool is Little's law's for its mean
+  // duration, half as much again, up to twice its p99 (as `load --workload learned` sizes it).
+  const budget = closed
+    ? { preAllocatedVUs: held, maxVUs: held }
+    : learned
+      ? vuBudget(o.rate, o.maxVUs, Math.max(o.iterationS ?? 0, learned.durationS.mean), { longestS: learned.durationS.p99, spare: 1.5 })
+      : vuBudget(o.rate, o.maxVUs, o.iterationS);
   const shape: StepShape = {
     perMinute: closed ? held * 60 : Math.max(1, Math.round(o.rate * 60)),
     durationS: o.durationS,
@@ -151,6 +174,7 @@ export async function runStep(
     gracefulStopS: o.gracefulStopS ?? 3,
     ...budget,
     ...(closed ? { closed: { sessions: held, messageRate: closed.messageRate, slos: closed.slos, answered: closed.answered } } : {}),
+    ...(learned ? { learned: true } : {}),
   };
   const summaryPath = join(ctx.workDir, `step-${o.index}.summary.json`);
   rmSync(summaryPath, { force: true });
@@ -182,7 +206,9 @@ export async function runStep(
   // A held session's messages per second at full pace: the closed model's throughput is counted in held sessions.
   const perHeld = closed ? closed.sockets * closed.messageRate : 0;
   const answeredPerS = closed ? (s(closed.answered, 'count') ?? 0) / steadyS : 0;
-  const throughput = closed ? answeredPerS / perHeld : (s('iterations', 'count') ?? 0) / steadyS;
+  const completedPerS = (s('iterations', 'count') ?? 0) / steadyS;
+  const startedPerS = (s(STARTED, 'count') ?? 0) / steadyS;
+  const throughput = closed ? answeredPerS / perHeld : completedPerS;
   // A held session's iteration is the whole step: its duration says nothing of the work's.
   const meanIterationMs = closed ? undefined : s('iteration_duration', 'avg');
   const [medMs, p95Ms] = closed ? [undefined, undefined] : [s('iteration_duration', 'med'), s('iteration_duration', 'p(95)')];
@@ -215,5 +241,6 @@ export async function runStep(
     k6_exit_code: exitCode,
     wall_s: (Date.now() - started) / 1000,
     ...(closed ? { messages: { offered_per_s: held * perHeld, answered_per_s: answeredPerS } } : {}),
+    ...(learned ? { conversations: { started_per_s: startedPerS, completed_per_s: completedPerS } } : {}),
   };
 }

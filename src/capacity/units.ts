@@ -2,6 +2,7 @@
 // pieces of work per second on that surface (src/reference-target/capacity.ts: an HTTP request, a WebSocket
 // handshake or a client frame) is N / (pieces per iteration) iterations per second.
 
+import type { LearnedWorkload } from '../load/config.js';
 import { DEFAULT_SEARCH, type SearchOptions } from './search.js';
 
 export interface ScenarioUnit {
@@ -50,8 +51,29 @@ export const unitOf = (scenario: string): ScenarioUnit => SCENARIO_UNITS[scenari
  */
 export const CLOSED_SEARCH: Partial<SearchOptions> = { startRate: 1, maxRate: 500, stepSeconds: 15, warmupSeconds: 5, gracefulStopSeconds: 8 };
 
+/** The longest warm-up a learned search takes by default: conversations longer than this are few. */
+const LEARNED_WARMUP_MAX_S = 120;
+/** A learned step's steady part by default: long enough for its turns to give the SLOs' percentiles. */
+const LEARNED_STEADY_S = 30;
+
+/**
+ * A learned search's step: conversations arrive from the step's start and each lasts as the model says, so the load
+ * on the target builds for about the longest of them; the warm-up lasts the model's p95 duration (at most 2 min) and
+ * the steady part 30 s after it. Running conversations are not waited for at the end: their turns after the steady
+ * part are tagged as the tail and judge nothing. The time budget allows 12 such steps.
+ *
+ * @example
+ * learnedSearch(learned) // the seeded model (p95 70 s): { warmupSeconds: 70, stepSeconds: 100, maxSeconds: 1260, … }
+ */
+export function learnedSearch(learned: Pick<LearnedWorkload, 'durationS'>): Partial<SearchOptions> {
+  const warmupSeconds = Math.max(3, Math.min(LEARNED_WARMUP_MAX_S, Math.ceil(learned.durationS.p95)));
+  const stepSeconds = warmupSeconds + LEARNED_STEADY_S;
+  return { warmupSeconds, stepSeconds, gracefulStopSeconds: 2, maxSeconds: Math.max(DEFAULT_SEARCH.maxSeconds, 12 * (stepSeconds + 5)) };
+}
+
 /** The search's defaults for a scenario: the generic ones, with the scenario's own where its iterations need them. */
-export const searchDefaultsFor = (scenario: string, closed = false): SearchOptions => ({
+export const searchDefaultsFor = (scenario: string, closed = false, learned?: Pick<LearnedWorkload, 'durationS'>): SearchOptions => ({
   ...DEFAULT_SEARCH,
   ...(closed ? CLOSED_SEARCH : unitOf(scenario).search),
+  ...(learned ? learnedSearch(learned) : {}),
 });

@@ -22,7 +22,15 @@ export interface StepShape {
    * the SLO keys `slos` judge it, and `answered`, the counter of messages answered, is exported for the throughput.
    */
   readonly closed?: { readonly sessions: number; readonly messageRate: number; readonly slos: readonly string[]; readonly answered: string };
+  /**
+   * The learned workload (`--workload learned`): its conversations outlast the window, so the wrapper counts the
+   * iterations it starts ({@link STARTED}, the step's delivery) and the scenario tags each request with its phase.
+   */
+  readonly learned?: boolean;
 }
+
+/** The counter of iterations started, per phase: a learned step's conversations started (its delivered load). */
+export const STARTED = 'dialtone_iterations_started';
 
 /**
  * Figures every step needs whatever the scenario's thresholds: observation-only thresholds that
@@ -36,7 +44,7 @@ export const OBSERVED: Readonly<Record<string, string>> = {
   http_req_duration: 'max>=0',
 };
 
-/** The observation-only threshold of a closed-model step's answered-messages counter. */
+/** The observation-only threshold of a closed-model step's answered-messages counter, and of a learned step's starts. */
 export const ANSWERED = 'count>=0';
 
 /** A threshold key with the steady-phase tag added: `m{op:x}` → `m{op:x,dialtone_phase:steady}`. */
@@ -69,6 +77,7 @@ export function wrapperSource(bundlePath: string): string {
   const names = exportsOf(readFileSync(bundlePath, 'utf8'));
   const passThrough = names.filter((n) => n !== 'default' && n !== 'options');
   return `import exec from 'k6/execution';
+import { Counter } from 'k6/metrics';
 import * as s from './script.js';
 ${passThrough.length ? `export { ${passThrough.join(', ')} } from './script.js';\n` : ''}
 const STEP = JSON.parse(__ENV.${STEP_ENV});
@@ -76,13 +85,14 @@ const steadyKey = (key) => (key.endsWith('}') ? key.slice(0, -1) + ',${PHASE_TAG
 const OBSERVED = ${JSON.stringify(OBSERVED)};
 const ANSWERED = ${JSON.stringify(ANSWERED)};
 const CLOSED = STEP.closed;
+const started = STEP.learned ? new Counter('${STARTED}') : undefined;
 // A held step is judged by the SLOs its steady part samples: the rest (setup) fall in the warm-up.
 const judged = (key) => !CLOSED || CLOSED.slos.includes(key.split('{')[0]);
 const thresholds = {};
 for (const [key, list] of Object.entries(s.options.thresholds || {})) {
   if (judged(key)) thresholds[steadyKey(key)] = list.map((t) => (typeof t === 'string' ? t : { threshold: t.threshold }));
 }
-for (const [metric, expression] of Object.entries({ ...OBSERVED, ...(CLOSED ? { [CLOSED.answered]: ANSWERED } : {}) })) {
+for (const [metric, expression] of Object.entries({ ...OBSERVED, ...(CLOSED ? { [CLOSED.answered]: ANSWERED } : {}), ...(started ? { '${STARTED}': ANSWERED } : {}) })) {
   const key = steadyKey(metric);
   thresholds[key] = [...(thresholds[key] || []), expression];
 }
@@ -117,15 +127,17 @@ const phase = () => {
 };
 // Samples taken during an iteration carry the phase it started in; k6's own iteration metrics,
 // emitted after it returns, carry the phase it ended in, so throughput counts completions in the window.
-// A held session's iteration lasts the step: the scenario marks the phase itself before each timed piece.
+// A held session's iteration lasts the step, and a learned conversation may: the scenario marks the phase itself
+// before each timed piece.
 const mark = () => {
   exec.vu.metrics.tags.${PHASE_TAG} = phase();
 };
 export default async function step(data) {
   mark();
+  started?.add(1);
   const out = CLOSED
     ? await s.hold({ messageRate: CLOSED.messageRate, remainingMs: () => END_MS - exec.instance.currentTestRunDuration, mark })
-    : await s.default(data);
+    : await s.default(data, { mark });
   mark();
   return out;
 }

@@ -156,6 +156,8 @@ export interface LearnedWorkload {
   readonly compress: number;
   readonly turns: QuantileTable;
   readonly thinkTimeS: QuantileTable;
+  /** How long conversations lasted: a capacity search sizes its VUs and warm-up from it (src/capacity/units.ts). */
+  readonly durationS: QuantileTable & { readonly mean: number };
 }
 
 /** The environment variable that carries the LoadConfig JSON into k6. */

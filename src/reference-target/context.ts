@@ -3,6 +3,7 @@ import type { ConversationStore } from './conversations.js';
 import type { DefectSet } from './defects.js';
 import type { SeededRandom } from './ids.js';
 import type { LatencyPlan } from './latency.js';
+import type { TrafficShape } from './records/traffic-seed.js';
 import type { Retention } from './retention.js';
 import type { IssuedCredentials, Tenant } from './tenancy.js';
 
@@ -22,6 +23,9 @@ export interface TargetContext {
   readonly latency: LatencyPlan;
   /** How many finished items each store keeps, and how long (`dialtone target --retain`, `--retain-age`). */
   readonly retention: Retention;
-  /** Seeded traffic of known distributions in place of the reference history (`dialtone target --traffic-seed`): its seed and where its window ends. */
-  readonly traffic?: { readonly seed: number; readonly toMs: number } | undefined;
+  /**
+   * Seeded traffic of known distributions in place of the reference history (`dialtone target --traffic-seed`): its
+   * seed, where its window ends and how many days it covers (`--traffic-days`).
+   */
+  readonly traffic?: ({ readonly seed: number; readonly toMs: number } & TrafficShape) | undefined;
 }

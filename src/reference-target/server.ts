@@ -17,7 +17,7 @@ import { addLatency, addPlantedDelay, LatencyPlan } from './latency.js';
 import { type LatencySpec, latencyFromEnv } from './latency-spec.js';
 import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { OPS, type Op } from './ops.js';
-import { trafficWindowEnd } from './records/traffic-seed.js';
+import { DEFAULT_TRAFFIC_SHAPE, type TrafficShape, trafficWindowEnd } from './records/traffic-seed.js';
 import { type Retention, retentionOf } from './retention.js';
 import { type HostKey, SURFACES } from './surfaces.js';
 import { CREDENTIAL_NAMES, type IssuedCredentials, issueCredentials, REFERENCE_TENANT, referenceEnvName } from './tenancy.js';
@@ -55,6 +55,8 @@ export interface TargetOptions {
    * place of the reference history, over the whole days before the target started, drawn with this seed.
    */
   readonly trafficSeed?: number;
+  /** How many days of seeded traffic, how much and how it grows (default: a week alike every day, DEFAULT_TRAFFIC_SHAPE). */
+  readonly trafficShape?: Partial<TrafficShape>;
 }
 
 /** A running reference target: its profile, the secrets the profile references, and a stop. */
@@ -129,7 +131,10 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     voiceClientPage: options.voiceClientPage ?? true,
     latency,
     retention: retained.retention,
-    traffic: options.trafficSeed === undefined ? undefined : { seed: options.trafficSeed, toMs: trafficWindowEnd(clock.now()) },
+    traffic:
+      options.trafficSeed === undefined
+        ? undefined
+        : { seed: options.trafficSeed, toMs: trafficWindowEnd(clock.now()), ...DEFAULT_TRAFFIC_SHAPE, ...options.trafficShape },
   };
   const tls = options.tls?.material;
   const scheme = tls ? 'https' : 'http';

@@ -50,5 +50,5 @@ export function learnedWorkload(model: TrafficModel, req: PlayRequest): LearnedW
         ...pool,
       }
     : { executor: 'constant-arrival-rate', rate: busiest, timeUnit: TIME_UNIT, duration: req.duration ?? '1h', ...pool };
-  return { file: req.file, shape, compress: n, turns: model.turns, thinkTimeS: model.think_time_s };
+  return { file: req.file, shape, compress: n, turns: model.turns, thinkTimeS: model.think_time_s, durationS: model.duration_s };
 }

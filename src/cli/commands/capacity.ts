@@ -6,6 +6,7 @@ import { perOf } from '../../capacity/result.js';
 import type { SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
+import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
 import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
 import { checkScenario } from '../../load/scenarios.js';
@@ -13,12 +14,13 @@ import { loadProfile } from '../../profile/load.js';
 import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';
+import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 import { REGRESSION_EXIT } from './load-extras.js';
 
 export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
     [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
     [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression]
-    [--model open|closed] [--message-rate N] [--traffic FILE]
+    [--model open|closed] [--message-rate N] [--workload learned] [--traffic FILE]
   Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
   long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
@@ -27,6 +29,7 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   --capacity (only without --target) starts the reference target with that surface at a known capacity.
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
   2 usage or profile error; 3 Chromium or the target missing (or k6, under --engine k6); 4 the search could not complete (a step the engine could not run, its step or time budget ran out before the knee, an internal error);
+  5 under --workload learned, the load generator was the limit (the conversations asked were not delivered: no headroom);
   6 capacity regressed, under --fail-on-regression.
   --repeats N (0 to 5, default 0) steps each boundary rate N more times once refined, going down one --precision when
   the rate that held breaks on a repeat; the report gives the interval the boundary lies in, from every step at its ends,
@@ -39,7 +42,15 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   (default 1), and a step holds when the replies' SLOs hold and the answered messages keep up with those sent. The
   rates of the flags above are then sessions held; the report says what was held and at what message rate.
   --traffic FILE (chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity
-  found: the share of what holds the SLOs it uses, across the boundary's interval.
+  found: the share of what holds the SLOs it uses, across the boundary's interval. No share when the search was cut
+  short or the load generator was the limit.
+  --workload learned (chat-turns) searches with the traffic model's conversations (--traffic FILE, default
+  ${DEFAULT_TRAFFIC_FILE}), so the share compares like with like: the rate searched is conversations arriving (an open
+  model), each turn waiting for the answer and a think time drawn from the model, turns per conversation drawn too.
+  A step's load is delivered when the conversations started in its steady part keep up with those asked (else the load
+  generator is the limit); it holds when the SLOs held on the requests sent in the steady part and the conversations
+  completed kept up. Steps default to a warm-up of the model's p95 conversation duration (at most 2 min: completions
+  lag arrivals until then) and 30 s after it; the time budget to 12 such steps.
 ${ENGINE_USAGE}`;
 
 /** The busiest hour of a traffic model, for the headroom line; chat-turns only (its unit is a conversation). */
@@ -117,7 +128,9 @@ function closedOf(scenario: string, model: string | undefined, rate: string | un
 const offered = (s: StepResult) =>
   s.messages
     ? `held ${s.offered_rate} sessions (${s.messages.offered_per_s.toFixed(1)} messages/s, ${s.messages.answered_per_s.toFixed(1)} answered)`
-    : `offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s`;
+    : s.conversations
+      ? `asked ${s.offered_rate.toFixed(2)} conversations/s: started ${s.conversations.started_per_s.toFixed(2)}/s, completed ${s.conversations.completed_per_s.toFixed(2)}/s`
+      : `offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s`;
 
 /** Runs the capacity search for one scenario and prints one line per step and the verdict. */
 export async function capacity(argv: string[]): Promise<number> {
@@ -146,6 +159,7 @@ export async function capacity(argv: string[]): Promise<number> {
       model: { type: 'string' },
       'message-rate': { type: 'string' },
       traffic: { type: 'string' },
+      workload: { type: 'string' },
     },
     true,
   );
@@ -155,7 +169,15 @@ export async function capacity(argv: string[]): Promise<number> {
   checkScenario(ROOT, scenario);
   const { searchDefaultsFor } = await import('../../capacity/units.js');
   const closed = closedOf(scenario, values.model, values['message-rate']);
-  const search = { ...searchOptions(values as Record<string, string | undefined>, searchDefaultsFor(scenario, closed !== undefined)), closed };
+  if (values.workload !== undefined && values.workload !== LEARNED)
+    throw new UsageError(`capacity: --workload takes only ${LEARNED} (a traffic model's conversations), got '${values.workload}'`);
+  if (values.workload === LEARNED && closed)
+    throw new UsageError('capacity: --workload learned is an open model (conversations arrive); leave out --model closed');
+  const learned = values.workload === LEARNED ? learnedOf(scenario, { traffic: values.traffic }, 'capacity') : undefined;
+  const search = {
+    ...searchOptions(values as Record<string, string | undefined>, searchDefaultsFor(scenario, closed !== undefined, learned)),
+    closed,
+  };
   if (values.capacity?.length && values.target) throw new UsageError('capacity: --capacity sets up the reference target; it cannot be used with --target');
   if (values.target) {
     const { profile } = loadProfile(values.target);
@@ -169,8 +191,9 @@ export async function capacity(argv: string[]): Promise<number> {
   // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
   const engine = resolveEngine(ROOT, values.engine === undefined ? undefined : engineChoice(values.engine, 'capacity: --engine'));
 
-  const observed = values.traffic === undefined ? undefined : observedPeak(scenario, values.traffic);
-  const [{ runCapacity }, { verdict }, { openTarget }, { startTarget }] = await Promise.all([
+  // A learned search always has its model's busiest hour to set beside what it finds.
+  const observed = learned ? observedPeak(scenario, learned.file) : values.traffic === undefined ? undefined : observedPeak(scenario, values.traffic);
+  const [{ runCapacity, cutShort }, { verdict, noHeadroom }, { openTarget }, { startTarget }] = await Promise.all([
     import('../../capacity/run.js'),
     import('../../capacity/report.js'),
     import('../target-session.js'),
@@ -190,6 +213,7 @@ export async function capacity(argv: string[]): Promise<number> {
       engine,
       history: values.history,
       observed,
+      learned,
       onStep: (s) =>
         console.log(
           `step ${s.index} (${s.stage}) ${offered(s)}: SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
@@ -199,13 +223,19 @@ export async function capacity(argv: string[]): Promise<number> {
     if (result.verdict) console.log(capacityVerdictLine(result.verdict, perOf(result)));
     const cap = result.analysis.max_sustainable_rate;
     if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
-    else if (observed) console.log('headroom: none, the search found no capacity of the target to set the busiest hour beside');
+    else if (observed) console.log(`headroom: none, ${noHeadroom(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
     // load generator was the limit, that is the finding, whatever stopped the search.)
-    if ((result.stopped === 'step-budget' || result.stopped === 'time-budget') && result.analysis.limited_by !== 'load-generator') {
+    if (cutShort(result)) {
       console.error(`dialtone: capacity: the search was cut short by its ${result.stopped} before it refined the knee; raise --max-steps or --max-time`);
       return 4;
+    }
+    // A learned search is run for its headroom: without the conversations it asked for delivered there is none, so it
+    // is no success (the load command's exit for load not delivered).
+    if (learned && result.analysis.limited_by === 'load-generator') {
+      console.error(`dialtone: capacity: the load generator was the limit, so the learned workload was not delivered: ${result.analysis.limit_reason}`);
+      return EXIT_LOAD_NOT_DELIVERED;
     }
     return values['fail-on-regression'] && result.verdict?.status === 'regressed' ? REGRESSION_EXIT : 0;
   } catch (e) {

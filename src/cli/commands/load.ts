@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { type LearnedWorkload, type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
+import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
 import { ENGINE_USAGE, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
@@ -10,11 +10,10 @@ import { failLines } from '../../load/summary.js';
 import { controlLines } from '../../nightly/control.js';
 import { type Verdict, verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
-import { readModel } from '../../traffic/model-file.js';
-import { learnedWorkload } from '../../traffic/play.js';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
+import { LEARNED, learnedOf } from './learned.js';
 import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
 export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity|learned [--traffic FILE] [--compress N]] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--baseline-tag NAME] [--control] [--segments N | --segment i/N]
@@ -43,26 +42,6 @@ export function workloadName(v: string | undefined): WorkloadName {
   const name = v ?? 'smoke';
   if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`unknown workload '${name}'; known: ${WORKLOADS.join(', ')}`);
   return name as WorkloadName;
-}
-
-/** The workload that plays a traffic model instead of a scenario's own figures. */
-const LEARNED = 'learned';
-/** The scenarios that can play a learned workload (turns and think times): chat-turns. */
-const LEARNED_SCENARIOS = ['chat-turns'];
-
-/** `--workload learned`: the traffic model read and turned into a workload; bad flags or a bad file are usage errors. */
-export function learnedOf(
-  scenario: string,
-  v: { traffic?: string | undefined; compress?: string | undefined; duration?: string | undefined; rate?: string | undefined },
-): LearnedWorkload {
-  if (!LEARNED_SCENARIOS.includes(scenario)) throw new UsageError(`load: --workload learned plays ${LEARNED_SCENARIOS.join(', ')} only, not ${scenario}`);
-  if (v.rate !== undefined) throw new UsageError('load: --workload learned takes its rate from the traffic model; leave out --rate');
-  const compress = v.compress === undefined ? undefined : Number(v.compress);
-  if (compress !== undefined && !(Number.isInteger(compress) && compress >= 1 && compress <= 3600))
-    throw new UsageError(`load: --compress must be a whole number from 1 to 3600, got '${v.compress}'`);
-  if (compress !== undefined && v.duration !== undefined) throw new UsageError('load: --compress plays a whole day in 24 h / N; leave out --duration');
-  const file = v.traffic ?? 'traffic-model.json';
-  return learnedWorkload(readModel(file, 'load: --traffic'), { file, compress, duration: v.duration });
 }
 
 /** Runs one load scenario and prints its headline. */

@@ -4,7 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { UsageError } from '../../errors.js';
 import { parseCapacity } from '../../reference-target/capacity.js';
 import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../reference-target/latency-spec.js';
-import { SEEDED_TRAFFIC } from '../../reference-target/records/traffic-seed.js';
+import { DEFAULT_TRAFFIC_SHAPE, SEEDED_TRAFFIC, seededConversations, type TrafficShape } from '../../reference-target/records/traffic-seed.js';
 import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../reference-target/retention.js';
 import { startTarget } from '../../reference-target/server.js';
 import { SURFACES } from '../../reference-target/surfaces.js';
@@ -14,7 +14,12 @@ import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
 import { defectIds } from '../target-session.js';
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC|FILE.json]... [--retain N] [--retain-age DURATION] [--traffic-seed N]
+/** The most conversations the traffic flags may seed: every one is held in memory (about 16 kB each). */
+const MAX_SEEDED_CONVERSATIONS = 25_000;
+/** The longest seeded window, in days. */
+const MAX_TRAFFIC_DAYS = 366;
+
+export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC|FILE.json]... [--retain N] [--retain-age DURATION] [--traffic-seed N [--traffic-days N] [--traffic-scale F] [--traffic-growth P%]]
   Starts the reference target on free loopback ports and writes a profile for it (default
   .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
   names in env_file; they are never printed. Runs until interrupted.
@@ -39,7 +44,12 @@ export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--s
   --traffic-seed N  seeds the reference project with traffic of known distributions instead of the reference history:
               the ${SEEDED_TRAFFIC.days} whole UTC days before today, the same arrivals per hour of day every day, lognormal think
               times and agent latencies (src/reference-target/records/traffic-seed.ts), drawn with seed N, for
-              'dialtone traffic learn' to learn from.`;
+              'dialtone traffic learn' to learn from.
+  --traffic-days N  how many whole days before today the seeded traffic covers (1 to ${MAX_TRAFFIC_DAYS}, default ${SEEDED_TRAFFIC.days}).
+  --traffic-scale F  seeds this share of every hour's arrivals (0 < F <= 1, default 1).
+  --traffic-growth P%  grows every hour's arrivals by P % of the first day's a day (default 0), so the daily peak
+              grows by a known amount: hour h of day d (0 the oldest) starts round(n(h) × F × (1 + P/100 × d)).
+              At most ${MAX_SEEDED_CONVERSATIONS.toLocaleString('en')} conversations in all (each is held in memory).`;
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -68,6 +78,32 @@ async function tlsMaterial(v: { tls?: boolean; 'tls-cert'?: string; 'tls-key'?: 
   }
   // Without --tls-ca, clients trust the certificate itself (a self-signed one is its own CA).
   return { cert, key, ca: v['tls-ca'] ? readFlagFile('--tls-ca', v['tls-ca']) : cert };
+}
+
+/**
+ * The seeded traffic's shape from --traffic-days, --traffic-scale and --traffic-growth (undefined without them); each
+ * needs --traffic-seed, and the whole must fit in memory. A bad one is a usage error.
+ */
+function trafficShapeOf(values: Record<string, unknown>, seeded: boolean): TrafficShape | undefined {
+  const flag = (name: string) => values[`traffic-${name}`] as string | undefined;
+  const given = ['days', 'scale', 'growth'].filter((n) => flag(n) !== undefined);
+  if (given.length === 0) return undefined;
+  if (!seeded) throw new UsageError(`target: --traffic-${given[0]} goes with --traffic-seed`);
+  const days = flag('days') === undefined ? DEFAULT_TRAFFIC_SHAPE.days : Number(flag('days'));
+  if (!(Number.isInteger(days) && days >= 1 && days <= MAX_TRAFFIC_DAYS))
+    throw new UsageError(`target: --traffic-days must be a whole number from 1 to ${MAX_TRAFFIC_DAYS}, got '${flag('days')}'`);
+  const scale = flag('scale') === undefined ? DEFAULT_TRAFFIC_SHAPE.scale : Number(flag('scale'));
+  if (!(scale > 0 && scale <= 1)) throw new UsageError(`target: --traffic-scale must be a number above 0 and at most 1, got '${flag('scale')}'`);
+  const growth = flag('growth') === undefined ? '0%' : (flag('growth') as string);
+  const pct = /^(\d+(?:\.\d+)?)%$/.exec(growth);
+  if (!pct) throw new UsageError(`target: --traffic-growth must look like 2% (a day, of the first day's arrivals), got '${growth}'`);
+  const shape = { days, scale, growth: Number(pct[1]) / 100 };
+  const n = seededConversations(shape);
+  if (n > MAX_SEEDED_CONVERSATIONS)
+    throw new UsageError(
+      `target: the traffic flags seed ${n.toLocaleString('en')} conversations, above the ${MAX_SEEDED_CONVERSATIONS.toLocaleString('en')} held in memory; lower --traffic-scale or --traffic-days`,
+    );
+  return shape;
 }
 
 /** The latency spec: the --latency flags (their entries joined; a .json file is a traffic model), else DIALTONE_TARGET_LATENCY; a bad one is a usage error. */
@@ -101,6 +137,9 @@ export async function target(argv: string[]): Promise<number> {
     retain: { type: 'string' },
     'retain-age': { type: 'string' },
     'traffic-seed': { type: 'string' },
+    'traffic-days': { type: 'string' },
+    'traffic-scale': { type: 'string' },
+    'traffic-growth': { type: 'string' },
   });
   const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
@@ -111,6 +150,7 @@ export async function target(argv: string[]): Promise<number> {
   const trafficSeed = values['traffic-seed'] === undefined ? undefined : Number(values['traffic-seed']);
   if (trafficSeed !== undefined && !Number.isInteger(trafficSeed))
     throw new UsageError(`target: --traffic-seed must be an integer, got '${values['traffic-seed']}'`);
+  const trafficShape = trafficShapeOf(values, trafficSeed !== undefined);
   const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
   const envFile = `${out.replace(/\.json$/, '')}.env`;
   const caFile = `${out.replace(/\.json$/, '')}-ca.pem`;
@@ -126,6 +166,7 @@ export async function target(argv: string[]): Promise<number> {
     latency,
     retention,
     ...(trafficSeed !== undefined ? { trafficSeed } : {}),
+    ...(trafficShape ? { trafficShape } : {}),
   });
   writeFileSync(
     envFile,
@@ -145,8 +186,9 @@ export async function target(argv: string[]): Promise<number> {
   const defaultRetention = retention.maxCount === DEFAULT_RETENTION.maxCount && retention.maxAgeMs === DEFAULT_RETENTION.maxAgeMs;
   const traffic = running.context.traffic;
   if (traffic) {
-    const from = new Date(traffic.toMs - SEEDED_TRAFFIC.days * 86_400_000).toISOString();
-    console.log(`traffic: seeded from ${from} to ${new Date(traffic.toMs).toISOString()} (seed ${traffic.seed})`);
+    const from = new Date(traffic.toMs - traffic.days * 86_400_000).toISOString();
+    const shape = traffic.scale !== 1 || traffic.growth !== 0 ? `, ${traffic.scale} of the arrivals growing ${traffic.growth * 100} % a day` : '';
+    console.log(`traffic: seeded from ${from} to ${new Date(traffic.toMs).toISOString()} (seed ${traffic.seed}${shape})`);
   }
   if (!defaultRetention) console.log(`retention: ${describeRetention(retention)}`);
   console.log(`profile: ${out} (credentials in ${envFile}); stop with Ctrl-C`);

@@ -29,8 +29,47 @@ export const SEEDED_TRAFFIC = {
   handoffRate: 0.12,
 } as const;
 
-/** What to generate: the seed, where the window ends, and the project's variants and lines. */
-export interface TrafficSeedSpec {
+/**
+ * How much seeded traffic, over how long (`dialtone target --traffic-days`, `--traffic-scale`, `--traffic-growth`):
+ * every hour of day d (0 the oldest) starts round(perHourOfDay × scale × (1 + growth × d)) conversations, so the daily
+ * peak grows by a known amount a day.
+ */
+export interface TrafficShape {
+  /** Whole days before the window's end. */
+  readonly days: number;
+  /** The share of {@link SEEDED_TRAFFIC}'s arrivals per hour seeded on the first day (1: all). */
+  readonly scale: number;
+  /** How much every hour's arrivals grow a day, as a share of the first day's (0.02: 2 % of it a day). */
+  readonly growth: number;
+}
+
+/** The traffic seeded without flags: a week alike every day, at full volume. */
+export const DEFAULT_TRAFFIC_SHAPE: TrafficShape = { days: SEEDED_TRAFFIC.days, scale: 1, growth: 0 };
+
+/**
+ * Conversations started in one hour of the seeded window: the hour of day's arrivals, scaled and grown to day `day`.
+ *
+ * @example
+ * seededHourCount({ days: 56, scale: 0.1, growth: 0.02 }, 55, 12) // round(150 × 0.1 × 2.1) = 32
+ */
+export function seededHourCount(shape: TrafficShape, day: number, hourOfDay: number): number {
+  return Math.round((SEEDED_TRAFFIC.perHourOfDay[hourOfDay] as number) * shape.scale * (1 + shape.growth * day));
+}
+
+/**
+ * How many conversations a shape seeds, for the bound on the target's memory.
+ *
+ * @example
+ * seededConversations(DEFAULT_TRAFFIC_SHAPE) // 7 × 1,688 = 11,816
+ */
+export function seededConversations(shape: TrafficShape): number {
+  let n = 0;
+  for (let day = 0; day < shape.days; day++) for (let hour = 0; hour < 24; hour++) n += seededHourCount(shape, day, hour);
+  return n;
+}
+
+/** What to generate: the seed, where the window ends, how much traffic, and the project's variants and lines. */
+export interface TrafficSeedSpec extends Partial<TrafficShape> {
   readonly seed: number;
   /** The window's end (exclusive), epoch ms: a UTC midnight. */
   readonly toMs: number;
@@ -48,8 +87,12 @@ export function trafficWindowEnd(nowMs: number): number {
   return Math.floor(nowMs / DAY_MS) * DAY_MS;
 }
 
+/** The shape's fields a spec sets (an undefined one keeps the default). */
+const definedOf = (spec: Partial<TrafficShape>): Partial<TrafficShape> =>
+  Object.fromEntries(Object.entries({ days: spec.days, scale: spec.scale, growth: spec.growth }).filter(([, v]) => v !== undefined));
+
 /**
- * Seeded traffic of {@link SEEDED_TRAFFIC}'s distributions over its days before `spec.toMs`: finished, `live`
+ * Seeded traffic of {@link SEEDED_TRAFFIC}'s distributions over `spec.days` (default its days) before `spec.toMs`: finished, `live`
  * conversations with transcripts, ascending. The same spec gives the same records.
  *
  * @example
@@ -61,10 +104,11 @@ export function generateTraffic(spec: TrafficSeedSpec): readonly RecordData[] {
   const p = pools(spec.seed);
   const { pick, weighted, between } = pickers(rng);
   const out: RecordData[] = [];
-  const fromMs = spec.toMs - t.days * DAY_MS;
-  for (let hour = 0; hour < t.days * 24; hour++) {
+  const shape: TrafficShape = { ...DEFAULT_TRAFFIC_SHAPE, ...definedOf(spec) };
+  const fromMs = spec.toMs - shape.days * DAY_MS;
+  for (let hour = 0; hour < shape.days * 24; hour++) {
     const hourStart = fromMs + hour * HOUR_MS;
-    const n = t.perHourOfDay[hour % 24] as number;
+    const n = seededHourCount(shape, Math.floor(hour / 24), hour % 24);
     for (let i = 0; i < n; i++) {
       const startedAt = hourStart + Math.floor(rng.next() * HOUR_MS);
       const channel = weighted(t.channels);

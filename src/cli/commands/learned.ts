@@ -1,0 +1,35 @@
+// `--workload learned` on the command line: a traffic model (`dialtone traffic learn`) read and turned into the
+// workload `load` plays and `capacity` searches with.
+import { UsageError } from '../../errors.js';
+import type { LearnedWorkload } from '../../load/config.js';
+import { readModel } from '../../traffic/model-file.js';
+import { learnedWorkload } from '../../traffic/play.js';
+
+/** The workload that plays a traffic model instead of a scenario's own figures. */
+export const LEARNED = 'learned';
+/** The scenarios that can play a learned workload (turns and think times): chat-turns. */
+const LEARNED_SCENARIOS = ['chat-turns'];
+/** The traffic model `--workload learned` reads without --traffic. */
+export const DEFAULT_TRAFFIC_FILE = 'traffic-model.json';
+
+/**
+ * `--workload learned`: the traffic model read and turned into a workload; bad flags or a bad file are usage errors,
+ * worded for `command` (load, or capacity, which searches the rate and so takes neither --compress nor --duration).
+ *
+ * @example
+ * learnedOf('chat-turns', { traffic: 'model.json' }, 'capacity').turns.p50 // 5
+ */
+export function learnedOf(
+  scenario: string,
+  v: { traffic?: string | undefined; compress?: string | undefined; duration?: string | undefined; rate?: string | undefined },
+  command: 'load' | 'capacity' = 'load',
+): LearnedWorkload {
+  if (!LEARNED_SCENARIOS.includes(scenario)) throw new UsageError(`${command}: --workload learned plays ${LEARNED_SCENARIOS.join(', ')} only, not ${scenario}`);
+  if (v.rate !== undefined) throw new UsageError(`${command}: --workload learned takes its rate from the traffic model; leave out --rate`);
+  const compress = v.compress === undefined ? undefined : Number(v.compress);
+  if (compress !== undefined && !(Number.isInteger(compress) && compress >= 1 && compress <= 3600))
+    throw new UsageError(`${command}: --compress must be a whole number from 1 to 3600, got '${v.compress}'`);
+  if (compress !== undefined && v.duration !== undefined) throw new UsageError(`${command}: --compress plays a whole day in 24 h / N; leave out --duration`);
+  const file = v.traffic ?? DEFAULT_TRAFFIC_FILE;
+  return learnedWorkload(readModel(file, `${command}: --traffic`), { file, compress, duration: v.duration });
+}
