@@ -77,7 +77,7 @@ export interface ChatTurnsRow {
 }
 
 export interface RespondRun {
-  readonly tool: 'engine' | 'autocannon' | 'undici-smooth' | 'undici-bursts';
+  readonly tool: 'engine' | ClientTool;
   readonly exit_code: number | null;
   readonly completed: number;
   readonly failed: number;
@@ -112,6 +112,12 @@ export interface EngineBench {
     readonly library_ratio: number;
     /** What k6's semantics cost over the library: engine / undici on schedule (steady), both paced alike. */
     readonly engine_over_library: number;
+    /** The leanest client (scripts/bench/lean-rate.mjs: one prebuilt request, answers read by Content-Length) on schedule. */
+    readonly lean_smooth: { completed: number; cpu_seconds_per_1k: number; steady_cpu_seconds_per_1k: number };
+    /** The same lean client in autocannon's bursts. */
+    readonly lean_bursts: { completed: number; cpu_seconds_per_1k: number; steady_cpu_seconds_per_1k: number };
+    /** The floor of any client that starts requests on schedule: lean on schedule / autocannon (steady). */
+    readonly paced_floor_ratio: number;
   };
 }
 
@@ -323,6 +329,8 @@ const CLIENTS = {
   autocannon: { script: 'autocannon-rate.mjs', pacing: undefined },
   'undici-smooth': { script: 'undici-rate.mjs', pacing: 'smooth' },
   'undici-bursts': { script: 'undici-rate.mjs', pacing: 'bursts' },
+  'lean-smooth': { script: 'lean-rate.mjs', pacing: 'smooth' },
+  'lean-bursts': { script: 'lean-rate.mjs', pacing: 'bursts' },
 } as const;
 type ClientTool = keyof typeof CLIENTS;
 
@@ -398,7 +406,7 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
     target = await startTarget(join(work, 'target-b'));
     const runs: RespondRun[] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const tool of ['engine', 'autocannon', 'undici-smooth', 'undici-bursts'] as const) {
+      for (const tool of ['engine', 'autocannon', 'undici-smooth', 'undici-bursts', 'lean-smooth', 'lean-bursts'] as const) {
         console.log(`bench-engine: chat/respond at ${respondRate}/s for ${seconds} s, ${tool} (round ${round + 1} of ${rounds})…`);
         const r =
           tool === 'engine'
@@ -424,6 +432,8 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
     const cannon = of('autocannon');
     const smooth = of('undici-smooth');
     const bursts = of('undici-bursts');
+    const leanSmooth = of('lean-smooth');
+    const leanBursts = of('lean-bursts');
     return {
       machine: { cores: (await import('node:os')).availableParallelism(), node: process.version },
       seconds,
@@ -441,6 +451,9 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
         pacing_ratio: smooth.steady_cpu_seconds_per_1k / bursts.steady_cpu_seconds_per_1k,
         library_ratio: bursts.steady_cpu_seconds_per_1k / cannon.steady_cpu_seconds_per_1k,
         engine_over_library: engine.steady_cpu_seconds_per_1k / smooth.steady_cpu_seconds_per_1k,
+        lean_smooth: leanSmooth,
+        lean_bursts: leanBursts,
+        paced_floor_ratio: leanSmooth.steady_cpu_seconds_per_1k / cannon.steady_cpu_seconds_per_1k,
       },
     };
   } finally {
@@ -476,6 +489,8 @@ export function engineTable(r: EngineBench): string {
     `| median | autocannon | ${f(p.autocannon.completed, 0)} | | | | ${f(p.autocannon.cpu_seconds_per_1k, 3)} | | ${f(p.autocannon.steady_cpu_seconds_per_1k, 3)} |`,
     `| median | undici-smooth | ${f(p.undici_smooth.completed, 0)} | | | | ${f(p.undici_smooth.cpu_seconds_per_1k, 3)} | | ${f(p.undici_smooth.steady_cpu_seconds_per_1k, 3)} |`,
     `| median | undici-bursts | ${f(p.undici_bursts.completed, 0)} | | | | ${f(p.undici_bursts.cpu_seconds_per_1k, 3)} | | ${f(p.undici_bursts.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | lean-smooth | ${f(p.lean_smooth.completed, 0)} | | | | ${f(p.lean_smooth.cpu_seconds_per_1k, 3)} | | ${f(p.lean_smooth.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | lean-bursts | ${f(p.lean_bursts.completed, 0)} | | | | ${f(p.lean_bursts.cpu_seconds_per_1k, 3)} | | ${f(p.lean_bursts.steady_cpu_seconds_per_1k, 3)} |`,
     `| **ratio** | **engine / autocannon** | | | | | **${f(p.ratio, 2)}** | | **${f(p.steady_ratio, 2)}** |`,
     '',
     'Where the ratio comes from (steady CPU per request; undici is the HTTP library the engine is built on):',
@@ -485,6 +500,8 @@ export function engineTable(r: EngineBench): string {
     `| pacing: undici on schedule (an arrival every 1/rate s, as the engine starts iterations) / undici in autocannon's bursts | ${f(p.pacing_ratio, 2)} |`,
     `| library: undici in bursts / autocannon, both paced alike | ${f(p.library_ratio, 2)} |`,
     `| k6's semantics: engine / undici on schedule, both paced alike | ${f(p.engine_over_library, 2)} |`,
+    `| pacing without a library: the lean client on schedule / the lean client in bursts | ${f(p.lean_smooth.steady_cpu_seconds_per_1k / p.lean_bursts.steady_cpu_seconds_per_1k, 2)} |`,
+    `| **the floor of a paced client: the lean client on schedule / autocannon** | **${f(p.paced_floor_ratio, 2)}** |`,
     '',
   ].join('\n');
 }
