@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { engineChoice } from '../../load/engine.js';
 import type { Defect } from '../../reference-target/defect.js';
 import { type DefectId, Defects } from '../../reference-target/defects.js';
-import type { Results, RuleProofRow } from '../../report/results.js';
+import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
@@ -78,6 +78,18 @@ export async function conformance(argv: string[]): Promise<number> {
     return 2;
   }
   return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(out.results) ? 0 : 1;
+}
+
+/** The self-test's wall time and its slowest defects, so a slow defect is seen where it costs: ` in 98.1 s; slowest: a 20.3 s, …`. */
+function selftestTimes(defects: readonly DefectVerdict[]): string {
+  const timed = defects.filter((d) => d.duration_ms !== undefined).sort((a, b) => (b.duration_ms ?? 0) - (a.duration_ms ?? 0));
+  if (timed.length === 0) return '';
+  const s = (ms = 0) => `${(ms / 1000).toFixed(1)} s`;
+  const total = timed.reduce((sum, d) => sum + (d.duration_ms ?? 0), 0);
+  return ` in ${s(total)}; slowest: ${timed
+    .slice(0, 3)
+    .map((d) => `${d.id} ${s(d.duration_ms)}`)
+    .join(', ')}`;
 }
 
 /** Every registered mutation that ran proved its rule (a rule whose case was skipped proves nothing either way). */
@@ -155,7 +167,9 @@ export async function runConformance(o: {
   for (const e of results.errors) console.log(`  ERROR ${e.split('\n')[0]}`);
   if (results.selftest) {
     const s = results.selftest;
-    console.log(`defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)`);
+    console.log(
+      `defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)${selftestTimes(s.defects)}`,
+    );
   }
   if (targetDied) console.log(targetDied);
   if (results.proof) for (const line of proof.proofLines(results.proof)) console.log(line);
