@@ -15,6 +15,9 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...TIMING_SENSITIVE],
+          // Files share their worker's module cache instead of importing dialtone anew each (src/: 85 s → 38 s measured);
+          // every file that fakes timers or spies restores them after itself.
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
