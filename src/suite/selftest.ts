@@ -1,6 +1,6 @@
 import { type DefectId, Defects } from '../reference-target/defects.js';
 import { startTarget } from '../reference-target/server.js';
-import { issueCredentials } from '../reference-target/tenancy.js';
+import { type IssuedCredentials, issueCredentials } from '../reference-target/tenancy.js';
 import type { DefectVerdict } from '../report/results.js';
 import { SuiteRunner } from './run.js';
 
@@ -15,20 +15,25 @@ export const SELFTEST_LANES = 3;
  * surface, and check that exactly the rules the defect breaks failed. Verdicts come back in the order of `ids`.
  *
  * @example
- * const verdicts = await runSelftest(root, ['chat-close-success-false'], undefined, 1);
+ * const verdicts = await runSelftest(root, ['chat-close-success-false'], undefined, { lanes: 1 });
  * verdicts[0]?.exact // true: exactly chat.close.success-true failed
  */
 export async function runSelftest(
   root: string,
   ids: readonly DefectId[] = Object.keys(Defects) as DefectId[],
   onVerdict?: (v: DefectVerdict) => void,
-  lanes = SELFTEST_LANES,
+  o: {
+    lanes?: number;
+    /** The credentials every defect's target takes: a reference target's own, so a runner serving it may run alongside. */
+    credentials?: IssuedCredentials;
+  } = {},
 ): Promise<DefectVerdict[]> {
+  const lanes = o.lanes ?? SELFTEST_LANES;
   const verdicts = new Map<DefectId, DefectVerdict>();
   // The defects that break the most rules start first: each broken rule can cost a case its full wait.
   const queue = [...ids].sort((a, b) => Defects[b].breaks.length - Defects[a].breaks.length);
   // One set of credentials for every target: a runner serves profiles with one set of secret values.
-  const credentials = issueCredentials();
+  const credentials = o.credentials ?? issueCredentials();
   const lane = async (runner: SuiteRunner) => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       const defect = Defects[id];

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { engineChoice } from '../../load/engine.js';
 import type { Defect } from '../../reference-target/defect.js';
 import { type DefectId, Defects } from '../../reference-target/defects.js';
+import type { IssuedCredentials } from '../../reference-target/tenancy.js';
 import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { parse } from '../args.js';
@@ -122,6 +123,7 @@ export async function runConformance(o: {
   let results: Results;
   let targetDied: string | undefined;
   let proofRun: { rows: RuleProofRow[]; durationMs: number } = { rows: [], durationMs: 0 };
+  let verdicts: DefectVerdict[] | undefined;
   try {
     results = await runSuite({
       root: ROOT,
@@ -131,19 +133,37 @@ export async function runConformance(o: {
       progress: (line) => process.stderr.write(`${line}\n`),
     });
     targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
-    // The mutation proof runs against the target under test itself, a real environment included.
-    if (o.selftest && !targetDied) proofRun = await proof.runMutationProof(ROOT, session.loaded, o.only);
+    if (o.selftest) {
+      const gate = results;
+      const ids = (Object.keys(Defects) as DefectId[]).filter(
+        (id) => !(Defects[id] as Defect).onlyUnderLoad && (!o.only || gate.rules.some((r) => r.surface === Defects[id].surface)),
+      );
+      const defects = (credentials?: IssuedCredentials) =>
+        runSelftest(
+          ROOT,
+          ids,
+          (v) => {
+            if (!v.exact)
+              console.log(
+                `  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`,
+              );
+          },
+          credentials ? { credentials } : {},
+        );
+      // The mutation proof runs against the target under test itself, a real environment included. Against the embedded
+      // reference target the defects' targets take its credentials, so both runs share one set of secret values and
+      // go side by side; against a profile's target the defects run after it.
+      const proofing = targetDied ? undefined : proof.runMutationProof(ROOT, session.loaded, o.only);
+      const reference = session.reference?.context.credentials;
+      const early = reference && proofing ? defects(reference) : undefined;
+      early?.catch(() => {}); // awaited below; this only keeps a failure during the proof from going unhandled
+      proofRun = (await proofing) ?? proofRun;
+      verdicts = await (early ?? defects());
+    }
   } finally {
     await session.close();
   }
-  if (o.selftest) {
-    const ids = (Object.keys(Defects) as DefectId[]).filter(
-      (id) => !(Defects[id] as Defect).onlyUnderLoad && (!o.only || results.rules.some((r) => r.surface === Defects[id].surface)),
-    );
-    const verdicts = await runSelftest(ROOT, ids, (v) => {
-      if (!v.exact)
-        console.log(`  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`);
-    });
+  if (verdicts) {
     const caught = verdicts.filter((v) => v.exact).length;
     results = { ...results, selftest: { defects: verdicts, caught, total: verdicts.length, mutation_score: verdicts.length ? caught / verdicts.length : 0 } };
     results = { ...results, proof: proof.summarizeProof(proof.withDefects(proofRun.rows, verdicts), proofRun.durationMs) };
