@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { TIMING_SENSITIVE } from './tests/timing-sensitive.js';
 
@@ -15,5 +16,8 @@ export default defineConfig({
     testTimeout: 120_000,
     globalSetup: ['tests/scratch-tmpdir.ts'],
     hookTimeout: 120_000,
+    // As the unit project of vitest.config.ts: files share their worker's module cache, two files at once at least.
+    isolate: false,
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -103,11 +103,19 @@ export async function socketsSettled(api: CaseApi, sessionId: string, n: number)
   }
 }
 
-/** Sends the join request with its documented empty payload and waits for the agent to join. */
+/**
+ * Sends the join request with its documented empty payload and waits for the agent to join. An error system message
+ * in its place is the target's answer to the join (it answers a socket's frames in order): the case fails on it at
+ * once, naming it, instead of waiting out the time for an agent that will not come.
+ */
 export async function join(socket: MessagingSocket): Promise<WireEvent> {
   const from = socket.events.length;
   socket.sendEvent('EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN', {});
-  return (await socket.waitFor(ofType('EVENT_TYPE_SERVICE_AGENT_JOINED'), { what: 'EVENT_TYPE_SERVICE_AGENT_JOINED', from })).event;
+  const joined = ofType('EVENT_TYPE_SERVICE_AGENT_JOINED');
+  const { event } = await socket.waitFor((e) => joined(e) || errorsIn([e]).length > 0, { what: 'EVENT_TYPE_SERVICE_AGENT_JOINED', from });
+  if (!joined(event))
+    throw new Error(`the join request was answered with an error system message instead of EVENT_TYPE_SERVICE_AGENT_JOINED: "${systemText(event)}"`);
+  return event;
 }
 
 /** Finds a documented text as a string value anywhere in a JSON body, or as the whole body. */

@@ -65,6 +65,8 @@ export const DefectVerdict = z.object({
   caught: z.boolean(),
   /** True when exactly the broken rules failed, no others. */
   exact: z.boolean(),
+  /** Wall time of this defect's run: its target's start, its surface's cases, its target's close. */
+  duration_ms: z.number().optional(),
 });
 export type DefectVerdict = z.infer<typeof DefectVerdict>;
 

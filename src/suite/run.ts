@@ -48,6 +48,7 @@ const MAX_CONCURRENT_CASES = 16;
 export class SuiteRunner {
   readonly #collector = new CollectingReporter();
   readonly #dir = mkdtempSync(join(tmpdir(), 'dialtone-'));
+  readonly #handover = join(this.#dir, 'profile.json');
   #env: string | undefined;
   private constructor(private readonly vitest: Vitest) {}
 
@@ -67,6 +68,8 @@ export class SuiteRunner {
         watch: false,
         reporters: [runner.#collector],
         maxConcurrency: MAX_CONCURRENT_CASES,
+        // Each runner's workers get its own handover file, so several runners can serve different targets at once.
+        env: { [PROFILE_ENV]: runner.#handover },
         ...(o.slow ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
       },
       // Installed as a package, root is inside the user's node_modules: vite's cache goes to the run's own
@@ -85,7 +88,7 @@ export class SuiteRunner {
     const envKey = JSON.stringify(env);
     if (this.#env !== undefined && this.#env !== envKey) throw new Error('a SuiteRunner serves profiles with one set of secret values');
     this.#env = envKey;
-    const path = join(this.#dir, 'profile.json');
+    const path = this.#handover;
     // Only references go to disk; the values travel in the environment the workers inherit.
     const handover: Handover = {
       source: loaded.path ?? null,
@@ -94,7 +97,6 @@ export class SuiteRunner {
       ...(o.mutations ? { mutations: o.mutations } : {}),
     };
     writeFileSync(path, JSON.stringify(handover), { mode: 0o600 });
-    process.env[PROFILE_ENV] = path;
     Object.assign(process.env, env);
 
     this.#collector.reset();
