@@ -24,12 +24,20 @@ mkdirSync(dir, { recursive: true });
 const SCENARIOS = ['chat-turns', 'messaging-sockets'] as const;
 const bin = resolve('bin/dialtone.mjs');
 
-const target = await spawnTarget(join(dir, 'target.json'));
+// With V8's defaults the target's RSS swings by a third with no change in what it holds (measured at minute 6: RSS
+// 305 MB, 189 MB of heap in use, 109 MB live after a forced GC): the old space grows to about twice what is live before a
+// full GC, and a page is compacted only when most of it (70 %) is free, so free space piles up in part-used pages. A 4 MB
+// young generation, a 5 % growth step and --optimize-for-size (compact a page at 20 % free) keep the RSS near what the
+// target keeps, so a leak shows. With the first two alone free pages still grew 6 MB a minute.
+const TARGET_NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=5', '--optimize-for-size'];
+const target = await spawnTarget(join(dir, 'target.json'), 30_000, TARGET_NODE_FLAGS);
 const warmupS = Math.min(120, seconds / 5);
 const rss: [number, number][] = [];
 const t0 = Date.now();
 const sampler = setInterval(() => target.alive() && rss.push([(Date.now() - t0) / 1000, target.rssMb()]), 5000);
-console.log(`soak: ${SCENARIOS.join(' + ')} at nightly rates for ${values.duration} against the target (pid ${target.pid})`);
+console.log(
+  `soak: ${SCENARIOS.join(' + ')} at nightly rates for ${values.duration} against the target (pid ${target.pid}, node ${TARGET_NODE_FLAGS.join(' ')})`,
+);
 
 const run = (scenario: string) =>
   new Promise<number | null>((done) => {

@@ -20,15 +20,16 @@ export interface TargetProcess {
 }
 
 /**
- * Starts `node bin/dialtone.mjs target --profile-out PROFILE` and resolves once it has written its profile.
+ * Starts `node bin/dialtone.mjs target --profile-out PROFILE` and resolves once it has written its profile. `nodeFlags`
+ * go to that node before the script (the soak's heap settings).
  *
  * @example
  * const t = await spawnTarget('/tmp/fuzz/target.json');
  * console.log(t.rssMb());
  * await t.stop();
  */
-export function spawnTarget(profilePath: string, timeoutMs = 30_000): Promise<TargetProcess> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'target', '--profile-out', profilePath], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnTarget(profilePath: string, timeoutMs = 30_000, nodeFlags: readonly string[] = []): Promise<TargetProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, BIN, 'target', '--profile-out', profilePath], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let exited: string | undefined;
   const keep = (c: Buffer) => {

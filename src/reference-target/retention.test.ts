@@ -51,7 +51,7 @@ describe('reading --retain and --retain-age', () => {
   });
 
   it('describes a retention in the units the flag reads', () => {
-    expect(describeRetention(DEFAULT_RETENTION)).toBe('20000 finished items per store, each for at most 1h');
+    expect(describeRetention(DEFAULT_RETENTION)).toBe('10000 finished items per store, each for at most 1h');
     expect(describeRetention({ maxCount: 5, maxAgeMs: 90_000 })).toBe('5 finished items per store, each for at most 90s');
   });
 });

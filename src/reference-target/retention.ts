@@ -8,8 +8,11 @@ export interface Retention {
   readonly maxAgeMs: number;
 }
 
-/** Large enough that no conformance case or test notices: a case reads its own records within minutes. */
-export const DEFAULT_RETENTION: Retention = { maxCount: 20_000, maxAgeMs: 60 * 60_000 };
+/**
+ * Large enough that no conformance case or test notices (a case reads its own records within minutes), small enough that
+ * the soak's chat-turns (40 conversations a second, about 1.8 KB each kept) fills it in its first 5 minutes.
+ */
+export const DEFAULT_RETENTION: Retention = { maxCount: 10_000, maxAgeMs: 60 * 60_000 };
 
 /** The variables that give a target started by any command a retention; the flags win. */
 export const RETAIN_ENV = 'DIALTONE_TARGET_RETAIN';

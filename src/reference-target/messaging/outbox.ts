@@ -5,13 +5,18 @@ import type { MessagingState } from './state.js';
 
 /** Sends one event to one socket, if it is still open. */
 export function sendTo(ws: WebSocket, event: ServerEvent): void {
-  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
+  sendFrame(ws, JSON.stringify(event));
+}
+
+/** Sends a frame already serialized (a broadcast serializes once for all sockets). */
+function sendFrame(ws: WebSocket, frame: string): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(frame);
 }
 
 /** A session event: kept in the history (so a reconnect replays it) and sent to every socket of the session. */
 export function broadcast(state: MessagingState, session: MessagingSession, event: HistoryEvent): void {
-  session.history.push(event);
-  for (const ws of state.socketsOf(session.id)) sendTo(ws, event);
+  const frame = session.history.push(event);
+  for (const ws of state.socketsOf(session.id)) sendFrame(ws, frame);
 }
 
 /** An EVENT_TYPE_SYSTEM_MESSAGE. */

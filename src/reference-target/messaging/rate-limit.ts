@@ -1,6 +1,9 @@
 import type { Clock } from '../clock.js';
 import type { RateLimit } from './config.js';
 
+/** Ended windows are swept once this many are held: one per session at 10 sessions a second is 100 s of them. */
+const SWEEP_FLOOR = 1000;
+
 /** The outcome of one hit: allowed, or refused with the whole seconds until the window resets. */
 export type RateVerdict = { readonly ok: true } | { readonly ok: false; readonly retryAfterS: number };
 
@@ -14,13 +17,15 @@ export type RateVerdict = { readonly ok: true } | { readonly ok: false; readonly
  */
 export class RateLimiter {
   readonly #windows = new Map<string, { start: number; end: number; count: number }>();
+  /** Held windows at which the next sweep runs: twice what the last one left, at least 1,000, so sweeps stay rare. */
+  #sweepAt = SWEEP_FLOOR;
   constructor(private readonly clock: Clock) {}
 
   hit(key: string, limit: RateLimit): RateVerdict {
     const now = this.clock.now();
     let w = this.#windows.get(key);
     if (!w || now >= w.end) {
-      if (this.#windows.size >= 10_000) this.#sweep(now);
+      if (this.#windows.size >= this.#sweepAt) this.#sweep(now);
       w = { start: now, end: now + limit.window_ms, count: 0 };
       this.#windows.set(key, w);
     }
@@ -32,5 +37,11 @@ export class RateLimiter {
   /** Drops windows that have ended, so keys of finished sessions do not pile up. */
   #sweep(now: number): void {
     for (const [key, w] of this.#windows) if (now >= w.end) this.#windows.delete(key);
+    this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.#windows.size);
+  }
+
+  /** Windows held, ended ones not yet swept included. */
+  get size(): number {
+    return this.#windows.size;
   }
 }

@@ -61,7 +61,7 @@ function attach(state: MessagingState, ws: WebSocket, session: MessagingSession,
     session.conversationId = undefined;
   }
   // Batch and registration in one synchronous step, so no broadcast falls between them (none lost, none twice).
-  sendTo(ws, state.event('EVENT_TYPE_EVENT_BATCH', { events: session.history.slice(from) }));
+  sendTo(ws, state.event('EVENT_TYPE_EVENT_BATCH', { events: session.history.from(from) }));
   sockets.add(ws);
   // At a known capacity each frame waits its turn; the queue is first come first served, so frames keep their order. A
   // frame whose socket closed while it waited (the target shutting down, say) is dropped, as a gone server would.
@@ -72,6 +72,8 @@ function attach(state: MessagingState, ws: WebSocket, session: MessagingSession,
     sockets.delete(ws);
     // An empty set is made again on demand; kept, one would stay behind for every session whose last socket closed.
     if (sockets.size === 0 && state.sockets.get(session.id) === sockets) state.sockets.delete(session.id);
+    // No socket is left to send to: the history waits, deflated, for a resume or the idle expiry.
+    if (sockets.size === 0) session.history.pack();
     // 1006: the peer vanished without a close frame, which the document says is not a session end.
     if (code === 1006 && defects.has('messaging-drop-ends-session') && state.sessions.delete(session.id)) {
       const end = state.event('SESSION_END', { reason: 'closed' });

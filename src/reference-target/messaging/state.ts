@@ -25,6 +25,19 @@ export type PayloadOf<T extends ServerEventType> = z.infer<(typeof ServerEventPa
 /** The defect "sessions expire early" uses 4 minutes: well inside "about 10", well past the 5 the suite checks. */
 const EARLY_EXPIRY_MS = 4 * 60_000;
 
+const STATES = new WeakMap<TargetContext, MessagingState>();
+
+/**
+ * The messaging state a target made for its context, if it has one: for tests that look at what the target holds.
+ *
+ * @example
+ * const target = await startTarget();
+ * messagingStateOf(target.context)?.sessions.size; // 0
+ */
+export function messagingStateOf(ctx: TargetContext): MessagingState | undefined {
+  return STATES.get(ctx);
+}
+
 /**
  * Everything the messaging surface holds for one target: connectors, tokens, sessions, open sockets, timers.
  * Created once per start; `close()` clears its timers and closes its sockets.
@@ -55,6 +68,7 @@ export class MessagingState {
       (s) => this.#forgotten(s),
     );
     this.limiter = new RateLimiter(ctx.clock);
+    STATES.set(ctx, this);
   }
 
   /**
