@@ -5,7 +5,9 @@
 // as scripts/bench/undici-rate.mjs (pacing 'smooth': an arrival every 1/overallRate s, as k6's constant-arrival-rate
 // starts iterations; 'bursts': autocannon's overallRate, each connection's share of a second back to back on answers).
 // Prints the counts as one JSON line on stdout. Plain http: only, and an answer without Content-Length is an error.
+
 import { connect } from 'node:net';
+import { pace } from './pacing.mjs';
 
 const o = JSON.parse(process.argv[2]);
 const url = new URL(o.url);
@@ -77,40 +79,8 @@ function send(c, then) {
 }
 
 const connections = Array.from({ length: o.connections }, connection);
-const timers = [];
-const start = performance.now();
 console.log('started');
-if (o.pacing === 'bursts') {
-  const share = o.overallRate / o.connections;
-  for (const c of connections) {
-    let made = 0;
-    const next = () => {
-      if (made < share && !c.busy) {
-        made++;
-        send(c, next);
-      }
-    };
-    timers.push(
-      setInterval(() => {
-        made = 0;
-        next();
-      }, 1000),
-    );
-    next();
-  }
-} else {
-  const idle = [...connections];
-  let due = 0;
-  timers.push(
-    setInterval(() => {
-      const want = Math.floor(((performance.now() - start) / 1000) * o.overallRate);
-      for (; due < want; due++) {
-        const c = idle.pop();
-        if (c) send(c, () => idle.push(c));
-      }
-    }, 1),
-  );
-}
+const timers = pace(connections, o.overallRate, o.pacing, send);
 setTimeout(() => {
   stopping = true;
   for (const t of timers) clearInterval(t);

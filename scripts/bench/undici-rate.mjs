@@ -5,6 +5,7 @@
 // connection sending its share of a second's requests back to back on responses, then waiting for the next second.
 // Prints the counts as one JSON line on stdout, as scripts/bench/autocannon-rate.mjs does.
 import { Client } from 'undici';
+import { pace } from './pacing.mjs';
 
 const o = JSON.parse(process.argv[2]);
 const url = new URL(o.url);
@@ -46,40 +47,8 @@ function send(c, then) {
   );
 }
 
-const timers = [];
-const start = performance.now();
 console.log('started');
-if (o.pacing === 'bursts') {
-  const share = o.overallRate / o.connections;
-  for (const c of connections) {
-    let made = 0;
-    const next = () => {
-      if (made < share) {
-        made++;
-        send(c, next);
-      }
-    };
-    timers.push(
-      setInterval(() => {
-        made = 0;
-        next();
-      }, 1000),
-    );
-    next();
-  }
-} else {
-  const idle = [...connections];
-  let due = 0;
-  timers.push(
-    setInterval(() => {
-      const want = Math.floor(((performance.now() - start) / 1000) * o.overallRate);
-      for (; due < want; due++) {
-        const c = idle.pop();
-        if (c) send(c, () => idle.push(c));
-      }
-    }, 1),
-  );
-}
+const timers = pace(connections, o.overallRate, o.pacing, send);
 setTimeout(async () => {
   stopping = true;
   for (const t of timers) clearInterval(t);
