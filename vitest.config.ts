@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { TIMING_SENSITIVE } from './tests/timing-sensitive.js';
+import { TIMING_DRIVING, TIMING_SENSITIVE, TIMING_WAITING } from './tests/timing-sensitive.js';
 
 // Unit and integration tests of dialtone itself (sibling *.test.ts files and tests/). The conformance suite has its own
-// config in conformance/ and runs through the CLI. Two projects: everything else first (as many files at once as
-// vitest gives the machine), then the timing-sensitive files (tests/timing-sensitive.ts) one at a time, alone.
+// config in conformance/ and runs through the CLI. Three projects: everything else first (as many files at once as
+// vitest gives the machine), then the timing-sensitive files (tests/timing-sensitive.ts) in two lanes, each one file at
+// a time: `npm test` runs the lanes side by side in two vitest processes (scripts/test.mjs); here, in one process, they
+// run one after the other.
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -30,9 +32,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'timing',
-          include: [...TIMING_SENSITIVE],
+          include: [...TIMING_DRIVING],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timing-wait',
+          include: [...TIMING_WAITING],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

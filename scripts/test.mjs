@@ -1,49 +1,98 @@
 #!/usr/bin/env node
 // npm test: typecheck and lint first, then unit and integration tests (real load runs included, on the user's k6 when
-// installed, else the built-in engine), then the conformance gate with the defect self-test against the reference target.
+// installed, else the built-in engine) and the conformance gate with the defect self-test against the reference target.
 // Prints one closing line "N passed, N failed" counting every test, case and defect.
-import { spawnSync } from 'node:child_process';
+//
+// Steps run in phases; the steps of a phase run side by side, each a process of its own, and a phase starts when the
+// one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them, in their
+// two lanes side by side (tests/timing-sensitive.ts). The gate keeps a phase of its own: the unit project alone keeps
+// both cores 95 % busy (sampled each second, 2026-11-26), so beside it the gate would only wait its turn.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 const env = { ...process.env, K6_NO_USAGE_REPORT: 'true', FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR };
 
-const steps = [
-  ['typecheck', bin('tsc'), ['-p', 'tsconfig.json']],
-  ['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']],
-  ['lint and format', bin('biome'), ['check', '.']],
-  ['unit and integration tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/unit/results.json']],
-  ['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']],
+/** One vitest project, its results in `reports/unit/NAME.json`. */
+const vitest = (project) => [
+  `tests: ${project}`,
+  bin('vitest'),
+  ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=reports/unit/${project}.json`],
 ];
 
-// Results of an earlier run must never be counted as this run's.
-for (const stale of ['reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });
+/** The phases by name, in order; `npm test -- --phase timing` runs only the one named (the timing lanes, say). */
+const PHASES = {
+  typecheck: [['typecheck', bin('tsc'), ['-p', 'tsconfig.json']]],
+  'typecheck-scenarios': [['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']]],
+  lint: [['lint and format', bin('biome'), ['check', '.']]],
+  unit: [vitest('unit')],
+  gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
+  timing: [vitest('timing'), vitest('timing-wait')],
+};
+const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
+if (only !== undefined && !(only in PHASES)) {
+  console.error(`npm test: --phase must be one of ${Object.keys(PHASES).join(', ')}, got '${only}'`);
+  process.exit(2);
+}
+const phases = only === undefined ? Object.values(PHASES) : [PHASES[only]];
+const vitestResults = ['unit', 'timing', 'timing-wait'].map((p) => `reports/unit/${p}.json`);
 
-let passed = 0;
-let failed = 0;
+// Results of an earlier run must never be counted as this run's.
+for (const stale of [...vitestResults, 'reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });
+
+/**
+ * Runs one step and resolves with its exit code and seconds. Beside other steps its output goes out a whole line at a
+ * time, so lines of two steps never splice; alone it is inherited as it is.
+ */
+function runStep([name, cmd, args], alone) {
+  const t0 = Date.now();
+  if (alone) console.log(`\n== ${name}`);
+  else console.log(`== ${name} (beside the other steps of its phase)`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    if (!alone)
+      for (const [from, to] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        let rest = '';
+        from.setEncoding('utf8');
+        from.on('data', (chunk) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          if (lines.length > 0) to.write(`${lines.join('\n')}\n`);
+        });
+        from.on('end', () => rest && to.write(`${rest}\n`));
+      }
+    child.on('close', (code, signal) => resolve({ name, code: code ?? signal, seconds: (Date.now() - t0) / 1000 }));
+  });
+}
+
 let stepFailed = false;
 const timings = [];
-for (const [name, cmd, args] of steps) {
-  console.log(`\n== ${name}`);
-  const t0 = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
-  timings.push(`${name} ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (r.status !== 0) {
-    console.log(`\n${name} failed (exit ${r.status ?? r.signal})`);
+const t0 = Date.now();
+for (const phase of phases) {
+  const done = await Promise.all(phase.map((step) => runStep(step, phase.length === 1)));
+  timings.push(done.map((d) => `${d.name} ${d.seconds.toFixed(1)} s`).join(' beside '));
+  for (const d of done.filter((d) => d.code !== 0)) {
+    console.log(`\n${d.name} failed (exit ${d.code})`);
     stepFailed = true;
-    break;
   }
+  if (stepFailed) break;
 }
 
 // Count what ran: vitest tests, conformance cases and defects.
+let passed = 0;
+let failed = 0;
 const read = (p) => (existsSync(`${root}${p}`) ? JSON.parse(readFileSync(`${root}${p}`, 'utf8')) : undefined);
-const unit = read('reports/unit/results.json');
-if (unit) {
+for (const file of vitestResults) {
+  const unit = read(file);
+  if (!unit) continue;
   passed += unit.numPassedTests;
   failed += unit.numFailedTests;
 }
-const conf = failed === 0 ? read('reports/conformance/results.json') : undefined;
+const conf = read('reports/conformance/results.json');
 if (conf) {
   passed += conf.totals.pass + conf.totals.observed;
   failed += conf.totals.fail;
@@ -53,6 +102,6 @@ if (conf) {
 }
 // A failed step whose own tests were not counted (typecheck, lint) still counts as one failure.
 if (stepFailed && failed === 0) failed = 1;
-console.log(`\n${timings.join(' · ')}`);
+console.log(`\n${timings.join(' · ')} · in all ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && !stepFailed ? 0 : 1);

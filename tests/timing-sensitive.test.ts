@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TIMING_SENSITIVE } from './timing-sensitive.js';
+import { TIMING_DRIVING, TIMING_SENSITIVE, TIMING_WAITING } from './timing-sensitive.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -21,6 +21,11 @@ const STARTS_TIMED_LOAD = [/dialtone\(\s*\[\s*'capacity'/, /'--under-load'/, /ru
 describe('the timing-sensitive project', () => {
   it('lists only files that exist', () => {
     for (const f of TIMING_SENSITIVE) expect(existsSync(join(ROOT, f)), f).toBe(true);
+  });
+
+  it('puts each file in one lane only, so no file runs twice or beside itself', () => {
+    expect(TIMING_DRIVING.filter((f) => TIMING_WAITING.includes(f))).toEqual([]);
+    expect(new Set(TIMING_SENSITIVE).size).toBe(TIMING_SENSITIVE.length);
   });
 
   it('holds every test file that starts a capacity search, the gate under load or the engine as a process', () => {
