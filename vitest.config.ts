@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { TIMING_DRIVING, TIMING_SENSITIVE, TIMING_WAITING } from './tests/timing-sensitive.js';
+import { TIMING_ALONE, TIMING_DRIVING, TIMING_SENSITIVE, TIMING_WAITING } from './tests/timing-sensitive.js';
 
 // Unit and integration tests of dialtone itself (sibling *.test.ts files and tests/). The conformance suite has its own
-// config in conformance/ and runs through the CLI. Three projects: everything else first (as many files at once as
+// config in conformance/ and runs through the CLI. Four projects: everything else first (as many files at once as
 // vitest gives the machine), then the timing-sensitive files (tests/timing-sensitive.ts) in two lanes, each one file at
-// a time: `npm test` runs the lanes side by side in two vitest processes (scripts/test.mjs); here, in one process, they
-// run one after the other.
+// a time, then the files that need the whole machine: `npm test` runs the lanes side by side in two vitest processes
+// (scripts/test.mjs); here, in one process, all three run one after the other.
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -44,6 +44,15 @@ export default defineConfig({
           include: [...TIMING_WAITING],
           fileParallelism: false,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timing-alone',
+          include: [...TIMING_ALONE],
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

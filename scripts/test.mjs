@@ -4,9 +4,10 @@
 // Prints one closing line "N passed, N failed" counting every test, case and defect.
 //
 // Steps run in phases; the steps of a phase run side by side, each a process of its own, and a phase starts when the
-// one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them, in their
-// two lanes side by side (tests/timing-sensitive.ts). The gate keeps a phase of its own: the unit project alone keeps
-// both cores 95 % busy (sampled each second, 2026-11-26), so beside it the gate would only wait its turn.
+// one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their two
+// lanes side by side, then the files that need the whole machine alone (tests/timing-sensitive.ts). The gate keeps a
+// phase of its own: the unit project alone keeps both cores 95 % busy (sampled each second, 2026-11-26), so beside it
+// the gate would only wait its turn.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
@@ -29,6 +30,7 @@ const PHASES = {
   unit: [vitest('unit')],
   gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
   timing: [vitest('timing'), vitest('timing-wait')],
+  'timing-alone': [vitest('timing-alone')],
 };
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
 if (only !== undefined && !(only in PHASES)) {
@@ -36,7 +38,7 @@ if (only !== undefined && !(only in PHASES)) {
   process.exit(2);
 }
 const phases = only === undefined ? Object.values(PHASES) : [PHASES[only]];
-const vitestResults = ['unit', 'timing', 'timing-wait'].map((p) => `reports/unit/${p}.json`);
+const vitestResults = ['unit', 'timing', 'timing-wait', 'timing-alone'].map((p) => `reports/unit/${p}.json`);
 
 // Results of an earlier run must never be counted as this run's.
 for (const stale of [...vitestResults, 'reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });

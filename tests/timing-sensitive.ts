@@ -3,8 +3,8 @@
 // answer. They never run beside the rest of dialtone's suite: vitest.config.ts gives them projects of their own that
 // start after every other file has ended, and vitest.quick.config.ts leaves them out.
 //
-// Two lanes, each one file at a time. `npm test` (scripts/test.mjs) runs the lanes side by side; a plain `vitest run`
-// runs them one after the other. A file is in the waiting lane when it mostly waits on a slow agent or a target of
+// Two lanes, each one file at a time, then the files that need the whole machine. `npm test` (scripts/test.mjs) runs
+// the two lanes side by side, then the last files alone; a plain `vitest run` runs all three one after the other. A file is in the waiting lane when it mostly waits on a slow agent or a target of
 // known capacity: measured alone (npm test, 2026-11-26, /proc/stat each second), each used at most a third of this
 // 2-core machine (22–34 %), so what runs beside a driving file is less than the one busy core the whole timing suite is
 // proven against (README: "Dialtone's own tests"). Every other timing file drives the machine and is in the driving lane.
@@ -16,7 +16,7 @@ export const TIMING_DRIVING: readonly string[] = [
   'tests/capacity.test.ts', // capacity searches within ±15 %, three at once, one limited by the load generator
   'tests/under-load.test.ts', // the gate under load, with the load delivered
   'tests/load-exit-codes.test.ts', // a run whose load was not delivered
-  'tests/tls-e2e.test.ts', // every scenario's smoke load over TLS: exit, figures, delivery, JUnit
+  'tests/tls-e2e.test.ts', // every API scenario's smoke load over TLS: exit, figures, delivery, JUnit
   'tests/dialogues.test.ts', // chat-turns runs playing conversation scripts
   'tests/control.test.ts', // a load run beside its control run
   'tests/target-dies.test.ts', // a run that must end on time when its target dies
@@ -35,5 +35,13 @@ export const TIMING_WAITING: readonly string[] = [
   'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
 ];
 
-/** Both lanes. */
-export const TIMING_SENSITIVE: readonly string[] = [...TIMING_DRIVING, ...TIMING_WAITING];
+/**
+ * Files that need the whole machine, run after both lanes with nothing beside them: real Chromium at 8 calls a browser,
+ * the machine's limit (beside a waiting file, 2026-11-26: connect p95 2.17 s against its 1.5 s SLO).
+ */
+export const TIMING_ALONE: readonly string[] = [
+  'tests/tls-voice-browser.test.ts', // the voice-browser smoke load over TLS, judged by its default SLOs
+];
+
+/** Every timing-sensitive file. */
+export const TIMING_SENSITIVE: readonly string[] = [...TIMING_DRIVING, ...TIMING_WAITING, ...TIMING_ALONE];
