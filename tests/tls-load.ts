@@ -52,6 +52,14 @@ export const SCENARIOS = [
   },
 ] as const;
 
+interface Threshold {
+  metric: string;
+  passed: boolean;
+}
+
+/** A threshold on how long something took (a duration or time Trend): its verdict depends on the machine's speed. */
+const onTime = (t: Threshold): boolean => /duration|time|offer_to_answer/.test(t.metric.split('{')[0] ?? '');
+
 /** The rows' load runs, each judged as above, against one reference target over TLS in its own process. */
 export function tlsLoadSuite(rows: readonly (typeof SCENARIOS)[number][]): void {
   describe('load against the reference target over TLS in its own process, with its voice client page turned off', () => {
@@ -73,11 +81,14 @@ export function tlsLoadSuite(rows: readonly (typeof SCENARIOS)[number][]): void 
         const r = await dialtone(['load', row.scenario, '--target', profile, '--workload', row.profile, ...length, '--report-dir', join(work, 'reports')], {
           timeoutMs: 170_000,
         });
-        expect(r.code, r.stdout + r.stderr).toBe(row.expect);
         const dir = join(work, 'reports', 'load', row.scenario);
         const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
         expect(result.thresholds.length).toBeGreaterThan(0);
-        expect(result.thresholds.every((t: { passed: boolean }) => t.passed)).toBe(true);
+        // Every threshold on what happened holds; one on how long it took may break on a busy runner, and then the
+        // engine's exit is k6's 99: tests never assert on time (voice-browser's connect p95 broke 1.5 s with a core busy).
+        const failed = result.thresholds.filter((t: Threshold) => !t.passed);
+        expect(failed.filter((t: Threshold) => !onTime(t))).toEqual([]);
+        expect(r.code, r.stdout + r.stderr).toBe(failed.length === 0 ? row.expect : 99);
         expect(result.figures[row.figure]).toBeGreaterThan(0);
         expect(result.delivery.delivered, result.headline.join('\n')).toBe(true);
         expect(['k6', 'builtin']).toContain(result.engine.kind);
@@ -87,7 +98,7 @@ export function tlsLoadSuite(rows: readonly (typeof SCENARIOS)[number][]): void 
         // JUnit: one test case per threshold, none failed when the engine held them all.
         const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
         expect(junit.match(/<testcase /g)?.length).toBe(result.thresholds.length);
-        expect(junit.includes('<failure')).toBe(row.expect !== 0);
+        expect(junit.includes('<failure')).toBe(failed.length > 0);
       }, 180_000);
     }
   });
