@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { TIMING_ALONE, TIMING_DRIVING, TIMING_SENSITIVE, TIMING_WAITING } from './tests/timing-sensitive.js';
+import { TIMING_PROJECTS, TIMING_SENSITIVE } from './tests/timing-sensitive.js';
 
 // Unit and integration tests of dialtone itself (sibling *.test.ts files and tests/). The conformance suite has its own
 // config in conformance/ and runs through the CLI. Four projects: everything else first (as many files at once as
@@ -28,33 +28,11 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'timing',
-          include: [...TIMING_DRIVING],
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'timing-wait',
-          include: [...TIMING_WAITING],
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'timing-alone',
-          include: [...TIMING_ALONE],
-          fileParallelism: false,
-          sequence: { groupOrder: 3 },
-        },
-      },
+      // One file at a time each; a plain `vitest run` runs them in this order.
+      ...Object.entries(TIMING_PROJECTS).map(([name, include], i) => ({
+        extends: true as const,
+        test: { name, include: [...include], fileParallelism: false, sequence: { groupOrder: i + 1 } },
+      })),
     ],
   },
 });

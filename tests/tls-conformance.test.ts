@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundTarget, dialtone } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { dialtone } from './run-cli.js';
+import { tlsTarget } from './tls-load.js';
 
 // The shape of every real deployment: the target in a process of its own, every host on https and wss with a CA the
 // run trusts only because the profile names it, and a gateway that serves no voice client page. Here, the whole
@@ -15,17 +15,7 @@ interface Case {
 }
 
 describe('the conformance suite against the reference target over TLS in its own process, with its voice client page turned off', () => {
-  const work = mkdtempSync(join(tmpdir(), 'dialtone-tls-'));
-  const profile = join(work, 'ref.json');
-  let target: Awaited<ReturnType<typeof backgroundTarget>>;
-
-  beforeAll(async () => {
-    target = await backgroundTarget(profile, [], ['--tls', '--no-voice-client-page']);
-  }, 60_000);
-
-  afterAll(async () => {
-    await target?.stop();
-  });
+  const { work, profile } = tlsTarget();
 
   it('writes a profile whose hosts are all https and whose tls.ca_file names the CA it made', () => {
     const p = JSON.parse(readFileSync(profile, 'utf8'));

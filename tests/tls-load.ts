@@ -52,6 +52,23 @@ export const SCENARIOS = [
   },
 ] as const;
 
+/**
+ * The reference target over TLS in its own process, its voice client page turned off, for the tests of the enclosing
+ * describe: started before them, stopped after. `work` holds its profile (`profile`), its CA and the reports.
+ */
+export function tlsTarget(): { work: string; profile: string } {
+  const work = mkdtempSync(join(tmpdir(), 'dialtone-tls-'));
+  const profile = join(work, 'ref.json');
+  let target: Awaited<ReturnType<typeof backgroundTarget>> | undefined;
+  beforeAll(async () => {
+    target = await backgroundTarget(profile, [], ['--tls', '--no-voice-client-page']);
+  }, 60_000);
+  afterAll(async () => {
+    await target?.stop();
+  });
+  return { work, profile };
+}
+
 interface Threshold {
   metric: string;
   passed: boolean;
@@ -63,17 +80,7 @@ const onTime = (t: Threshold): boolean => /duration|time|offer_to_answer/.test(t
 /** The rows' load runs, each judged as above, against one reference target over TLS in its own process. */
 export function tlsLoadSuite(rows: readonly (typeof SCENARIOS)[number][]): void {
   describe('load against the reference target over TLS in its own process, with its voice client page turned off', () => {
-    const work = mkdtempSync(join(tmpdir(), 'dialtone-tls-'));
-    const profile = join(work, 'ref.json');
-    let target: Awaited<ReturnType<typeof backgroundTarget>>;
-
-    beforeAll(async () => {
-      target = await backgroundTarget(profile, [], ['--tls', '--no-voice-client-page']);
-    }, 60_000);
-
-    afterAll(async () => {
-      await target?.stop();
-    });
+    const { work, profile } = tlsTarget();
 
     for (const row of rows) {
       it(`runs the ${row.scenario} ${row.profile} load against it with exit ${row.expect}: ${row.why}`, async () => {
