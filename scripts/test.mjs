@@ -24,9 +24,11 @@ const vitest = (project) => [
 
 /** The phases by name, in order; `npm test -- --phase timing` runs only the one named (the timing lanes, say). */
 const PHASES = {
-  typecheck: [['typecheck', bin('tsc'), ['-p', 'tsconfig.json']]],
-  'typecheck-scenarios': [['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']]],
-  lint: [['lint and format', bin('biome'), ['check', '.']]],
+  static: [
+    ['typecheck', bin('tsc'), ['-p', 'tsconfig.json']],
+    ['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']],
+    ['lint and format', bin('biome'), ['check', '.']],
+  ],
   unit: [vitest('unit')],
   gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
   timing: [vitest('timing'), vitest('timing-wait')],

@@ -7,7 +7,9 @@ import { dialtone } from './run-cli.js';
 
 // The search against the reference target at a known capacity: chat served like a one-worker queue
 // of N requests per second, so one 7-request conversation a second costs 7 of them.
-const SEARCH = ['--start-rate', '1', '--step', '7s', '--warmup', '2s', '--max-steps', '8'];
+// Steps of 10 s: in 7 s a queue 17 % over the known capacity had not yet pushed p95 past its 500 ms SLO with a core busy
+// (1 run in 3 found 3.00 conversations/s of a known 2.57); at 10 s, 3 runs in 3 were within ±15 % (2026-11-26).
+const SEARCH = ['--start-rate', '1', '--step', '10s', '--warmup', '2s', '--max-steps', '8'];
 const KNOWN = [10, 18].map((perSecond) => ({ perSecond, conversations: perSecond / 7 }));
 
 async function search(extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; result: CapacityResult; dir: string }> {
@@ -61,17 +63,4 @@ describe('dialtone capacity', () => {
     expect(run.code).toBe(4);
     expect(run.stderr).toContain('dialtone: capacity: the search was cut short by its step-budget before it refined the knee');
   }, 120_000);
-
-  it.concurrent.each([
-    [['capacity', 'chat-turns', '--capacity', 'chat=0'], "dialtone: capacity: --capacity: chat needs a rate above 0, got '0'"],
-    [['capacity', 'chat-turns', '--capacity', 'nope=5'], "dialtone: capacity: --capacity: unknown surface 'nope'; known surfaces: "],
-    [['capacity', 'chat-turns', '--step', '5s', '--warmup', '5s'], 'dialtone: capacity: --warmup (5s) must be shorter than --step (5s)'],
-    [['capacity', 'chat-turns', '--factor', '1'], "dialtone: capacity: --factor must be above 1, got '1'"],
-    [['capacity'], 'dialtone: capacity: name a scenario, e.g. dialtone capacity chat-turns'],
-  ])('refuses %j with one line and exit code 2', async (args, text) => {
-    const r = await dialtone(args);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(text);
-  });
 });

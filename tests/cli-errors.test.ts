@@ -244,3 +244,19 @@ describe('dialtone target --retain and --retain-age', () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+// The search's own flags, refused before any target or step starts (so not timing-sensitive).
+describe('dialtone capacity flags', () => {
+  it.each([
+    [['capacity', 'chat-turns', '--capacity', 'chat=0'], "dialtone: capacity: --capacity: chat needs a rate above 0, got '0'"],
+    [['capacity', 'chat-turns', '--capacity', 'nope=5'], "dialtone: capacity: --capacity: unknown surface 'nope'; known surfaces: "],
+    [['capacity', 'chat-turns', '--step', '5s', '--warmup', '5s'], 'dialtone: capacity: --warmup (5s) must be shorter than --step (5s)'],
+    [['capacity', 'chat-turns', '--factor', '1'], "dialtone: capacity: --factor must be above 1, got '1'"],
+    [['capacity'], 'dialtone: capacity: name a scenario, e.g. dialtone capacity chat-turns'],
+  ])('refuses %j with one line and exit code 2', async (args, text) => {
+    const r = await dialtone(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(text);
+  });
+});

@@ -11,7 +11,8 @@ import { backgroundTarget, dialtone } from './run-cli.js';
 
 type Checks = Record<string, { passes: number; fails: number }>;
 
-describe('conversation scripts named by the profile', () => {
+// The runs side by side against one target, each with a report folder of its own.
+describe.concurrent('conversation scripts named by the profile', () => {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-dialogues-'));
   const reference = join(work, 'ref.json');
   const scripted = join(work, 'scripted.json');
@@ -73,7 +74,7 @@ describe('conversation scripts named by the profile', () => {
   }, 180_000);
 
   it('plays their opening turns in messaging-sockets and passes', async () => {
-    const reports = join(work, 'reports');
+    const reports = join(work, 'reports-messaging');
     const r = await dialtone(['load', 'messaging-sockets', '--target', scripted, '--duration', '5s', '--report-dir', reports], { timeoutMs: 150_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const checks = JSON.parse(readFileSync(join(reports, 'load', 'messaging-sockets', 'summary.json'), 'utf8')).root_group.checks as Checks;

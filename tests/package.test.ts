@@ -28,6 +28,26 @@ const run = (cmd: string, args: string[], cwd = project, timeout = 300_000): Run
   return { code: r.status, stdout: r.stdout ?? '', out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 };
 const npx = (...args: string[]) => run('npx', ['--no-install', 'dialtone', ...args]);
+/** `npx dialtone ARGS` from the project without blocking, so runs of their own can go side by side. */
+function npxAsync(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['--no-install', 'dialtone', ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c;
+      out += c;
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, out });
+    });
+  });
+}
 
 /** Every file under dir, relative to it: what the package holds, before and after it ran. */
 function filesUnder(dir: string, base = dir): string[] {
@@ -140,35 +160,27 @@ describe('dialtone installed as a package into a project of its own', () => {
     const before = filesUnder(installed);
     await startTarget('.dialtone/reference.json');
 
-    const gate = npx('conformance', '--target', '.dialtone/reference.json', '--only', 'chat.*');
+    // The three runs side by side, each of its own: they share the project and its target, not their reports.
+    const [gate, load, capacity] = await Promise.all([
+      npxAsync('conformance', '--target', '.dialtone/reference.json', '--only', 'chat.*'),
+      // 5 s of the smoke workload, not its 15 s: the installed package's run is what is checked, not its length.
+      npxAsync('load', 'chat-turns', '--workload', 'smoke', '--duration', '5s', '--target', '.dialtone/reference.json'),
+      // A coarse search against a reference target with a known capacity of its own (16 requests/s, about 2.3
+      // conversations/s): 1/s holds, 4/s breaks, and a precision of 1 settles it in two or three steps. It completes (exit
+      // 0 is "completed, whatever it found"; what it found is the capacity tests' business, not the package's).
+      npxAsync(
+        ...['capacity', 'chat-turns', '--capacity', 'chat=16', '--start-rate', '1', '--precision', '1'],
+        ...['--step', '4s', '--warmup', '1s', '--max-time', '5m'],
+      ),
+    ]);
     expect(gate.code, gate.out).toBe(0);
     const results = JSON.parse(readFileSync(join(project, 'reports', 'conformance', 'results.json'), 'utf8')) as { tool_version: string; gate: string };
     expect(results).toMatchObject({ tool_version: version, gate: 'pass' });
 
-    // 5 s of the smoke workload, not its 15 s: the installed package's run is what is checked, not its length.
-    const load = npx('load', 'chat-turns', '--workload', 'smoke', '--duration', '5s', '--target', '.dialtone/reference.json');
     expect(load.code, load.out).toBe(0);
     const result = JSON.parse(readFileSync(join(project, 'reports', 'load', 'chat-turns', 'result.json'), 'utf8')) as { tool_version: string };
     expect(result.tool_version).toBe(version);
 
-    // A short search against a reference target with a known capacity of its own: the search completes (exit 0 is
-    // "completed, whatever it found"; what it found is the capacity tests' business, not the package's).
-    const capacity = npx(
-      'capacity',
-      'chat-turns',
-      '--capacity',
-      'chat=8',
-      '--start-rate',
-      '4',
-      '--step',
-      '4s',
-      '--warmup',
-      '1s',
-      '--precision',
-      '0.25',
-      '--max-time',
-      '5m',
-    );
     expect(capacity.code, capacity.out).toBe(0);
     const found = JSON.parse(readFileSync(join(project, 'reports', 'capacity', 'chat-turns', 'capacity.json'), 'utf8')) as { tool_version: string };
     expect(found.tool_version).toBe(version);

@@ -55,7 +55,9 @@ afterAll(async () => {
   await target?.stop();
 });
 
-describe('SLOs from the profile, against a realistic agent in its own process', () => {
+// The runs side by side, each with a profile and a report folder of its own: the agent's latency is drawn per request,
+// with no capacity to share, so one run's load does not slow another's answers.
+describe.concurrent('SLOs from the profile, against a realistic agent in its own process', () => {
   for (const scenario of ['chat-turns', 'messaging-sockets'] as const) {
     it(`passes ${scenario} nightly-shaped with the load delivered when the profile's SLOs fit the platform`, async () => {
       const profile = profileWith(`fit-${scenario}`, { slos: SLOS, workloads: WORKLOADS });

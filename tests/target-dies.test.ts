@@ -45,7 +45,8 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-describe('dialtone conformance when the target dies mid-run', () => {
+// Each case with a target, a mark and a folder of its own, so they run side by side.
+describe.concurrent('dialtone conformance when the target dies mid-run', () => {
   it('finishes, says the connection was refused, exits 3, and leaves no process or port behind', async () => {
     const work = mkdtempSync(join(tmpdir(), 'dialtone-dies-'));
     const target = await spawnTarget(join(work, 'ref.json'));

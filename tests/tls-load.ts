@@ -79,7 +79,9 @@ const onTime = (t: Threshold): boolean => /duration|time|offer_to_answer/.test(t
 
 /** The rows' load runs, each judged as above, against one reference target over TLS in its own process. */
 export function tlsLoadSuite(rows: readonly (typeof SCENARIOS)[number][]): void {
-  describe('load against the reference target over TLS in its own process, with its voice client page turned off', () => {
+  // The rows side by side against the one target: each is judged on what happened, never on time, and each writes its
+  // own scenario's reports.
+  describe.concurrent('load against the reference target over TLS in its own process, with its voice client page turned off', () => {
     const { work, profile } = tlsTarget();
 
     for (const row of rows) {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { faker } from '@faker-js/faker';
+import { faker } from '@faker-js/faker/locale/en'; // the English faker alone: the main entry loads every locale
 import type { DialogueSet, PlayedDialogue } from './dialogues.js';
 
 /** What a chat virtual user says: ordinary questions, read by k6 through a SharedArray. */
