@@ -11,14 +11,15 @@ const only = (name, from, allowed, comment) => ({
   to: { path: '^(src|conformance|scenarios)/', pathNot: [from, ...allowed] },
 });
 
-// src/errors.ts (usage and environment errors with exit codes) and src/version.ts (dialtone's version) serve every layer.
-const SHARED = '^src/(errors|version)\\.ts$';
+// src/errors.ts (usage and environment errors with exit codes), src/version.ts (dialtone's version) and src/root.ts (the
+// project root, from src/ or dist/src/) serve every layer.
+const SHARED = '^src/(errors|version|root)\\.ts$';
 
 module.exports = {
   forbidden: [
     only('spec-stands-alone', '^src/contract/', [], 'src/contract is the single source of truth: it imports nothing of the project'),
     only('profile', '^src/profile/', ['^src/contract/', SHARED], 'src/profile may import spec'),
-    only('voice-client', '^src/voice-client/', ['^src/contract/'], 'the voice client page may import spec'),
+    only('voice-client', '^src/voice-client/', ['^src/contract/', '^src/root\\.ts$'], 'the voice client page may import spec and the root'),
     only(
       'target',
       '^src/reference-target/',
@@ -42,7 +43,7 @@ module.exports = {
     only(
       'engine',
       '^src/engine/',
-      ['^src/version\\.ts$', '^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$', '^src/load/k6-metrics\\.ts$', '^src/load/k6-thresholds\\.ts$'],
+      ['^src/(version|root)\\.ts$', '^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$', '^src/load/k6-metrics\\.ts$', '^src/load/k6-thresholds\\.ts$'],
       "the built-in engine (a program of its own, spawned like k6) may import the engine version, the exact merge (percentile), k6's built-in metrics and threshold syntax only",
     ),
     only('load-vu', '^src/load/vu/', ['^src/contract/', '^src/load/config\\.ts$'], 'code that runs inside k6 may import spec and the load config types only'),

@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 // dialtone's built-in load engine: runs k6 scripts with k6's documented semantics, in Node, on permissively licensed
 // libraries. Its command line is the part of k6's that dialtone uses (`run`, `version`).
-import { register } from 'tsx/esm/api';
+import { importSource } from './build-state.mjs';
 
-register();
 // A reader that stops early (`| head`) is not dialtone's error: what it did not take is dropped, quietly.
 for (const s of [process.stdout, process.stderr])
   s.on('error', (e) => {
     if (e.code !== 'EPIPE') throw e;
   });
-const { main } = await import('../src/engine/cli.ts');
+const { main } = await importSource('engine/cli');
 const code = await main(process.argv.slice(2));
 // process.exit drops what a pipe has not taken yet (`dialtone rules --markdown | less` lost all past 64 KiB): an empty
 // write's callback runs once everything written before it is flushed. A reader that never reads does not hold the exit

@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// Entry point: registers tsx so the TypeScript sources run as they are, then hands over to the CLI.
-import { register } from 'tsx/esm/api';
+// Entry point: loads the CLI from dist/ when it is fresh, else from the TypeScript sources through tsx (build-state.mjs).
+import { importSource } from './build-state.mjs';
 
-register();
 // A reader that stops early (`| head`) is not dialtone's error: what it did not take is dropped, quietly.
 for (const s of [process.stdout, process.stderr])
   s.on('error', (e) => {
     if (e.code !== 'EPIPE') throw e;
   });
-const { main } = await import('../src/cli/main.ts');
+const { main } = await importSource('cli/main');
 const code = await main(process.argv.slice(2));
 // vitest and fastify may leave handles open; the exit code is decided, so leave now.
 // process.exit drops what a pipe has not taken yet (`dialtone rules --markdown | less` lost all past 64 KiB): an empty

@@ -2,8 +2,9 @@
 // postinstall. It never fails `npm install`: what it cannot do it says in one line.
 // dialtone never fetches, builds or ships k6 (it is AGPL): load runs on the user's own k6 when they installed one, else
 // on dialtone's built-in engine, so nothing here is about k6.
-// First, in dialtone's own repository only, the pinned Go tools its tests use (actionlint, kubeconform), built from
-// tools/NAME. The package does not ship tools/ (package.json "files"), so an install into a user's project builds nothing.
+// First dist/, the sources transpiled (scripts/build.mjs). Then, in dialtone's own repository only, the pinned Go tools
+// its tests use (actionlint, kubeconform), built from tools/NAME. The package does not ship tools/ (package.json
+// "files"), so an install into a user's project builds no Go tool.
 // Then Chromium, for the voice-browser scenario (k6/browser): when none is found, root with apt-get
 // installs Debian's `chromium` package; anyone else gets one line saying how. DIALTONE_SKIP_CHROMIUM=1
 // skips this step.
@@ -13,6 +14,15 @@ import { register } from 'tsx/esm/api';
 
 register();
 const root = new URL('..', import.meta.url).pathname;
+
+// dist/: the sources transpiled, so no process of dialtone's needs tsx to start (scripts/build.mjs). Without it
+// dialtone runs its sources through tsx, only slower to start.
+const build = spawnSync(process.execPath, [new URL('./build.mjs', import.meta.url).pathname], { encoding: 'utf8', timeout: 120_000 });
+if (build.status === 0) console.log(build.stdout.trim());
+else {
+  const why = `${build.stderr ?? ''}`.trim().split('\n')[0] || `exit ${build.status ?? build.signal}`;
+  console.error(`dialtone: building dist/ failed (${why}); dialtone runs its TypeScript sources through tsx instead`);
+}
 
 // The pinned Go tools the tests use: actionlint (CI workflows) and kubeconform (k6-operator manifests).
 // Built from tools/NAME/go.mod + go.sum (checksum-verified); DIALTONE_SKIP_TOOLS=1 skips them.

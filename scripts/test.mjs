@@ -24,6 +24,8 @@ const vitest = (project) => [
 
 /** The phases by name, in order; `npm test -- --phase timing` runs only the one named (the timing lanes, say). */
 const PHASES = {
+  // dist/, the transpiled sources every process of the suite starts from (scripts/build.mjs), when a source is newer.
+  build: [['build dist/', process.execPath, ['scripts/build.mjs']]],
   static: [
     ['typecheck', bin('tsc'), ['-p', 'tsconfig.json']],
     ['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']],

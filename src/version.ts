@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './root.js';
 
 /**
  * dialtone's version: the one in package.json, read once. `--version` prints it, every report carries it as
@@ -7,4 +9,4 @@ import { readFileSync } from 'node:fs';
  * @example
  * `dialtone ${DIALTONE_VERSION}`; // 'dialtone 0.1.0'
  */
-export const DIALTONE_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const DIALTONE_VERSION: string = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -29,9 +29,9 @@ const run = (cmd: string, args: string[], cwd = project, timeout = 300_000): Run
 };
 const npx = (...args: string[]) => run('npx', ['--no-install', 'dialtone', ...args]);
 /** `npx dialtone ARGS` from the project without blocking, so runs of their own can go side by side. */
-function npxAsync(...args: string[]): Promise<Run> {
+function npxAsync(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['--no-install', 'dialtone', ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['--no-install', 'dialtone', ...args], { cwd: project, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -121,14 +121,18 @@ describe('dialtone installed as a package into a project of its own', () => {
       (f) => /^(tests|tools|reports|docs|\.github|\.ci)\//.test(f) || /^src\/.*\.test\.ts$/.test(f) || /^src\/(tools|fuzz|soak)\//.test(f),
     );
     expect(stray).toEqual([]);
-    expect(packed.filter((f) => f.startsWith('scripts/'))).toEqual(['scripts/setup.mjs']);
+    expect(packed.filter((f) => f.startsWith('scripts/')).sort()).toEqual(['scripts/build.mjs', 'scripts/setup.mjs']);
+    expect(packed.filter((f) => f.startsWith('dist/'))).toEqual([]); // built at install (postinstall), not shipped
   });
 
-  it('installs from the tarball and builds nothing: no Go tool, no .tools folder', () => {
+  it('installs from the tarball and builds no Go tool, only dist/: its sources transpiled, fresh, so no start needs tsx', async () => {
     expect(install.code, install.out).toBe(0);
     expect(existsSync(join(installed, 'bin', 'dialtone.mjs'))).toBe(true);
     expect(existsSync(join(installed, '.tools'))).toBe(false);
     expect(install.out).not.toMatch(/building (actionlint|kubeconform)|go build/);
+    const { isFresh } = await import(join(installed, 'bin', 'build-state.mjs'));
+    expect(isFresh(installed)).toBe(true);
+    expect(existsSync(join(installed, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
   });
 
   it('prints the version package.json holds', () => {
@@ -162,16 +166,17 @@ describe('dialtone installed as a package into a project of its own', () => {
 
     // The three runs side by side, each of its own: they share the project and its target, not their reports.
     const [gate, load, capacity] = await Promise.all([
-      npxAsync('conformance', '--target', '.dialtone/reference.json', '--only', 'chat.*'),
-      // 5 s of the smoke workload, not its 15 s: the installed package's run is what is checked, not its length.
-      npxAsync('load', 'chat-turns', '--workload', 'smoke', '--duration', '5s', '--target', '.dialtone/reference.json'),
+      npxAsync(['conformance', '--target', '.dialtone/reference.json', '--only', 'chat.*']),
+      // 5 s of the smoke workload, not its 15 s: the installed package's run is what is checked, not its length. From the
+      // TypeScript sources through tsx (the CLI, the engine and its worker threads), as when dist/ is stale or missing.
+      npxAsync(['load', 'chat-turns', '--workload', 'smoke', '--duration', '5s', '--target', '.dialtone/reference.json'], { DIALTONE_FROM_SOURCE: '1' }),
       // A coarse search against a reference target with a known capacity of its own (16 requests/s, about 2.3
       // conversations/s): 1/s holds, 4/s breaks, and a precision of 1 settles it in two or three steps. It completes (exit
       // 0 is "completed, whatever it found"; what it found is the capacity tests' business, not the package's).
-      npxAsync(
+      npxAsync([
         ...['capacity', 'chat-turns', '--capacity', 'chat=16', '--start-rate', '1', '--precision', '1'],
         ...['--step', '4s', '--warmup', '1s', '--max-time', '5m'],
-      ),
+      ]),
     ]);
     expect(gate.code, gate.out).toBe(0);
     const results = JSON.parse(readFileSync(join(project, 'reports', 'conformance', 'results.json'), 'utf8')) as { tool_version: string; gate: string };

@@ -3,8 +3,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT } from '../root.js';
 
-export const ENGINE = new URL('../../bin/dialtone-engine.mjs', import.meta.url).pathname;
+export const ENGINE = join(ROOT, 'bin', 'dialtone-engine.mjs');
 
 export interface EngineRun {
   readonly code: number;

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from '../root.js';
 
-const BIN = fileURLToPath(new URL('../../bin/dialtone.mjs', import.meta.url));
+const BIN = join(ROOT, 'bin', 'dialtone.mjs');
 
 /** `dialtone target` running in a process of its own, so a crash of the target cannot take the fuzzer with it. */
 export interface TargetProcess {

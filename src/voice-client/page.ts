@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { transformSync } from 'esbuild';
 import { VoicePaths } from '../contract/voice/shapes.js';
+import { ROOT } from '../root.js';
 
 /** Where the reference gateway serves the browser voice client for a person at a browser. */
 export const VOICE_CLIENT_PATH = '/dialtone/voice-client.html';
@@ -21,7 +23,7 @@ const inline = (s: string) => s.replace(/</g, '\\u003c');
  */
 export function voiceClientPage(): string {
   if (cached) return cached;
-  const source = readFileSync(new URL('./browser.ts', import.meta.url), 'utf8');
+  const source = readFileSync(join(ROOT, 'src', 'voice-client', 'browser.ts'), 'utf8');
   const { code } = transformSync(source, { loader: 'ts', format: 'iife', target: 'es2020' });
   const config = inline(JSON.stringify({ signalPath: VoicePaths.signal, iceServersPath: VoicePaths.iceServers }));
   cached = `<!doctype html>
