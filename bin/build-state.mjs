@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The stamp scripts/build.mjs writes last: `{ builtAt, files }`. */
-export const stampOf = (root) => join(root, 'dist', 'build.json');
+/** The stamp scripts/build.mjs writes last, in dist/: `{ builtAt, files }`. */
+export const STAMP = 'build.json';
+export const stampOf = (root) => join(root, 'dist', STAMP);
 
 /** What dist/ is built from: every module of src/ but the tests, and the scenarios' defaults src/ imports. */
 export function sources(root = ROOT) {

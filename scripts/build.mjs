@@ -7,10 +7,10 @@
 //
 //   node scripts/build.mjs        builds dist/ when a source is newer than it, else says it is fresh
 //   node scripts/build.mjs --force
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { transform } from 'esbuild';
-import { isFresh, ROOT, sources, stampOf } from '../bin/build-state.mjs';
+import { isFresh, ROOT, STAMP, sources } from '../bin/build-state.mjs';
 
 const DIST = join(ROOT, 'dist');
 
@@ -21,7 +21,9 @@ if (!process.argv.includes('--force') && isFresh()) {
 // The stamp's time is taken before reading any source: one edited while this runs is newer than the build.
 const builtAt = Date.now();
 const files = sources();
-rmSync(DIST, { recursive: true, force: true });
+// Built beside dist/ and swapped in at the end, so a process running from dist/ meanwhile still finds its lazy imports.
+const NEXT = `${DIST}.next`;
+rmSync(NEXT, { recursive: true, force: true });
 // The repository's tsconfig where there is one; the package ships none, and esbuild's defaults for a Node 20 target are
 // what it sets for a transform (class fields defined, unused imports dropped).
 const tsconfig = existsSync(join(ROOT, 'tsconfig.json')) ? JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) : {};
@@ -29,7 +31,7 @@ await Promise.all(
   files.map(async (file) => {
     const rel = relative(ROOT, file);
     const source = readFileSync(file, 'utf8');
-    const out = join(DIST, rel.replace(/\.ts$/, '.js'));
+    const out = join(NEXT, rel.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
     if (!file.endsWith('.ts')) return writeFileSync(out, source);
     const { code } = await transform(source, {
@@ -43,5 +45,7 @@ await Promise.all(
     writeFileSync(out, code);
   }),
 );
-writeFileSync(stampOf(ROOT), `${JSON.stringify({ builtAt, files: files.length })}\n`);
+writeFileSync(join(NEXT, STAMP), `${JSON.stringify({ builtAt, files: files.length })}\n`);
+rmSync(DIST, { recursive: true, force: true });
+renameSync(NEXT, DIST);
 console.log(`dialtone: built dist/ from ${files.length} sources in ${((Date.now() - builtAt) / 1000).toFixed(1)} s`);
