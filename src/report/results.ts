@@ -65,7 +65,7 @@ export const DefectVerdict = z.object({
   caught: z.boolean(),
   /** True when exactly the broken rules failed, no others. */
   exact: z.boolean(),
-  /** Wall time of this defect's run: its target's start, its surface's cases, its target's close. */
+  /** The time its surface's cases took against its target (summed over the cases, in a run it may share with other surfaces). */
   duration_ms: z.number().optional(),
 });
 export type DefectVerdict = z.infer<typeof DefectVerdict>;

@@ -93,7 +93,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
   const run = async (ctx: TestContext) => {
     const meta: CaseMeta = { rule: id, ...(r.open ? { open: true } : {}), ...(options.operation ? { operation: options.operation } : {}) };
     ctx.task.meta.dialtone = meta;
-    const settings = runSettings();
+    const settings = runSettings(r.surface);
     const loaded = settings.loaded;
     const t = new CaseContext(loaded, { slow: settings.slow });
     const missing = options.needs?.find((n) => !t.capabilities.has(n));

@@ -24,6 +24,11 @@ export interface Handover {
   readonly slow?: boolean;
   /** The mutation proof: by rule id, the mutation armed in that rule's case(s), or `trace` to record what passed. */
   readonly mutations?: Record<string, MutationSpec> | 'trace';
+  /**
+   * Profiles by surface, in place of `profile` for that surface's cases: the self-test runs the cases of several
+   * surfaces at once, each against a target with its own defect.
+   */
+  readonly bySurface?: Record<string, unknown>;
 }
 
 /** The settings of this run as the workers see them. */
@@ -35,23 +40,26 @@ export interface RunSettings {
   readonly mutations?: Record<string, MutationSpec> | 'trace';
 }
 
-let cached: { path: string; text: string; settings: RunSettings } | undefined;
+let cached: { path: string; text: string; settings: Map<string | undefined, RunSettings> } | undefined;
 
 /**
- * The profile and settings of this run. Re-read on every call (it is a small file): one vitest instance serves
- * many runs (the self-test), and workers are not isolated per file, so a module-level copy would go stale between
- * runs.
+ * The profile and settings of this run, for the cases of `surface` (the self-test hands each surface a target of its
+ * own). Re-read on every call (it is a small file): one vitest instance serves many runs (the self-test), and workers
+ * are not isolated per file, so a module-level copy would go stale between runs.
  */
-export function runSettings(): RunSettings {
+export function runSettings(surface?: string): RunSettings {
   const path = process.env[PROFILE_ENV];
   if (!path) throw new Error(`${PROFILE_ENV} is not set: run the suite through 'dialtone conformance'`);
   const text = readFileSync(path, 'utf8');
-  if (cached?.path === path && cached.text === text) return cached.settings;
+  if (cached?.path !== path || cached.text !== text) cached = { path, text, settings: new Map() };
+  const known = cached.settings.get(surface);
+  if (known) return known;
   const handover = JSON.parse(text) as Handover;
-  const profile = parseProfile(handover.profile, handover.source ?? path);
+  const profile = parseProfile((surface !== undefined && handover.bySurface?.[surface]) || handover.profile, handover.source ?? path);
   const loaded = { profile, path: handover.source ?? undefined, secrets: resolveSecrets(profile, path, process.env) };
-  cached = { path, text, settings: { loaded, slow: handover.slow === true, ...(handover.mutations ? { mutations: handover.mutations } : {}) } };
-  return cached.settings;
+  const settings = { loaded, slow: handover.slow === true, ...(handover.mutations ? { mutations: handover.mutations } : {}) };
+  cached.settings.set(surface, settings);
+  return settings;
 }
 
 export { secretEnv } from '../profile/load.js';

@@ -32,6 +32,8 @@ export interface RunOptions {
   readonly progress?: ((line: string) => void) | undefined;
   /** The mutation proof: a mutation per rule id armed in that rule's case, or `trace` to record what passed. */
   readonly mutations?: Record<string, MutationSpec> | 'trace';
+  /** Profiles by surface, each in place of the run's profile for that surface's cases (the self-test's batches). */
+  readonly bySurface?: Readonly<Record<string, LoadedProfile>>;
 }
 
 /** Real-time cases of one file wait side by side (`it.concurrent`): all of a file's at once, not vitest's default 5. */
@@ -86,7 +88,9 @@ export class SuiteRunner {
     const started = Date.now();
     const env = secretEnv(loaded);
     const envKey = JSON.stringify(env);
-    if (this.#env !== undefined && this.#env !== envKey) throw new Error('a SuiteRunner serves profiles with one set of secret values');
+    const others = Object.values(o.bySurface ?? {});
+    if ((this.#env !== undefined && this.#env !== envKey) || others.some((l) => JSON.stringify(secretEnv(l)) !== envKey))
+      throw new Error('a SuiteRunner serves profiles with one set of secret values');
     this.#env = envKey;
     const path = this.#handover;
     // Only references go to disk; the values travel in the environment the workers inherit.
@@ -95,6 +99,9 @@ export class SuiteRunner {
       profile: { ...loaded.profile, env_file: undefined },
       slow: o.slow === true,
       ...(o.mutations ? { mutations: o.mutations } : {}),
+      ...(o.bySurface
+        ? { bySurface: Object.fromEntries(Object.entries(o.bySurface).map(([surface, l]) => [surface, { ...l.profile, env_file: undefined }])) }
+        : {}),
     };
     writeFileSync(path, JSON.stringify(handover), { mode: 0o600 });
     Object.assign(process.env, env);
