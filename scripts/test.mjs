@@ -7,7 +7,7 @@
 // one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their two
 // lanes side by side, then the files that need the whole machine alone (tests/timing-sensitive.ts). The gate keeps a
 // phase of its own: the unit project alone keeps both cores 95 % busy (sampled each second, 2026-11-26), so beside it
-// the gate would only wait its turn.
+// the gate would only wait its turn (side by side, measured 2026-11-26: 281 s against 168 s + 109 s one after the other).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
