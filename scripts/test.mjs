@@ -4,7 +4,7 @@
 // Prints one closing line "N passed, N failed" counting every test, case and defect.
 //
 // Steps run in phases; the steps of a phase run side by side, each a process of its own, and a phase starts when the
-// one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their two
+// one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their three
 // lanes side by side, then the files that need the whole machine alone (tests/timing-sensitive.ts). The gate keeps a
 // phase of its own: the unit project alone keeps both cores 95 % busy (sampled each second, 2026-11-26), so beside it
 // the gate would only wait its turn (side by side, measured 2026-11-26: 281 s against 168 s + 109 s one after the other).
@@ -33,7 +33,7 @@ const PHASES = {
   ],
   unit: [vitest('unit')],
   gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
-  timing: [vitest('timing'), vitest('timing-wait')],
+  timing: [vitest('timing'), vitest('timing-wait'), vitest('timing-wait-2')],
   'timing-alone': [vitest('timing-alone')],
 };
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
@@ -42,7 +42,7 @@ if (only !== undefined && !(only in PHASES)) {
   process.exit(2);
 }
 const phases = only === undefined ? Object.values(PHASES) : [PHASES[only]];
-const vitestResults = ['unit', 'timing', 'timing-wait', 'timing-alone'].map((p) => `reports/unit/${p}.json`);
+const vitestResults = ['unit', 'timing', 'timing-wait', 'timing-wait-2', 'timing-alone'].map((p) => `reports/unit/${p}.json`);
 
 // Results of an earlier run must never be counted as this run's.
 for (const stale of [...vitestResults, 'reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });

@@ -125,6 +125,26 @@ export async function runConformance(o: {
   let targetDied: string | undefined;
   let proofRun: { rows: RuleProofRow[]; durationMs: number } = { rows: [], durationMs: 0 };
   let verdicts: DefectVerdict[] | undefined;
+  // The defects of the surfaces the filter selects (the rules that match it are the gate's rules).
+  const ids = (Object.keys(Defects) as DefectId[]).filter(
+    (id) => !(Defects[id] as Defect).onlyUnderLoad && ruleList.some((r) => r.surface === Defects[id].surface && matchesGlob(r.id, o.only)),
+  );
+  const defects = (credentials?: IssuedCredentials) =>
+    runSelftest(
+      ROOT,
+      ids,
+      (v) => {
+        if (!v.exact)
+          console.log(`  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`);
+      },
+      credentials ? { credentials } : {},
+    );
+  // Against the embedded reference target the defects' targets take its credentials, so every run shares one set of
+  // secret values and the defects start at once, beside the suite and the mutation proof; against a profile's target
+  // they run after both.
+  const reference = session.reference?.context.credentials;
+  const early = o.selftest && reference ? defects(reference) : undefined;
+  early?.catch(() => {}); // awaited below; this only keeps a failure meanwhile from going unhandled
   try {
     results = await runSuite({
       root: ROOT,
@@ -135,29 +155,8 @@ export async function runConformance(o: {
     });
     targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
     if (o.selftest) {
-      const gate = results;
-      const ids = (Object.keys(Defects) as DefectId[]).filter(
-        (id) => !(Defects[id] as Defect).onlyUnderLoad && (!o.only || gate.rules.some((r) => r.surface === Defects[id].surface)),
-      );
-      const defects = (credentials?: IssuedCredentials) =>
-        runSelftest(
-          ROOT,
-          ids,
-          (v) => {
-            if (!v.exact)
-              console.log(
-                `  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`,
-              );
-          },
-          credentials ? { credentials } : {},
-        );
-      // The mutation proof runs against the target under test itself, a real environment included. Against the embedded
-      // reference target the defects' targets take its credentials, so both runs share one set of secret values and
-      // go side by side; against a profile's target the defects run after it.
+      // The mutation proof runs against the target under test itself, a real environment included.
       const proofing = targetDied ? undefined : proof.runMutationProof(ROOT, session.loaded, o.only);
-      const reference = session.reference?.context.credentials;
-      const early = reference && proofing ? defects(reference) : undefined;
-      early?.catch(() => {}); // awaited below; this only keeps a failure during the proof from going unhandled
       proofRun = (await proofing) ?? proofRun;
       verdicts = await (early ?? defects());
     }
