@@ -66,7 +66,7 @@ export function conformancePage(r: Results): string {
 <details${allExact ? '' : ' open'}><summary>Each defect of the reference target, the rules it breaks and the rules the suite failed</summary><table><tr><th>Defect</th><th>Breaks</th><th>Failed rules</th><th>Verdict</th></tr>${r.selftest.defects
         .map(
           (d) =>
-            `<tr><td><code>${esc(d.id)}</code><div class="muted">${esc(d.description)}</div></td><td>${d.breaks.map((b) => `<code>${esc(b)}</code>`).join('<br>')}</td><td>${d.failed_rules.map((b) => `<code>${esc(b)}</code>`).join('<br>') || '—'}</td><td>${d.exact ? badge('pass') : badge('fail')} ${d.caught ? (d.exact ? 'caught exactly' : 'caught, with other rules') : 'not caught'}</td></tr>`,
+            `<tr><td><code>${esc(d.id)}</code><div class="muted">${esc(d.description)}</div></td><td>${d.breaks.map((b) => `<code>${esc(b)}</code>`).join('<br>')}</td><td>${d.failed_rules.map((b) => `<code>${esc(b)}</code>`).join('<br>') || '—'}</td><td>${d.exact ? badge('pass') : badge('fail')} ${d.caught ? (d.exact ? 'caught exactly' : 'caught, with other rules') : 'not caught'}${(d.unexpected ?? []).map((u) => `<div class="muted"><code>${esc(u.rule)}</code>: ${esc(u.detail)}</div>`).join('')}${(d.beside_others ?? []).map((u) => `<div class="muted">failed beside the other lanes, held when run by itself: <code>${esc(u.rule)}</code>: ${esc(u.detail)}</div>`).join('')}</td></tr>`,
         )
         .join('')}</table></details>`
     : '';

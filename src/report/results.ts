@@ -65,6 +65,13 @@ export const DefectVerdict = z.object({
   caught: z.boolean(),
   /** True when exactly the broken rules failed, no others. */
   exact: z.boolean(),
+  /** The cases of rules the defect does not break that failed anyway, each with its one-line detail: what to look at. */
+  unexpected: z.array(z.object({ rule: z.string(), detail: z.string() })).optional(),
+  /**
+   * Set when the first run also failed other rules and the defect was run again by itself (the verdict is the second
+   * run's): the first run's failures that did not come back, with their details.
+   */
+  beside_others: z.array(z.object({ rule: z.string(), detail: z.string() })).optional(),
   /** The time its surface's cases took against its target (summed over the cases, in a run it may share with other surfaces). */
   duration_ms: z.number().optional(),
 });

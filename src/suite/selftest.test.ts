@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CaseResult } from '../report/results.js';
 import { ROOT } from '../root.js';
-import { runSelftest } from './selftest.js';
+import { confirmAlone, runSelftest, verdictOf } from './selftest.js';
 
 describe('the defect self-test, defects of several surfaces in one run', () => {
   // The runner hands the targets' secret values to its workers through process.env; this worker runs other files after
@@ -21,5 +22,52 @@ describe('the defect self-test, defects of several surfaces in one run', () => {
       ['chat-whatsapp-rejected', ['chat.create.channel-enum'], true],
     ]);
     for (const v of verdicts) expect(v.duration_ms, v.id).toBeGreaterThan(0);
+  });
+});
+
+describe('a defect verdict', () => {
+  const result = (rule: string, outcome: CaseResult['outcome'], detail = ''): CaseResult => ({ rule, title: rule, outcome, detail, file: 'f', duration_ms: 1 });
+
+  it('keeps the detail of each failure the defect does not explain, and ignores other surfaces', () => {
+    const v = verdictOf('chat-close-success-false', [
+      result('chat.close.success-true', 'fail', 'Received: false / Documented: true'),
+      result('chat.create.channel-enum', 'fail', 'Received: 500 / Documented: 201'),
+      result('alerts.rules.patch-only-changed', 'fail', 'another defect’s run'),
+      result('chat.path.version-segment', 'pass'),
+    ]);
+    expect([v.caught, v.exact, v.unexpected]).toEqual([true, false, [{ rule: 'chat.create.channel-enum', detail: 'Received: 500 / Documented: 201' }]]);
+  });
+});
+
+describe('a defect caught with other rules failing beside it', () => {
+  const result = (rule: string, outcome: CaseResult['outcome'], detail = ''): CaseResult => ({ rule, title: rule, outcome, detail, file: 'f', duration_ms: 1 });
+  const id = 'chat-close-success-false';
+  const busy = verdictOf(id, [result('chat.close.success-true', 'fail'), result('chat.create.channel-enum', 'fail', 'not connected within 5000 ms')]);
+
+  it('takes the verdict of its run by itself, and keeps what failed the first time with its detail', async () => {
+    const asked: string[] = [];
+    const [v] = await confirmAlone([busy], async (again) => {
+      asked.push(again);
+      return verdictOf(again, [result('chat.close.success-true', 'fail'), result('chat.create.channel-enum', 'pass')]);
+    });
+    expect(asked).toEqual([id]);
+    expect([v?.exact, v?.beside_others]).toEqual([true, [{ rule: 'chat.create.channel-enum', detail: 'not connected within 5000 ms' }]]);
+  });
+
+  it('stays not exact when the other rule fails again by itself', async () => {
+    const [v] = await confirmAlone([busy], async (again) =>
+      verdictOf(again, [result('chat.close.success-true', 'fail'), result('chat.create.channel-enum', 'fail', 'again')]),
+    );
+    expect([v?.caught, v?.exact, v?.unexpected?.[0]?.detail, v?.beside_others]).toEqual([true, false, 'again', []]);
+  });
+
+  it('is not caught when its run by itself no longer catches it', async () => {
+    const [v] = await confirmAlone([busy], async (again) => verdictOf(again, [result('chat.close.success-true', 'pass')]));
+    expect([v?.caught, v?.exact]).toEqual([false, false]);
+  });
+
+  it('never gives a defect that was not caught a second try', async () => {
+    const missed = verdictOf(id, [result('chat.close.success-true', 'pass')]);
+    await expect(confirmAlone([missed], async () => missed)).rejects.toThrow('only a verdict caught with other rules failing is run again');
   });
 });

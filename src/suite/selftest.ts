@@ -52,38 +52,73 @@ export async function runSelftest(
   const queue = [...ids].sort((a, b) => Defects[b].breaks.length - Defects[a].breaks.length);
   // One set of credentials for every target: a runner serves profiles with one set of secret values.
   const credentials = o.credentials ?? issueCredentials();
-  const lane = async (runner: SuiteRunner) => {
-    for (let batch = nextBatch(queue); batch.length > 0; batch = nextBatch(queue)) {
-      const targets = await Promise.all(batch.map((id) => startTarget({ defects: [id], credentials })));
-      try {
-        const bySurface = Object.fromEntries(batch.map((id, i) => [Defects[id].surface, (targets[i] as RunningTarget).loaded]));
-        const first = targets[0] as RunningTarget;
-        const results = await runner.run(first.loaded, batch.map((id) => `${Defects[id].surface}.*`).join(','), { bySurface });
-        for (const id of batch) {
-          const verdict = verdictOf(id, results.cases);
-          verdicts.set(id, verdict);
-          onVerdict?.(verdict);
-        }
-      } finally {
-        await Promise.all(targets.map((t) => t.close()));
-      }
+  // Runs one batch on `runner` and returns each defect's verdict.
+  const runBatch = async (runner: SuiteRunner, batch: DefectId[]): Promise<DefectVerdict[]> => {
+    const targets = await Promise.all(batch.map((id) => startTarget({ defects: [id], credentials })));
+    try {
+      const bySurface = Object.fromEntries(batch.map((id, i) => [Defects[id].surface, (targets[i] as RunningTarget).loaded]));
+      const first = targets[0] as RunningTarget;
+      const results = await runner.run(first.loaded, batch.map((id) => `${Defects[id].surface}.*`).join(','), { bySurface });
+      return batch.map((id) => verdictOf(id, results.cases));
+    } finally {
+      await Promise.all(targets.map((t) => t.close()));
     }
+  };
+  const settle = (v: DefectVerdict) => {
+    verdicts.set(v.id as DefectId, v);
+    onVerdict?.(v);
+  };
+  const again: DefectVerdict[] = [];
+  const lane = async (runner: SuiteRunner) => {
+    for (let batch = nextBatch(queue); batch.length > 0; batch = nextBatch(queue))
+      for (const v of await runBatch(runner, batch)) {
+        if (v.caught && !v.exact) again.push(v);
+        else settle(v);
+      }
   };
   const runners = await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, ids.length)) }, () => SuiteRunner.create(root)));
   try {
     await Promise.all(runners.map(lane));
+    const alone = runners[0] as SuiteRunner;
+    for (const v of await confirmAlone(again, async (id) => (await runBatch(alone, [id]))[0] as DefectVerdict)) settle(v);
   } finally {
     await Promise.all(runners.map((r) => r.close()));
   }
   return ids.flatMap((id) => verdicts.get(id) ?? []);
 }
 
-/** A defect's verdict from the cases of its surface. */
-function verdictOf(id: DefectId, all: readonly CaseResult[]): DefectVerdict {
+/**
+ * Runs again, one at a time, each defect that was caught with other rules failing beside it; the verdict is the second
+ * run's. Those rules hold on the defect's target unless they fail again in the run by itself: a failure that comes back
+ * stands, one that does not is kept as `beside_others` with its detail. A defect that was not caught is never run again
+ * (only caught-but-not-exact verdicts belong here): a catch must not depend on a second try.
+ *
+ * @example
+ * const [v] = await confirmAlone([firstVerdict], (id) => runAlone(id));
+ * v.exact // true when the other rules held the second time; v.beside_others says what failed the first
+ */
+export async function confirmAlone(first: readonly DefectVerdict[], rerun: (id: DefectId) => Promise<DefectVerdict>): Promise<DefectVerdict[]> {
+  const out: DefectVerdict[] = [];
+  for (const v of first) {
+    if (!v.caught || v.exact) throw new Error(`defect ${v.id}: only a verdict caught with other rules failing is run again`);
+    const alone = await rerun(v.id as DefectId);
+    out.push({ ...alone, beside_others: (v.unexpected ?? []).filter((u) => !alone.failed_rules.includes(u.rule)) });
+  }
+  return out;
+}
+
+/**
+ * A defect's verdict from the cases of its surface; a failure it does not explain keeps its case's detail.
+ *
+ * @example
+ * verdictOf('chat-close-success-false', results.cases).unexpected // undefined when only chat.close.success-true failed
+ */
+export function verdictOf(id: DefectId, all: readonly CaseResult[]): DefectVerdict {
   const defect = Defects[id];
   const cases = all.filter((c) => c.rule.startsWith(`${defect.surface}.`));
   const failed = [...new Set(cases.filter((c) => c.outcome === 'fail').map((c) => c.rule))].sort();
   const breaks = [...defect.breaks].sort();
+  const unexpected = cases.filter((c) => c.outcome === 'fail' && !(breaks as string[]).includes(c.rule)).map((c) => ({ rule: c.rule, detail: c.detail }));
   return {
     id,
     surface: defect.surface,
@@ -92,6 +127,7 @@ function verdictOf(id: DefectId, all: readonly CaseResult[]): DefectVerdict {
     failed_rules: failed,
     caught: breaks.every((b) => failed.includes(b)),
     exact: JSON.stringify(failed) === JSON.stringify(breaks),
+    ...(unexpected.length > 0 ? { unexpected } : {}),
     duration_ms: cases.reduce((sum, c) => sum + c.duration_ms, 0),
   };
 }

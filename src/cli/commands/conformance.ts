@@ -134,8 +134,11 @@ export async function runConformance(o: {
       ROOT,
       ids,
       (v) => {
-        if (!v.exact)
-          console.log(`  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`);
+        for (const u of v.beside_others ?? [])
+          console.log(`  defect ${v.id}: ${u.rule} failed beside the other lanes, then held in a run of the defect by itself: ${u.detail}`);
+        if (v.exact) return;
+        console.log(`  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`);
+        for (const u of v.unexpected ?? []) console.log(`    ${u.rule}: ${u.detail}`);
       },
       credentials ? { credentials } : {},
     );
@@ -187,8 +190,9 @@ export async function runConformance(o: {
   for (const e of results.errors) console.log(`  ERROR ${e.split('\n')[0]}`);
   if (results.selftest) {
     const s = results.selftest;
+    const again = s.defects.filter((d) => d.beside_others !== undefined).length;
     console.log(
-      `defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)${selftestTimes(s.defects)}`,
+      `defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)${again ? `; ${again} run again by itself after other rules failed beside the other lanes` : ''}${selftestTimes(s.defects)}`,
     );
   }
   if (targetDied) console.log(targetDied);
