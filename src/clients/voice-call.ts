@@ -346,12 +346,24 @@ export class VoiceCall {
     }
   }
 
-  /** Resolves once no packet has arrived for `gapMs`; false when packets still flowed at `timeoutMs`. */
-  async quiet(gapMs: number, timeoutMs = SIGNAL_TIMEOUT_MS): Promise<boolean> {
+  /**
+   * Resolves true once no packet has arrived for `gapMs` and none arrives in the `holdMs` after; false when packets
+   * still flowed at `timeoutMs`. Each look comes after the packets already waiting on the socket have been read: a
+   * timer fires before pending I/O, so on a busy machine a stalled loop would otherwise pass for a quiet gateway.
+   */
+  async quiet(gapMs: number, timeoutMs = SIGNAL_TIMEOUT_MS, holdMs = 0): Promise<boolean> {
     const deadline = performance.now() + timeoutMs;
+    const afterIo = () => new Promise((r) => setImmediate(r));
     for (;;) {
+      await afterIo();
       const since = performance.now() - this.#lastPacketAt;
-      if (since >= gapMs) return true;
+      if (since >= gapMs) {
+        const seen = this.packetsIn;
+        await new Promise((r) => setTimeout(r, holdMs));
+        await afterIo();
+        if (this.packetsIn === seen) return true;
+        continue;
+      }
       if (performance.now() + (gapMs - since) > deadline) return false;
       await new Promise((r) => setTimeout(r, gapMs - since));
     }
