@@ -60,8 +60,9 @@ export interface CallTimings {
 
 /**
  * The longest a case waits for a call to connect. The documents give no time for it; a connect is ICE and DTLS worked
- * out in JavaScript at both ends, which a loaded runner slows, and the gateway's own watchdog gives up only at 15 s.
- * Before, it was the 5 s signaling wait: one CI gate failed voice.signaling.ice-both-ways, which waits for the answer and this.
+ * out in JavaScript at both ends, which a loaded runner slows (werift sends an unanswered DTLS flight again after 0.5 s,
+ * then 1 s, 1.5 s, …: seen four times over for one call with two cores busy), and the gateway's own watchdog gives up at
+ * 15 s. It was the 5 s signaling wait.
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
