@@ -61,7 +61,7 @@ export interface CallTimings {
 /**
  * The longest a case waits for a call to connect. The documents give no time for it; a connect is ICE and DTLS worked
  * out in JavaScript at both ends, which a loaded runner slows (werift sends an unanswered DTLS flight again after 0.5 s,
- * then 1 s, 1.5 s, …: seen four times over for one call with two cores busy), and the gateway's own watchdog gives up at
+ * then 1 s, 1.5 s, …: sent five times over for one session with two cores busy), and the gateway's own watchdog gives up at
  * 15 s. It was the 5 s signaling wait.
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
