@@ -10,7 +10,7 @@ import { type AlertRuleCreateRequest, type AlertRuleUpdateRequest, AlertsPaths }
 import { AgentsRegion } from '../contract/common.js';
 import { type WebhookEndpointCreateRequest, WebhooksPaths } from '../contract/webhooks/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { type Exchange, type Response, request, trustFor } from './exchange.js';
+import { type Exchange, logUnanswered, type Response, request, trustFor } from './exchange.js';
 
 /** Overrides for one call, so cases can send what a well-behaved client would not. */
 export interface AgentsCallOptions {
@@ -135,7 +135,9 @@ export class AgentsClient {
     const query = Object.entries(o.query ?? {}).filter((e): e is [string, string | number | boolean] => e[1] !== undefined);
     const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}` : '';
     const url = `${(o.baseUrl ?? this.baseUrl).replace(/\/$/, '')}${path}${qs}`;
-    const res = await request<T>({ method, url, headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) });
+    const res = await request<T>({ method, url, headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) }).catch(
+      logUnanswered(this.log, (ex) => this.#concealed(ex)),
+    );
     this.#remember(method, path, o, res);
     const secret = (res.json as Json | undefined)?.signing_secret;
     if (typeof secret === 'string') this.#secrets.add(secret);

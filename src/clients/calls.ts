@@ -2,7 +2,7 @@ import { BridgeHeaders } from '../contract/bridge/shapes.js';
 import { ExternalEventsHeaders } from '../contract/external-events/shapes.js';
 import { OutboundHeaders } from '../contract/outbound/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { type Exchange, type Response, request, trustFor } from './exchange.js';
+import { type Exchange, logUnanswered, type Response, request, trustFor } from './exchange.js';
 import { type Query, queryString } from './records.js';
 
 /** Overrides for one call, so cases can send what a well-behaved client would not. */
@@ -47,7 +47,7 @@ export class CallsClient {
   async #send<T>(method: string, path: string, base: Record<string, string | undefined>, body: unknown, o: CallsCallOptions): Promise<Response<T>> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...base, ...o.headers })) if (v !== undefined) headers[k] = v;
-    const res = await request<T>({ method, url: `${this.baseUrl}${path}`, headers, body, trust: trustFor(this.loaded) });
+    const res = await request<T>({ method, url: `${this.baseUrl}${path}`, headers, body, trust: trustFor(this.loaded) }).catch(logUnanswered(this.log));
     this.log.push(res.exchange);
     return res;
   }

@@ -1,6 +1,6 @@
 import { type ChatCreateRequest, ChatHeaders, type ChatOperation, type ChatRespondRequest } from '../contract/chat/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { type Exchange, type Response, request, trustFor } from './exchange.js';
+import { type Exchange, logUnanswered, type Response, request, trustFor } from './exchange.js';
 
 /** Overrides for one call, so cases can send what a well-behaved client would not. */
 export interface ChatCallOptions {
@@ -47,7 +47,9 @@ export class ChatClient {
   async call<T>(op: ChatOperation | string, method: string, body: unknown, o: ChatCallOptions = {}): Promise<Response<T>> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...this.credentialHeaders(), ...o.headers })) if (v !== undefined) headers[k] = v;
-    const res = await request<T>({ method: o.method ?? method, url: this.url(op, o), headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) });
+    const res = await request<T>({ method: o.method ?? method, url: this.url(op, o), headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) }).catch(
+      logUnanswered(this.log),
+    );
     this.log.push(res.exchange);
     return res;
   }

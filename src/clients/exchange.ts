@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
 import type { LoadedProfile } from '../profile/load.js';
@@ -24,6 +25,8 @@ export interface Exchange {
   readonly ms: number;
   /** For a WebSocket handshake that opened: the frames that followed, appended while the socket lives. */
   readonly frames?: readonly WsFrame[];
+  /** For a request that got no answer: why (status is 0, nothing was received). */
+  readonly unanswered?: string;
 }
 
 /** A response with its body parsed when it is JSON. */
@@ -75,6 +78,55 @@ export const trustFor = (loaded: LoadedProfile): Trust => trustOf(loaded.profile
 /** Thrown when a target does not answer: the message says where, in one line. */
 export class TargetUnreachable extends Error {
   override readonly name = 'TargetUnreachable';
+  constructor(
+    message: string,
+    /** The request that went unanswered, for the wire log (absent where nothing was sent). */
+    readonly exchange?: Exchange,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * For a client's `.catch`: a request that got no answer goes into the wire log too, then the error goes on. Without
+ * it a case that failed on "no answer" showed every exchange but the one it failed on, and reproduced the one before.
+ *
+ * @example
+ * const res = await request(opts).catch(logUnanswered(this.log));
+ */
+export const logUnanswered =
+  (log: Exchange[], conceal: (ex: Exchange) => Exchange = (ex) => ex) =>
+  (e: unknown): never => {
+    if (e instanceof TargetUnreachable && e.exchange) log.push(conceal(e.exchange));
+    throw e;
+  };
+
+/** A case's signal and its requests in flight, each with the function that stops it (one listener per case). */
+interface Bound {
+  readonly signal: AbortSignal;
+  readonly inFlight: Set<() => void>;
+}
+
+const bound = new AsyncLocalStorage<Bound>();
+
+/**
+ * Runs `fn` with its requests bound to `signal` (a case's: vitest aborts it when the case's time runs out). Once it
+ * aborts, a request in flight ends unanswered and no new one is sent, so a timed-out case stops asking the target and
+ * its wire log shows the request it was waiting on.
+ *
+ * @example
+ * await boundTo(ctx.signal, () => body(api));
+ */
+export function boundTo<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  const b: Bound = { signal, inFlight: new Set() };
+  signal.addEventListener('abort', () => b.inFlight.forEach((stop) => stop()), { once: true });
+  return bound.run(b, fn);
+}
+
+/** Why a request bound to `signal` got no answer: vitest's reason names the case's timeout. */
+function stoppedBy(signal: AbortSignal): string {
+  const ms = /timed out in (\d+) ?ms/i.exec(String((signal.reason as Error | undefined)?.message ?? signal.reason))?.[1];
+  return ms ? `the case's ${ms} ms ran out` : 'the case was stopped';
 }
 
 /**
@@ -92,11 +144,31 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
     const send = opts.url.startsWith('https:') ? https.request : http.request;
+    const unanswered = (why: string) => {
+      const message = `${opts.method} ${opts.url}: ${why}`;
+      const exchange: Exchange = {
+        method: opts.method,
+        url: opts.url,
+        requestHeaders: headers,
+        requestBody: body,
+        status: 0,
+        responseHeaders: {},
+        responseBody: '',
+        ms: performance.now() - started,
+        unanswered: why,
+      };
+      return new TargetUnreachable(message, exchange);
+    };
+    const b = bound.getStore();
+    if (b?.signal.aborted) {
+      reject(unanswered(`not sent: ${stoppedBy(b.signal)}`));
+      return;
+    }
     const agent = agentFor(opts.url, opts.trust ?? SYSTEM_TRUST);
     const req = send(opts.url, { method: opts.method, headers, agent, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
+      res.on('error', (e) => reject(unanswered(`the answer broke off: ${e.message}`)));
       res.on('end', () => {
         const raw = Buffer.concat(chunks);
         const rawHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
@@ -126,8 +198,13 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
         resolve({ status: exchange.status, headers: responseHeaders, text, json, bytes, exchange });
       });
     });
-    req.on('timeout', () => req.destroy(new TargetUnreachable(`${opts.method} ${opts.url}: no answer within ${opts.timeoutMs ?? 10_000} ms`)));
-    req.on('error', (e) => reject(e instanceof TargetUnreachable ? e : new TargetUnreachable(`${opts.method} ${opts.url}: ${(e as Error).message}`)));
+    if (b) {
+      const stop = () => req.destroy(unanswered(`no answer before ${stoppedBy(b.signal)}`));
+      b.inFlight.add(stop);
+      req.on('close', () => b.inFlight.delete(stop));
+    }
+    req.on('timeout', () => req.destroy(unanswered(`no answer within ${opts.timeoutMs ?? 10_000} ms`)));
+    req.on('error', (e) => reject(e instanceof TargetUnreachable ? e : unanswered(e.message)));
     if (body !== undefined) req.write(body);
     req.end();
   });

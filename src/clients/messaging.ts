@@ -13,7 +13,7 @@ import {
 import { eventNameMap, REFERENCE_NAMES } from '../contract/names.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { nodeTlsOptions } from '../profile/tls.js';
-import { type Exchange, type Response, request, TargetUnreachable, trustFor, type WsFrame } from './exchange.js';
+import { type Exchange, logUnanswered, type Response, request, TargetUnreachable, trustFor, type WsFrame } from './exchange.js';
 import { currentScope, mutateAnswer, mutateFrame } from './mutation.js';
 
 /** A server event as received: any JSON value is kept, so cases can check what the document requires of it. */
@@ -288,7 +288,9 @@ export class MessagingClient {
 
   async #post<T>(path: string, headers: Record<string, string>, body: unknown, o: MessagingCallOptions): Promise<Response<T>> {
     const sent = o.rawBody === null ? undefined : (o.rawBody ?? body);
-    const res = await request<T>({ method: 'POST', url: `${this.baseUrl}${path}`, headers, body: sent, trust: trustFor(this.loaded) });
+    const res = await request<T>({ method: 'POST', url: `${this.baseUrl}${path}`, headers, body: sent, trust: trustFor(this.loaded) }).catch(
+      logUnanswered(this.log, masked),
+    );
     this.log.push(masked(res.exchange));
     return res;
   }

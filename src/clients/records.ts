@@ -2,7 +2,7 @@ import { AudioHeaders } from '../contract/audio/shapes.js';
 import { ConcurrencyHeaders } from '../contract/concurrency/shapes.js';
 import { ConversationsHeaders } from '../contract/conversations/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { type Exchange, type Response, request, trustFor } from './exchange.js';
+import { type Exchange, logUnanswered, type Response, request, trustFor } from './exchange.js';
 
 /** A query value: repeated when an array, left out when undefined. */
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
@@ -93,7 +93,9 @@ export class RecordsClient {
     const key = o.apiKey === null ? undefined : (o.apiKey ?? this.project.apiKey);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...(key !== undefined ? { [header]: key } : {}), ...o.headers })) if (v !== undefined) headers[k] = v;
-    const res = await request<T>({ method: 'GET', url, headers, timeoutMs: o.timeoutMs ?? 30_000, trust: trustFor(this.loaded) });
+    const res = await request<T>({ method: 'GET', url, headers, timeoutMs: o.timeoutMs ?? 30_000, trust: trustFor(this.loaded) }).catch(
+      logUnanswered(this.log, (ex) => this.#conceal(ex)),
+    );
     this.log.push(this.#conceal(res.exchange));
     return res;
   }

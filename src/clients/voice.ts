@@ -1,7 +1,7 @@
 import { type IceServersResponse, VoicePaths } from '../contract/voice/shapes.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { ControlClient } from './control-client.js';
-import { type Exchange, type Response, request, trustFor } from './exchange.js';
+import { type Exchange, logUnanswered, type Response, request, trustFor } from './exchange.js';
 import type { CallOptions, OfferOptions, VoiceCall } from './voice-call.js';
 import { SignalingSocket } from './voice-signaling.js';
 
@@ -86,7 +86,7 @@ export class VoiceClient {
       url: new URL(VoicePaths.iceServers, this.#base()).toString(),
       headers: auth === null ? {} : { Authorization: auth },
       trust: trustFor(this.loaded),
-    });
+    }).catch(logUnanswered(this.log));
     this.log.push(res.exchange);
     return res;
   }

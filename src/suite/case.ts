@@ -1,4 +1,5 @@
 import { it, type TestContext } from 'vitest';
+import { boundTo } from '../clients/exchange.js';
 import { withMutation } from '../clients/mutation.js';
 import { type RuleId, Rules } from '../contract/index.js';
 import { redact } from '../profile/redact.js';
@@ -71,7 +72,11 @@ function wireOf(t: CaseContext, secrets: string[]): WireEntry[] {
     const frames = ex.frames?.length ? `\n${cut(ex.frames.map((f) => `${FRAME_MARK[f.dir]} ${f.data}`).join('\n'), 6000)}` : '';
     return {
       request: redact(`${ex.method} ${ex.url}\n${reqHeaders}\n\n${body(ex.requestBody)}`, secrets),
-      response: redact(`${ex.status}\n${resHeaders}\n\n${body(ex.responseBody)}${frames}`, secrets),
+      // A request that got no answer is logged too: its response says why, where the status would be.
+      response: redact(
+        ex.unanswered !== undefined ? `(no answer: ${ex.unanswered})` : `${ex.status}\n${resHeaders}\n\n${body(ex.responseBody)}${frames}`,
+        secrets,
+      ),
       ms: Math.round(ex.ms * 10) / 10,
     };
   });
@@ -131,8 +136,19 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       return [...(last ? [curlFor(last, env)] : []), `npx dialtone conformance --only '${id}'${slow ? ' --slow' : ''}${profileArg}`];
     };
     const scope = mutationScope(id, r.open === true, settings.mutations, meta, options.operation);
+    // A case stopped at its timeout is reported before it reaches `finally`: its requests were stopped with the
+    // timeout (boundTo), so once they have settled its wire log shows what it was waiting on, and the failure says so.
+    ctx.onTestFailed(async ({ task }) => {
+      if (meta.wire) return;
+      await new Promise((done) => setImmediate(done));
+      meta.wire = wireOf(t, secrets);
+      const why = task.result?.errors?.[0]?.message.split('\n')[0] ?? 'stopped';
+      const ms = /^Test timed out in (\d+)ms/.exec(why)?.[1];
+      const received = ms ? `the case did not end within ${ms} ms` : why;
+      meta.failure ??= { check: ms ? 'time' : 'error', documented: r.statement, received: redact(received, secrets), reproduce: reproduce() };
+    });
     try {
-      await withMutation(scope, () => body(api));
+      await boundTo(ctx.signal, () => withMutation(scope, () => body(api)));
       if (!r.open) counted.assertSome(r.statement);
     } catch (e) {
       if (e instanceof SkipSignal) {

@@ -1,0 +1,96 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boundTo, type Exchange, logUnanswered, request, TargetUnreachable } from './exchange.js';
+
+describe('a request that gets no answer', () => {
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    // /silent reads the request and never answers; /hang-up drops the connection; /ok answers.
+    server = http.createServer((req, res) => {
+      if (req.url === '/hang-up') req.socket.destroy();
+      else if (req.url === '/ok') res.end('{"ok":true}');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('rejects with the request it sent, marked unanswered with why, when the wait runs out', async () => {
+    const e = await request({ method: 'POST', url: `${base}/silent`, headers: { 'X-API-KEY': 'k' }, body: { a: 1 }, timeoutMs: 200 }).catch((x) => x);
+    expect(e).toBeInstanceOf(TargetUnreachable);
+    expect(e.message).toBe(`POST ${base}/silent: no answer within 200 ms`);
+    expect(e.exchange).toMatchObject({ method: 'POST', url: `${base}/silent`, requestBody: '{"a":1}', status: 0, unanswered: 'no answer within 200 ms' });
+    expect(e.exchange.requestHeaders['X-API-KEY']).toBe('k');
+  });
+
+  it('rejects the same way when the connection is dropped before an answer', async () => {
+    const e = await request({ method: 'GET', url: `${base}/hang-up` }).catch((x) => x);
+    expect(e).toBeInstanceOf(TargetUnreachable);
+    expect(e.exchange).toMatchObject({ method: 'GET', status: 0, unanswered: 'socket hang up' });
+  });
+
+  it("goes into a client's wire log through logUnanswered, concealed as the client conceals, and the error goes on", async () => {
+    const log: Exchange[] = [];
+    const conceal = (ex: Exchange): Exchange => ({ ...ex, requestHeaders: { ...ex.requestHeaders, 'X-API-KEY': '[redacted]' } });
+    const e = await request({ method: 'GET', url: `${base}/hang-up`, headers: { 'X-API-KEY': 'k' } })
+      .catch(logUnanswered(log, conceal))
+      .catch((x) => x);
+    expect(e).toBeInstanceOf(TargetUnreachable);
+    expect(log.map((ex) => [ex.url, ex.requestHeaders['X-API-KEY'], ex.unanswered])).toEqual([[`${base}/hang-up`, '[redacted]', 'socket hang up']]);
+  });
+
+  it('leaves the wire log alone for an answered request and for errors that are not a missing answer', async () => {
+    const log: Exchange[] = [];
+    const res = await request({ method: 'GET', url: `${base}/ok` }).catch(logUnanswered(log));
+    expect(res.status).toBe(200);
+    expect(res.exchange.unanswered).toBeUndefined();
+    await expect(Promise.reject(new Error('other')).catch(logUnanswered(log))).rejects.toThrow('other');
+    expect(log).toEqual([]);
+  });
+
+  it("is stopped when the case's signal aborts, with the case's timeout as the reason, and none is sent after", async () => {
+    const timeout = new AbortController();
+    const log: Exchange[] = [];
+    const sent = boundTo(timeout.signal, () => request({ method: 'GET', url: `${base}/silent` }).catch(logUnanswered(log)));
+    const stopped = expect(sent).rejects.toThrow(`GET ${base}/silent: no answer before the case's 30000 ms ran out`);
+    // vitest aborts a case's signal with its timeout error.
+    setTimeout(() => timeout.abort(new Error('Test timed out in 30000ms.\nIf this is a long-running test, …')), 50);
+    await stopped;
+    await expect(boundTo(timeout.signal, () => request({ method: 'GET', url: `${base}/ok` }).catch(logUnanswered(log)))).rejects.toThrow(
+      "not sent: the case's 30000 ms ran out",
+    );
+    expect(log.map((ex) => ex.unanswered)).toEqual(["no answer before the case's 30000 ms ran out", "not sent: the case's 30000 ms ran out"]);
+  });
+
+  it('stops a dozen requests in flight on one signal, every one logged, with no listener warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const timeout = new AbortController();
+    const log: Exchange[] = [];
+    const burst = boundTo(timeout.signal, () =>
+      Promise.allSettled(Array.from({ length: 12 }, () => request({ method: 'POST', url: `${base}/silent`, body: {} }).catch(logUnanswered(log)))),
+    );
+    setTimeout(() => timeout.abort(new Error('Test timed out in 30000ms.')), 50);
+    const settled = await burst;
+    await new Promise((done) => setImmediate(done));
+    process.off('warning', onWarning);
+    expect(settled.map((r) => r.status)).toEqual(Array(12).fill('rejected'));
+    expect(log.map((ex) => ex.unanswered)).toEqual(Array(12).fill("no answer before the case's 30000 ms ran out"));
+    expect(warnings).toEqual([]);
+  });
+
+  it('is not stopped by a signal that never aborts: the answer comes as usual', async () => {
+    const res = await boundTo(new AbortController().signal, () => request({ method: 'GET', url: `${base}/ok` }));
+    expect([res.status, res.text]).toEqual([200, '{"ok":true}']);
+  });
+});
