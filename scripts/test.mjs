@@ -13,7 +13,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
-const env = { ...process.env, K6_NO_USAGE_REPORT: 'true', FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR };
+// On CI the log is read as text: vitest paints it despite FORCE_COLOR=0 (its colours obey NO_COLOR).
+const plain = process.env.CI ? { FORCE_COLOR: '0', NO_COLOR: '1' } : {};
+const env = { ...process.env, K6_NO_USAGE_REPORT: 'true', ...plain };
 
 /** One vitest project, its results in `reports/unit/NAME.json`. */
 const vitest = (project) => [

@@ -119,7 +119,13 @@ const bound = new AsyncLocalStorage<Bound>();
  */
 export function boundTo<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
   const b: Bound = { signal, inFlight: new Set() };
-  signal.addEventListener('abort', () => b.inFlight.forEach((stop) => stop()), { once: true });
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const stop of b.inFlight) stop();
+    },
+    { once: true },
+  );
   return bound.run(b, fn);
 }
 
