@@ -52,14 +52,14 @@ export async function runSelftest(
   const queue = [...ids].sort((a, b) => Defects[b].breaks.length - Defects[a].breaks.length);
   // One set of credentials for every target: a runner serves profiles with one set of secret values.
   const credentials = o.credentials ?? issueCredentials();
-  // Runs one batch on `runner` and returns each defect's verdict.
-  const runBatch = async (runner: SuiteRunner, batch: DefectId[]): Promise<DefectVerdict[]> => {
+  // Runs one batch on `runner` and returns its cases, each surface's against its own defect's target.
+  const runBatch = async (runner: SuiteRunner, batch: DefectId[]): Promise<readonly CaseResult[]> => {
     const targets = await Promise.all(batch.map((id) => startTarget({ defects: [id], credentials })));
     try {
       const bySurface = Object.fromEntries(batch.map((id, i) => [Defects[id].surface, (targets[i] as RunningTarget).loaded]));
       const first = targets[0] as RunningTarget;
       const results = await runner.run(first.loaded, batch.map((id) => `${Defects[id].surface}.*`).join(','), { bySurface });
-      return batch.map((id) => verdictOf(id, results.cases));
+      return results.cases;
     } finally {
       await Promise.all(targets.map((t) => t.close()));
     }
@@ -70,17 +70,19 @@ export async function runSelftest(
   };
   const again: DefectVerdict[] = [];
   const lane = async (runner: SuiteRunner) => {
-    for (let batch = nextBatch(queue); batch.length > 0; batch = nextBatch(queue))
-      for (const v of await runBatch(runner, batch)) {
+    for (let batch = nextBatch(queue); batch.length > 0; batch = nextBatch(queue)) {
+      const cases = await runBatch(runner, batch);
+      for (const v of batch.map((id) => verdictOf(id, cases))) {
         if (v.caught && !v.exact) again.push(v);
         else settle(v);
       }
+    }
   };
   const runners = await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, ids.length)) }, () => SuiteRunner.create(root)));
   try {
     await Promise.all(runners.map(lane));
     const alone = runners[0] as SuiteRunner;
-    for (const v of await confirmAlone(again, async (id) => (await runBatch(alone, [id]))[0] as DefectVerdict)) settle(v);
+    for (const v of await confirmAlone(again, (id) => runBatch(alone, [id]))) settle(v);
   } finally {
     await Promise.all(runners.map((r) => r.close()));
   }
@@ -89,20 +91,36 @@ export async function runSelftest(
 
 /**
  * Runs again, one at a time, each defect that was caught with other rules failing beside it; the verdict is the second
- * run's. Those rules hold on the defect's target unless they fail again in the run by itself: a failure that comes back
- * stands, one that does not is kept as `beside_others` with its detail. A defect that was not caught is never run again
- * (only caught-but-not-exact verdicts belong here): a catch must not depend on a second try.
+ * run's. A rule that failed beside the others holds only if every case of it passes (or is observed) in the run by
+ * itself: then it is kept as `beside_others` with its detail. One that fails again stands, and so does one the second
+ * run did not check (skipped, or not run): it cannot be said to have held. A defect that was not caught is never run
+ * again (only caught-but-not-exact verdicts belong here): a catch must not depend on a second try.
  *
  * @example
  * const [v] = await confirmAlone([firstVerdict], (id) => runAlone(id));
  * v.exact // true when the other rules held the second time; v.beside_others says what failed the first
  */
-export async function confirmAlone(first: readonly DefectVerdict[], rerun: (id: DefectId) => Promise<DefectVerdict>): Promise<DefectVerdict[]> {
+export async function confirmAlone(first: readonly DefectVerdict[], rerun: (id: DefectId) => Promise<readonly CaseResult[]>): Promise<DefectVerdict[]> {
   const out: DefectVerdict[] = [];
   for (const v of first) {
     if (!v.caught || v.exact) throw new Error(`defect ${v.id}: only a verdict caught with other rules failing is run again`);
-    const alone = await rerun(v.id as DefectId);
-    out.push({ ...alone, beside_others: (v.unexpected ?? []).filter((u) => !alone.failed_rules.includes(u.rule)) });
+    const cases = await rerun(v.id as DefectId);
+    const alone = verdictOf(v.id as DefectId, cases);
+    const held = (rule: string) => {
+      const mine = cases.filter((c) => c.rule === rule);
+      return mine.length > 0 && mine.every((c) => c.outcome === 'pass' || c.outcome === 'observed');
+    };
+    const earlier = (v.unexpected ?? []).filter((u) => !alone.failed_rules.includes(u.rule));
+    const unchecked = earlier.filter((u) => !held(u.rule)).map((u) => ({ rule: u.rule, detail: `${u.detail} (not checked again by itself)` }));
+    const failed = [...new Set([...alone.failed_rules, ...unchecked.map((u) => u.rule)])].sort();
+    const unexpected = [...(alone.unexpected ?? []), ...unchecked];
+    out.push({
+      ...alone,
+      failed_rules: failed,
+      exact: JSON.stringify(failed) === JSON.stringify(alone.breaks),
+      ...(unexpected.length > 0 ? { unexpected } : {}),
+      beside_others: earlier.filter((u) => held(u.rule)),
+    });
   }
   return out;
 }
