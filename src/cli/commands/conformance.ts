@@ -98,6 +98,17 @@ export function proofHolds(results: Results): boolean {
   return (results.proof?.rules ?? []).every((r) => !r.mutation || r.proven || r.skipped);
 }
 
+/** What else fails the command when the gate passes, for its last line: `; self-test: 1 of 90 defects not caught exactly`. */
+function alsoFailed(results: Results): string {
+  const s = results.selftest;
+  const missed = s ? s.total - s.caught : 0;
+  const unproven = (results.proof?.rules ?? []).filter((r) => r.mutation && !r.proven && !r.skipped).length;
+  return [
+    ...(missed > 0 && s ? [`; self-test: ${missed} of ${s.total} defects not caught exactly`] : []),
+    ...(unproven > 0 ? [`; ${unproven} rule${unproven === 1 ? '' : 's'} not proven able to fail`] : []),
+  ].join('');
+}
+
 export async function runConformance(o: {
   target?: string | undefined;
   only?: string | undefined;
@@ -197,6 +208,6 @@ export async function runConformance(o: {
   }
   if (targetDied) console.log(targetDied);
   if (results.proof) for (const line of proof.proofLines(results.proof)) console.log(line);
-  console.log(`gate: ${results.gate}; report: ${relative(process.cwd(), join(dir, 'index.html')) || join(dir, 'index.html')}`);
+  console.log(`gate: ${results.gate}${alsoFailed(results)}; report: ${relative(process.cwd(), join(dir, 'index.html')) || join(dir, 'index.html')}`);
   return { results, reportDir, targetDied };
 }
