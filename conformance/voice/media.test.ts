@@ -1,5 +1,6 @@
 import { dominantFrequency } from '../../src/clients/voice-audio.js';
 import { IceCandidateMessage, SupportedBrowsers, VoiceAudio } from '../../src/contract/voice/shapes.js';
+import { agentReplyWait, type Profile } from '../../src/profile/schema.js';
 import { recordTimings, SILENCE, TONE, voiceRule } from './calls.js';
 
 /** The audio media section of an SDP. */
@@ -10,6 +11,9 @@ const direction = (section: string) => /^a=(sendrecv|sendonly|recvonly|inactive)
 /** The echo must come back at the frequency sent, within a scan step or two, and dominate what comes back. */
 const FREQUENCY_TOLERANCE_HZ = 10;
 const MIN_TONE_SHARE = 0.5;
+
+/** How long a case waits for the agent's audio: 5 s, or the profile's agent reply wait when that is longer. */
+const agentAudioWait = (profile: Profile) => Math.max(5000, agentReplyWait(profile).ms);
 
 voiceRule('voice.signaling.ice-both-ways', 'trickles ice-candidate messages both ways until the call is connected', async (api) => {
   const { t, check } = api;
@@ -45,7 +49,7 @@ voiceRule('voice.signaling.mode-default', 'runs an offer without mode as end-to-
   await call.connected();
   call.startSending();
   // Echo would return the caller's silence; only an agent makes sound here.
-  const heard = await call.audio({ ms: 100, minDbfs: -40, sinceStart: true }).catch((e: Error) => e);
+  const heard = await call.audio({ ms: 100, minDbfs: -40, sinceStart: true, timeoutMs: agentAudioWait(t.profile) }).catch((e: Error) => e);
   check.that(
     !(heard instanceof Error),
     "the agent's audio arrives while the caller is silent (end-to-end, not echo)",
@@ -60,15 +64,17 @@ voiceRule(
     const call = await t.voice.call({ offer: { mode: 'traditional' }, source: SILENCE });
     await call.connected();
     call.startSending();
-    const greeting = await call.audio({ ms: 100, minDbfs: -40, sinceStart: true }).catch(() => undefined);
-    observe('traditional, caller silent', greeting ? `audio, dominant ${dominantFrequency(greeting).hz} Hz` : 'no audio within 5 s');
+    const wait = agentAudioWait(t.profile);
+    const greeting = await call.audio({ ms: 100, minDbfs: -40, sinceStart: true, timeoutMs: wait }).catch(() => undefined);
+    observe('traditional, caller silent', greeting ? `audio, dominant ${dominantFrequency(greeting).hz} Hz` : `no audio within ${wait} ms`);
     // A turn once the greeting is over: 300 ms of tone, then silence; an agent answers after the pause.
     await call.silence({ ms: 200 }).catch(() => undefined);
     call.startSending(TONE);
     await call.packets(15);
     call.startSending(SILENCE);
-    const reply = await call.audio({ ms: 100, minDbfs: -40, timeoutMs: 4000 }).catch(() => undefined);
-    observe('after a caller turn', reply ? `reply audio, dominant ${dominantFrequency(reply).hz} Hz` : 'no reply within 4 s');
+    const replyWait = Math.max(4000, agentReplyWait(t.profile).ms);
+    const reply = await call.audio({ ms: 100, minDbfs: -40, timeoutMs: replyWait }).catch(() => undefined);
+    observe('after a caller turn', reply ? `reply audio, dominant ${dominantFrequency(reply).hz} Hz` : `no reply within ${replyWait} ms`);
   },
 );
 
@@ -105,7 +111,7 @@ voiceRule('voice.audio.bidirectional', 'returns the caller’s own tone in echo 
   const agent = await t.voice.call({ offer: { mode: 'end-to-end' }, source: SILENCE });
   await agent.connected();
   agent.startSending();
-  const heard = await agent.audio({ ms: 100, minDbfs: -40, sinceStart: true }).catch((e: Error) => e);
+  const heard = await agent.audio({ ms: 100, minDbfs: -40, sinceStart: true, timeoutMs: agentAudioWait(t.profile) }).catch((e: Error) => e);
   recordTimings(api, 'end-to-end call', agent.timings);
   check.that(!(heard instanceof Error), "the agent's audio arrives in end-to-end mode", heard instanceof Error ? heard.message : '');
 });

@@ -12,6 +12,7 @@ import {
 } from '../contract/messaging/shapes.js';
 import { eventNameMap, REFERENCE_NAMES } from '../contract/names.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { agentReplyWait, DEFAULT_AGENT_REPLY_MS } from '../profile/schema.js';
 import { nodeTlsOptions } from '../profile/tls.js';
 import { type Exchange, logUnanswered, type Response, request, TargetUnreachable, trustFor, type WsFrame } from './exchange.js';
 import { currentScope, mutateAnswer, mutateFrame } from './mutation.js';
@@ -138,6 +139,8 @@ export class MessagingSocket {
     private readonly started: number,
     /** The platform's spellings of the event types the documents leave out (the profile's `names`). */
     private readonly names: EventNameMap = eventNameMap(REFERENCE_NAMES.messaging_events),
+    /** How long a wait lasts unless its caller says (the profile's `waits.agent_reply_ms`). */
+    private readonly waitMs = DEFAULT_AGENT_REPLY_MS,
   ) {
     // The case's mutation (if any) is the one armed where the socket opened, whenever its frames arrive.
     const scope = currentScope();
@@ -196,7 +199,7 @@ export class MessagingSocket {
    */
   waitFor(match: (e: WireEvent) => boolean, o: { what: string; from?: number; timeoutMs?: number }): Promise<{ event: WireEvent; index: number }> {
     const from = o.from ?? 0;
-    const timeoutMs = o.timeoutMs ?? 3000;
+    const timeoutMs = o.timeoutMs ?? this.waitMs;
     return new Promise((resolve, reject) => {
       const check = () => {
         const index = this.events.findIndex((e, i) => i >= from && match(e));
@@ -204,7 +207,12 @@ export class MessagingSocket {
         if (index >= 0 && event) return done(() => resolve({ event, index }));
         if (this.#close) return done(() => reject(new Error(`socket closed (${this.#close?.code}) before ${o.what} arrived; received ${this.#summary(from)}`)));
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`no ${o.what} within ${timeoutMs} ms; received ${this.#summary(from)}`))), timeoutMs);
+      // A wait of the profile's length names its setting: a platform slower than that sets its own.
+      const setting = o.timeoutMs === undefined ? ' (waits.agent_reply_ms)' : '';
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`${o.what} did not arrive within ${timeoutMs} ms${setting}; received ${this.#summary(from)}`))),
+        timeoutMs,
+      );
       const done = (settle: () => void) => {
         clearTimeout(timer);
         this.#waiters.delete(check);
@@ -225,7 +233,7 @@ export class MessagingSocket {
    * echoes the tag. Targets answer a socket's frames in order, so once it arrives every answer to earlier frames
    * has arrived too: a bounded way to say "nothing else came" without sleeping. Returns the reply's index.
    */
-  async barrier(timeoutMs = 3000): Promise<number> {
+  async barrier(timeoutMs = this.waitMs): Promise<number> {
     const tag = ++barrierSeq;
     const from = this.events.length;
     this.sendEvent('EVENT_TYPE_DIALTONE_BARRIER', {}, { dialtone_barrier: tag });
@@ -367,7 +375,7 @@ export class MessagingClient {
       Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { handshakeTimeout: timeoutMs, ...nodeTlsOptions(trustFor(this.loaded)) });
-      const socket = new MessagingSocket(ws, frames, started, eventNameMap(this.loaded.profile.names.messaging_events));
+      const socket = new MessagingSocket(ws, frames, started, eventNameMap(this.loaded.profile.names.messaging_events), agentReplyWait(this.loaded.profile).ms);
       let upgradeHeaders: Record<string, string> = {};
       let settled = false;
       ws.on('upgrade', (res) => {

@@ -6,7 +6,7 @@
 import { AgentsRegion, RuntimeRegion } from '../contract/common.js';
 import { REFERENCE_NAMES } from '../contract/names.js';
 import { defaultsOf } from '../load/defaults.js';
-import { type CredentialName, Credentials, Profile } from '../profile/schema.js';
+import { type CredentialName, Credentials, DEFAULT_AGENT_REPLY_MS, Profile } from '../profile/schema.js';
 import { clientEnvOf, variablePrefix } from './environments.js';
 
 /** Every credential of the schema, in its order. */
@@ -22,7 +22,19 @@ export const SLO_EXAMPLE_SCENARIO = 'chat-turns';
 /** What the template holds: the fields a team fills in or is likely to change; the rest keep the schema's defaults. */
 export type ProfileTemplate = Pick<
   Profile,
-  'name' | 'environment' | 'region' | 'api_version' | 'hosts' | 'agents_region' | 'account_id' | 'project_id' | 'credentials' | 'chat_script' | 'names' | 'slos'
+  | 'name'
+  | 'environment'
+  | 'region'
+  | 'api_version'
+  | 'hosts'
+  | 'agents_region'
+  | 'account_id'
+  | 'project_id'
+  | 'credentials'
+  | 'chat_script'
+  | 'names'
+  | 'slos'
+  | 'waits'
 >;
 
 /**
@@ -72,6 +84,8 @@ export function profileTemplate(environment: string): ProfileTemplate {
     chat_script: shape.chat_script.parse(undefined),
     names: structuredClone(REFERENCE_NAMES),
     slos: { [SLO_EXAMPLE_SCENARIO]: structuredClone(defaultsOf(SLO_EXAMPLE_SCENARIO).slos) },
+    // The reference agent's: a platform whose agent takes seconds sets its slowest reply and some.
+    waits: { agent_reply_ms: DEFAULT_AGENT_REPLY_MS },
   };
 }
 

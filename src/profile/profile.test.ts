@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.js';
 import { parseProfile, resolveSecrets } from './load.js';
 import { redact } from './redact.js';
+import { agentReplyWait } from './schema.js';
 
 const base = {
   name: 'staging',
@@ -64,5 +65,20 @@ describe('the env file a profile names', () => {
     writeFileSync(join(dir, 'p.env'), 'export ACME_KEY="abc 123"\n# a comment\nOTHER=\'x\'\n');
     const p = parseProfile({ ...base, env_file: 'p.env' }, join(dir, 'p.json'));
     expect(resolveSecrets(p, join(dir, 'p.json'), {})).toEqual({ chat_api_key: 'abc 123' });
+  });
+});
+
+describe("a profile's agent reply wait", () => {
+  it('is the default 3000 ms when the profile names none, and says so', () => {
+    expect(agentReplyWait(parseProfile(base, 'p.json'))).toEqual({ ms: 3000, source: 'default' });
+  });
+
+  it("is the profile's waits.agent_reply_ms when it names one, and says so", () => {
+    expect(agentReplyWait(parseProfile({ ...base, waits: { agent_reply_ms: 15_000 } }, 'p.json'))).toEqual({ ms: 15_000, source: 'profile' });
+  });
+
+  it('refuses a wait that is not a positive whole number of ms, naming the field', () => {
+    expect(() => parseProfile({ ...base, waits: { agent_reply_ms: '15s' } }, 'p.json')).toThrow(/^p\.json: waits\.agent_reply_ms: /);
+    expect(() => parseProfile({ ...base, waits: { agent_reply_ms: 0 } }, 'p.json')).toThrow(/^p\.json: waits\.agent_reply_ms: /);
   });
 });

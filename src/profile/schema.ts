@@ -147,10 +147,30 @@ export const Profile = z.strictObject({
    * The format and its checks: src/load/dialogues.ts.
    */
   dialogues: z.string().min(1).optional(),
+  /**
+   * How long a case waits for what the platform sends of its own accord on a messaging socket (the agent's reply, its
+   * chunks, a join), in ms. Default 3000: the reference agent answers in about a millisecond. A platform whose agent
+   * takes seconds sets its slowest reply and some (`dialtone target --latency` writes one from its latency).
+   */
+  waits: z.strictObject({ agent_reply_ms: z.number().int().positive().max(600_000) }).optional(),
   /** A file of NAME=value lines read for credentials not already in the environment (relative to the profile). */
   env_file: z.string().min(1).optional(),
 });
 export type Profile = z.infer<typeof Profile>;
+
+/** The agent reply wait when a profile names none: the reference agent's. */
+export const DEFAULT_AGENT_REPLY_MS = 3000;
+
+/**
+ * How long a case waits for the agent, and where the value came from.
+ *
+ * @example
+ * agentReplyWait(profile) // { ms: 3000, source: 'default' }
+ */
+export function agentReplyWait(profile: Pick<Profile, 'waits'>): { ms: number; source: 'profile' | 'default' } {
+  const ms = profile.waits?.agent_reply_ms;
+  return ms === undefined ? { ms: DEFAULT_AGENT_REPLY_MS, source: 'default' } : { ms, source: 'profile' };
+}
 
 /**
  * What a run can do beyond the documented API; cases that need more are skipped with the reason. `control` comes

@@ -130,6 +130,26 @@ export function sample(d: Distribution, u: Uniform): number {
 }
 
 /**
+ * The value `z` standard deviations up, in milliseconds: a lognormal's exp(mu + z·sigma); a fixed or uniform one's
+ * largest value whatever `z`.
+ *
+ * @example
+ * upperOf({ kind: 'lognormal', p50: 1500, p95: 4500 }, 3.719) // about 18 000: its 99.99th percentile
+ */
+export function upperOf(d: Distribution, z: number): number {
+  switch (d.kind) {
+    case 'fixed':
+      return d.ms;
+    case 'uniform':
+      return d.max;
+    case 'lognormal': {
+      const { mu, sigma } = lognormalParams(d);
+      return Math.exp(mu + z * sigma);
+    }
+  }
+}
+
+/**
  * The mean in milliseconds; a lognormal's is exp(mu + sigma²/2), above its median.
  *
  * @example

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeLatency, LATENCY_ENV, latencyFromEnv, parseLatency, REALISTIC } from './latency-spec.js';
+import { agentReplyWaitFor, describeLatency, LATENCY_ENV, latencyFromEnv, parseLatency, REALISTIC } from './latency-spec.js';
 import { OP_NAMES } from './ops.js';
 
 /** The spec's ops in text form, or the error. */
@@ -78,5 +78,26 @@ describe('a latency spec', () => {
     expect(latencyFromEnv({ [LATENCY_ENV]: 'chat.respond=fixed' })).toEqual({
       error: "DIALTONE_TARGET_LATENCY: chat.respond: fixed needs its parameters after 'fixed:'",
     });
+  });
+});
+
+describe("the agent reply wait a slowed target's profile names", () => {
+  const waitFor = (text: string) => {
+    const parsed = parseLatency(text);
+    if (!('spec' in parsed)) throw new Error(JSON.stringify(parsed));
+    return agentReplyWaitFor(parsed.spec);
+  };
+
+  it("covers the slowest waited op's 99.99th percentile and 2 s, in whole seconds", () => {
+    // realistic: lognormal p50 1.5 s, p95 4.5 s reaches 17.98 s one time in 10 000.
+    expect(waitFor('realistic')).toBe(20_000);
+    expect(waitFor('messaging.reply=uniform:min=1s,max=6s')).toBe(8000);
+    expect(waitFor('messaging.reply=fixed:1.2s;voice.reply=fixed:4.5s')).toBe(7000);
+  });
+
+  it('is never under the default, and is absent when no waited op is slowed', () => {
+    expect(waitFor('messaging.reply=fixed:50ms')).toBe(3000);
+    expect(waitFor('chat.respond=fixed:1.2s')).toBeUndefined();
+    expect(waitFor('none')).toBeUndefined();
   });
 });

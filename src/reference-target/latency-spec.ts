@@ -1,5 +1,6 @@
 // The text of `dialtone target --latency SPEC` (and of DIALTONE_TARGET_LATENCY): which op takes how long.
-import { type Distribution, formatDistribution, parseDistribution } from './distribution.js';
+import { DEFAULT_AGENT_REPLY_MS } from '../profile/schema.js';
+import { type Distribution, formatDistribution, parseDistribution, upperOf } from './distribution.js';
 import { isOp, OP_NAMES, type Op } from './ops.js';
 
 /** The variable that gives a target started by any command (or by a test, in its own process) a latency spec. */
@@ -37,6 +38,25 @@ export const REALISTIC: Readonly<Record<Op, Distribution>> = {
   'voice.first_agent_audio': AGENT_TURN,
   'voice.reply': AGENT_TURN,
 };
+
+/** The ops a case waits out on a socket: the agent's reply, its chunks, its first audio. */
+const WAITED_OPS: readonly Op[] = ['messaging.reply', 'messaging.chunk', 'voice.reply', 'voice.first_agent_audio'];
+/** The 99.99th percentile's z: a run draws some dozens of replies, so one in ten thousand is a wait's margin. */
+const Z_9999 = 3.719;
+
+/**
+ * The agent reply wait a profile of this target names (`waits.agent_reply_ms`): the slowest waited op's 99.99th
+ * percentile and 2 s, in whole seconds, never under the default; undefined when no waited op is slowed.
+ *
+ * @example
+ * agentReplyWaitFor(parseLatency('realistic').spec) // 20000: p50 1.5 s, p95 4.5 s reaches 18 s one time in 10 000
+ */
+export function agentReplyWaitFor(spec: LatencySpec): number | undefined {
+  const slowed = WAITED_OPS.flatMap((op) => spec.ops.get(op) ?? []);
+  if (slowed.length === 0) return undefined;
+  const slowest = Math.max(...slowed.map((d) => upperOf(d, Z_9999)));
+  return Math.max(DEFAULT_AGENT_REPLY_MS, Math.ceil((slowest + 2000) / 1000) * 1000);
+}
 
 /** Entries that stand for a whole table: `realistic` sets every op, `none` clears what came before it. */
 const PRESETS: Record<string, (ops: Map<Op, Distribution>) => void> = {

@@ -14,7 +14,7 @@ import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
 import { addLatency, addPlantedDelay, LatencyPlan } from './latency.js';
-import { type LatencySpec, latencyFromEnv } from './latency-spec.js';
+import { agentReplyWaitFor, type LatencySpec, latencyFromEnv } from './latency-spec.js';
 import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { OPS, type Op } from './ops.js';
 import { DEFAULT_TRAFFIC_SHAPE, type TrafficShape, trafficWindowEnd } from './records/traffic-seed.js';
@@ -194,6 +194,9 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       control: { url: controlUrl, token: { env: referenceEnvName('control_token') } },
       ...(options.tls ? { tls: { ca_file: options.tls.caFile, insecure: false } } : {}),
     };
+    // A slowed agent is waited for as long as it can take, as a real platform's profile would say.
+    const replyWait = agentReplyWaitFor(latency.spec);
+    if (replyWait !== undefined) profile.waits = { agent_reply_ms: replyWait };
     return {
       profile,
       env,

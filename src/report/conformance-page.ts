@@ -130,5 +130,9 @@ function namesSection(r: Results): string {
         .map((x) => `<tr><td>${esc(x.kind)}</td><td><code>${esc(x.id)}</code></td><td>${esc(x.rule)}</td></tr>`)
         .join('')}</table>`
     : '';
-  return `<h2>Names and trust this run used</h2><p>TLS: ${trust}</p><table><tr><th>Name the documents leave out</th><th>As used</th></tr>${rows.join('')}</table>${left}`;
+  const wait = r.target.agent_reply_wait;
+  const waited = wait
+    ? `<p>Agent reply wait: ${wait.ms} ms (${wait.source === 'profile' ? 'from the profile, <code>waits.agent_reply_ms</code>' : 'default; a profile sets <code>waits.agent_reply_ms</code>'})</p>`
+    : '';
+  return `<h2>Names and trust this run used</h2><p>TLS: ${trust}</p>${waited}<table><tr><th>Name the documents leave out</th><th>As used</th></tr>${rows.join('')}</table>${left}`;
 }

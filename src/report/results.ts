@@ -128,6 +128,8 @@ export const Results = z.object({
     tls: z.object({ ca_file: z.string().nullable(), insecure: z.boolean() }).optional(),
     /** The names the documents leave out, as this run spelled them (the profile's `names`, or the reference's). */
     names: z.record(z.string(), z.unknown()).optional(),
+    /** How long cases waited for the agent on a socket, and whether the profile said so or it was the default. */
+    agent_reply_wait: z.object({ ms: z.number(), source: z.enum(['profile', 'default']) }).optional(),
   }),
   filter: z.string().nullable(),
   gate: z.enum(['pass', 'fail']),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import { ruleList } from '../contract/index.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { agentReplyWait } from '../profile/schema.js';
 import type { Results } from '../report/results.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { toCaseResults, toRuleResults, totalsOf } from './aggregate.js';
@@ -152,6 +153,7 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
       hosts: Object.fromEntries(Object.entries(p.hosts).filter(([, v]) => v)) as Record<string, string>,
       tls: { ca_file: p.tls?.ca_file ?? null, insecure: p.tls?.insecure ?? false },
       names: p.names,
+      agent_reply_wait: agentReplyWait(p),
     },
     filter: only ?? null,
     // Nothing checked is no pass: a gate is green only when cases ran and none failed.

@@ -194,6 +194,8 @@ export async function runConformance(o: {
   console.log(
     `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered (${(results.duration_ms / 1000).toFixed(1)} s)`,
   );
+  const wait = results.target.agent_reply_wait;
+  if (wait?.source === 'profile') console.log(`  agent reply wait: ${wait.ms} ms (the profile's waits.agent_reply_ms)`);
   // A rule's real-time variant (--slow) says so in its title: name it, so its line differs from the control variant's.
   for (const c of results.cases.filter((x) => x.outcome === 'fail')) {
     console.log(`  FAIL ${c.rule}${c.title.includes(' in real time: ') ? ' (in real time)' : ''}: ${c.detail}`);
