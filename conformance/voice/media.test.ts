@@ -12,8 +12,8 @@ const direction = (section: string) => /^a=(sendrecv|sendonly|recvonly|inactive)
 const FREQUENCY_TOLERANCE_HZ = 10;
 const MIN_TONE_SHARE = 0.5;
 
-/** How long a case waits for the agent's audio: 5 s, or the profile's agent reply wait when that is longer. */
-const agentAudioWait = (profile: Profile) => Math.max(5000, agentReplyWait(profile).ms);
+/** How long a case waits for the agent's audio: its own wait, or the profile's agent reply wait when that is longer. */
+const agentAudioWait = (profile: Profile, ownMs = 5000) => Math.max(ownMs, agentReplyWait(profile).ms);
 
 voiceRule('voice.signaling.ice-both-ways', 'trickles ice-candidate messages both ways until the call is connected', async (api) => {
   const { t, check } = api;
@@ -72,7 +72,7 @@ voiceRule(
     call.startSending(TONE);
     await call.packets(15);
     call.startSending(SILENCE);
-    const replyWait = Math.max(4000, agentReplyWait(t.profile).ms);
+    const replyWait = agentAudioWait(t.profile, 4000);
     const reply = await call.audio({ ms: 100, minDbfs: -40, timeoutMs: replyWait }).catch(() => undefined);
     observe('after a caller turn', reply ? `reply audio, dominant ${dominantFrequency(reply).hz} Hz` : `no reply within ${replyWait} ms`);
   },

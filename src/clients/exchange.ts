@@ -150,13 +150,12 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
     const send = opts.url.startsWith('https:') ? https.request : http.request;
+    // What went out, the same in an answered exchange and an unanswered one.
+    const sent = { method: opts.method, url: opts.url, requestHeaders: headers, requestBody: body };
     const unanswered = (why: string) => {
       const message = `${opts.method} ${opts.url}: ${why}`;
       const exchange: Exchange = {
-        method: opts.method,
-        url: opts.url,
-        requestHeaders: headers,
-        requestBody: body,
+        ...sent,
         status: 0,
         responseHeaders: {},
         responseBody: '',
@@ -192,10 +191,7 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
           }
         }
         const exchange: Exchange = {
-          method: opts.method,
-          url: opts.url,
-          requestHeaders: headers,
-          requestBody: body,
+          ...sent,
           status: answer.status,
           responseHeaders,
           responseBody: BINARY.test(responseHeaders['content-type'] ?? '') ? `(${bytes.length} bytes of ${responseHeaders['content-type']})` : text,
