@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// npm test: typecheck and lint first, then unit and integration tests (real load runs included, on the user's k6 when
-// installed, else the built-in engine) and the conformance gate with the defect self-test against the reference target.
-// Prints one closing line "N passed, N failed" counting every test, case and defect.
+// npm test: typecheck and lint beside the unit and integration tests, then the conformance gate with the defect
+// self-test against the reference target, then the real load runs (on the user's k6 when installed, else the built-in
+// engine). Prints one closing line "N passed, N failed" counting every test, case and defect.
 //
 // Steps run in phases; the steps of a phase run side by side, each a process of its own, and a phase starts when the
-// one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their three
+// one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their
 // lanes side by side, then the files that need the whole machine alone (tests/timing-sensitive.ts). The gate keeps a
 // phase of its own: the unit project alone keeps both cores 95 % busy (sampled each second, 2026-11-26), so beside it
 // the gate would only wait its turn (side by side, measured 2026-11-26: 281 s against 168 s + 109 s one after the other).
@@ -24,18 +24,31 @@ const vitest = (project) => [
   ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=reports/unit/${project}.json`],
 ];
 
-/** The phases by name, in order; `npm test -- --phase timing` runs only the one named (the timing lanes, say). */
+/**
+ * Steps side by side, then `next` once every one of them has ended: a lane of steps within a phase. The timing phase's
+ * waiting lanes are followed this way by the waiting files that must not run beside a waiting one (tests/timing-sensitive.ts).
+ */
+const then = (beside, next) => ({ beside, next });
+
+/**
+ * The phases by name, in order; `npm test -- --phase timing` runs only the one named (the timing lanes, say). A phase
+ * marked `failFast` stops its other steps when one fails: typecheck and lint run beside the unit tests, on the cores the
+ * unit files leave idle while they wait on the processes they start, and a type or lint error still ends the run at once.
+ */
 const PHASES = {
   // dist/, the transpiled sources every process of the suite starts from (scripts/build.mjs), when a source is newer.
   build: [['build dist/', process.execPath, ['scripts/build.mjs']]],
-  static: [
-    ['typecheck', bin('tsc'), ['-p', 'tsconfig.json']],
-    ['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']],
-    ['lint and format', bin('biome'), ['check', '.']],
-  ],
-  unit: [vitest('unit')],
+  unit: Object.assign(
+    [
+      ['typecheck', bin('tsc'), ['-p', 'tsconfig.json']],
+      ['typecheck scenarios', bin('tsc'), ['-p', 'scenarios/tsconfig.json']],
+      ['lint and format', bin('biome'), ['check', '.']],
+      vitest('unit'),
+    ],
+    { failFast: true },
+  ),
   gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
-  timing: [vitest('timing'), vitest('timing-wait'), vitest('timing-wait-2')],
+  timing: [vitest('timing'), then([vitest('timing-wait'), vitest('timing-wait-2')], vitest('timing-after-waits'))],
   'timing-alone': [vitest('timing-alone')],
 };
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
@@ -44,10 +57,13 @@ if (only !== undefined && !(only in PHASES)) {
   process.exit(2);
 }
 const phases = only === undefined ? Object.values(PHASES) : [PHASES[only]];
-const vitestResults = ['unit', 'timing', 'timing-wait', 'timing-wait-2', 'timing-alone'].map((p) => `reports/unit/${p}.json`);
+const vitestResults = ['unit', 'timing', 'timing-wait', 'timing-wait-2', 'timing-after-waits', 'timing-alone'].map((p) => `reports/unit/${p}.json`);
 
 // Results of an earlier run must never be counted as this run's.
 for (const stale of [...vitestResults, 'reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });
+
+/** The processes of the steps running now, by step name: a fail-fast phase stops the others when one fails. */
+const running = new Map();
 
 /**
  * Runs one step and resolves with its exit code and seconds. Beside other steps its output goes out a whole line at a
@@ -59,6 +75,7 @@ function runStep([name, cmd, args], alone) {
   else console.log(`== ${name} (beside the other steps of its phase)`);
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    running.set(name, child);
     if (!alone)
       for (const [from, to] of [
         [child.stdout, process.stdout],
@@ -73,16 +90,43 @@ function runStep([name, cmd, args], alone) {
         });
         from.on('end', () => rest && to.write(`${rest}\n`));
       }
-    child.on('close', (code, signal) => resolve({ name, code: code ?? signal, seconds: (Date.now() - t0) / 1000 }));
+    child.on('close', (code, signal) => {
+      running.delete(name);
+      resolve({ name, code: code ?? signal, seconds: (Date.now() - t0) / 1000 });
+    });
   });
+}
+
+/** Runs a step, or a lane of them (`then`), and resolves with the result of each step it ran. */
+async function runLane(step, alone) {
+  if (Array.isArray(step)) return [await runStep(step, alone)];
+  const first = await Promise.all(step.beside.map((s) => runStep(s, false)));
+  return [...first, await runStep(step.next, false)];
+}
+
+/** The phase's line of timings: steps side by side joined by "beside", a lane's next step by "then". */
+function timingLine(phase, done) {
+  const seconds = (name) => `${name} ${done.find((d) => d.name === name)?.seconds.toFixed(1)} s`;
+  const of = (step) => (Array.isArray(step) ? seconds(step[0]) : `(${step.beside.map(of).join(' beside ')} then ${of(step.next)})`);
+  return phase.map(of).join(' beside ');
 }
 
 let stepFailed = false;
 const timings = [];
 const t0 = Date.now();
 for (const phase of phases) {
-  const done = await Promise.all(phase.map((step) => runStep(step, phase.length === 1)));
-  timings.push(done.map((d) => `${d.name} ${d.seconds.toFixed(1)} s`).join(' beside '));
+  const alone = phase.length === 1 && Array.isArray(phase[0]);
+  const done = (
+    await Promise.all(
+      phase.map(async (step) => {
+        const results = await runLane(step, alone);
+        // A failed step of a fail-fast phase: what the others would still find does not change the verdict.
+        if (phase.failFast && results.some((r) => r.code !== 0)) for (const child of running.values()) child.kill('SIGTERM');
+        return results;
+      }),
+    )
+  ).flat();
+  timings.push(timingLine(phase, done));
   for (const d of done.filter((d) => d.code !== 0)) {
     console.log(`\n${d.name} failed (exit ${d.code})`);
     stepFailed = true;

@@ -70,10 +70,13 @@ async function prism(args: string[]): Promise<Prism> {
   });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`prism did not start: ${out}`)), 60_000);
+    // Off once it matched: left on, it scanned the whole growing log again for every chunk Prism wrote.
     const listening = () => {
       const m = /Prism is listening on (http:\/\/[\d.]+:\d+)/.exec(out);
       if (m?.[1]) {
         clearTimeout(timer);
+        child.stdout.off('data', listening);
+        child.stderr.off('data', listening);
         resolve(m[1]);
       }
     };
