@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { LongestFirst } from './tests/longest-first.js';
 import { TIMING_PROJECTS, TIMING_SENSITIVE } from './tests/timing-sensitive.js';
 
 // Unit and integration tests of dialtone itself (sibling *.test.ts files and tests/). The conformance suite has its own
@@ -13,7 +12,6 @@ export default defineConfig({
     testTimeout: 120_000,
     globalSetup: ['tests/scratch-tmpdir.ts'],
     hookTimeout: 120_000,
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/profile/load.js';
 import { backgroundTarget, dialtone, ROOT } from './run-cli.js';
@@ -11,7 +12,8 @@ import { backgroundTarget, dialtone, ROOT } from './run-cli.js';
 // of the reference target, and answers the suite itself as a mock. The sockets (messaging, voice signaling) are not
 // HTTP operations and cannot pass Prism's HTTP proxy: their cases are left out.
 
-const PRISM = `${ROOT}node_modules/@stoplight/prism-cli/dist/index.js`;
+/** Every Prism server of this file runs in one process of Prism's own modules (tests/prism-host.mjs). */
+const PRISM_HOST = `${ROOT}tests/prism-host.mjs`;
 /** Prism's npm dependencies include @scarf/scarf (telemetry): off. Colours off, so its log lines can be read. */
 const PRISM_ENV = { SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', FORCE_COLOR: '0', NO_COLOR: '1', NODE_ENV: 'test' };
 
@@ -44,7 +46,7 @@ const HTTP_ONLY = [
   'voice.ice-servers.*',
 ].join(',');
 
-/** The profile's HTTP hosts, each answered through a Prism process of its own. */
+/** The profile's HTTP hosts, each answered through a Prism server of its own. */
 const HOSTS = ['base_url', 'messaging_url', 'webrtc_url', 'agents_url', 'agents_regionless_url'] as const;
 
 interface Prism {
@@ -54,60 +56,95 @@ interface Prism {
   readonly stop: () => Promise<void>;
 }
 
-/** Starts `prism ARGS` in its own process on a free loopback port; resolves once it listens. */
-async function prism(args: string[]): Promise<Prism> {
-  const child = spawn(process.execPath, [PRISM, ...args, '--host', '127.0.0.1', '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, ...PRISM_ENV },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
+/** One pino record of a Prism server, as its logger wrote it. */
+interface PrismRecord {
+  readonly name?: string;
+  readonly level?: string;
+  readonly msg?: string;
+  readonly input?: { method?: string; url?: { path?: string } };
+}
+
+/**
+ * A record as Prism's CLI prints it (signale, createServer.js pipeOutputToSignale): `[HTTP SERVER] post /path info
+ * Request received`, `[VALIDATOR] error Violation: response.body.x must be string`.
+ */
+const rendered = (r: PrismRecord) => `[${r.name}]${r.input ? ` ${r.input.method} ${r.input.url?.path}` : ''} ${r.level} ${r.msg}`;
+
+interface PrismHost {
+  readonly ask: (command: Record<string, unknown>) => Promise<{ url?: string; server?: number; error?: string }>;
+  readonly logs: Map<number, string[]>;
+  readonly end: () => Promise<void>;
+}
+
+let hostProcess: PrismHost | undefined;
+
+/** The process that runs this file's Prism servers, started with the first. */
+function prismHost(): PrismHost {
+  if (hostProcess) return hostProcess;
+  const child = spawn(process.execPath, [PRISM_HOST], { cwd: ROOT, env: { ...process.env, ...PRISM_ENV }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const logs = new Map<number, string[]>();
+  const waiting = new Map<number, (answer: { url?: string; server?: number; error?: string }) => void>();
+  let stderr = '';
+  let asked = 0;
   child.stderr.on('data', (c: Buffer) => {
-    out += c.toString();
+    stderr += c.toString();
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`prism did not start: ${out}`)), 60_000);
-    // Off once it matched: left on, it scanned the whole growing log again for every chunk Prism wrote.
-    const listening = () => {
-      const m = /Prism is listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        child.stdout.off('data', listening);
-        child.stderr.off('data', listening);
-        resolve(m[1]);
-      }
-    };
-    child.stdout.on('data', listening);
-    child.stderr.on('data', listening);
-    child.on('exit', (code) => reject(new Error(`prism exited ${code}: ${out}`)));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const m = JSON.parse(line) as { id?: number; server?: number; record?: PrismRecord; url?: string; error?: string };
+    if (m.record && m.server !== undefined) {
+      const lines = logs.get(m.server) ?? [];
+      lines.push(rendered(m.record));
+      logs.set(m.server, lines);
+    } else if (m.id !== undefined) {
+      waiting.get(m.id)?.(m);
+      waiting.delete(m.id);
+    }
   });
+  child.on('exit', (code) => {
+    for (const answer of waiting.values()) answer({ error: `the Prism host exited ${code}: ${stderr}` });
+    waiting.clear();
+  });
+  hostProcess = {
+    logs,
+    ask: (command) =>
+      new Promise((resolve) => {
+        const id = ++asked;
+        waiting.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ id, ...command })}\n`);
+      }),
+    end: () =>
+      new Promise<void>((done) => {
+        hostProcess = undefined;
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        child.stdin.end();
+      }),
+  };
+  return hostProcess;
+}
+
+/** Starts a Prism server (`prism proxy DOCUMENT UPSTREAM` or `prism mock DOCUMENT`) on a free loopback port. */
+async function prism(mode: 'proxy' | 'mock', document: string, upstream?: string): Promise<Prism> {
+  const h = prismHost();
+  const started = await h.ask({ start: { mode, document, upstream } });
+  if (started.error !== undefined || started.url === undefined || started.server === undefined) throw new Error(`prism did not start: ${started.error}`);
+  const n = started.server;
+  const log = () => (h.logs.get(n) ?? []).join('\n');
   return {
-    url,
-    log: () => out,
+    url: started.url,
+    log,
     settled: async () => {
-      // Prism logs through a pipe: wait until its output stops growing before it is read as complete.
-      for (let seen = -1, i = 0; seen !== out.length && i < 40; i++) {
-        seen = out.length;
+      // Its records come through a pipe: wait until its log stops growing before it is read as complete.
+      for (let seen = -1, i = 0; seen !== log().length && i < 40; i++) {
+        seen = log().length;
         await new Promise((r) => setTimeout(r, 250));
       }
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        // Ended already (by a signal, exitCode stays null): its exit event will not come again.
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.removeAllListeners('exit');
-        child.on('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      await h.ask({ stop: n });
+    },
   };
 }
-
-/** The log without colour codes, should a terminal setting turn them on despite FORCE_COLOR=0. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are what is removed
-const plain = (log: string) => log.replace(/\x1b\[[0-9;]*m/g, '');
 
 /** One violation Prism logged: `Violation: <location> <message>` on a `[VALIDATOR]` line. */
 interface Violation {
@@ -118,14 +155,14 @@ interface Violation {
 }
 
 /**
- * Prism 5.14's CLI log (signale, one line per pino record): `[time] › [HTTP SERVER] post /path ℹ  info  Request received`,
- * then per violation `[time] ›     [VALIDATOR] ✖  error  Violation: response.body.x must be string` (severity error,
- * warning or info). A request that matches no operation is forwarded anyway (`--errors false`) and logged as the
- * violation `request Selected route not found`.
+ * A Prism 5.14 server's log, a line per pino record (`rendered`): `[HTTP SERVER] post /path info Request received`, then
+ * per violation `[VALIDATOR] error Violation: response.body.x must be string` (severity error, warning or info). A
+ * request that matches no operation is forwarded anyway (`--errors false`) and logged as the violation `request Selected
+ * route not found`.
  */
 function violationsOf(host: string, log: string): Violation[] {
   const out: Violation[] = [];
-  for (const line of plain(log).split('\n')) {
+  for (const line of log.split('\n')) {
     const m = /\[VALIDATOR\].*?Violation: ((?:request|response)\S*) (.*)$/.exec(line);
     if (m?.[1] && m[2] !== undefined) out.push({ host, location: m[1], message: m[2].trim() });
   }
@@ -155,7 +192,7 @@ interface Results {
 /** Prism's `sl-violations` answer header, as each case's wire log recorded it: the request each violation came from. */
 interface Attributed {
   readonly rule: string;
-  /** The origin the request went to (one Prism process per profile host). */
+  /** The origin the request went to (one Prism server per profile host). */
   readonly origin: string;
   readonly request: string;
   readonly location: string;
@@ -198,9 +235,9 @@ function wireRequests(results: Results): string[] {
   );
 }
 
-/** Every request a Prism process received, from its `[HTTP SERVER] <method> <path> … Request received` lines. */
+/** Every request a Prism server received, from its `[HTTP SERVER] <method> <path> … Request received` lines. */
 function receivedRequests(origin: string, log: string): string[] {
-  return [...plain(log).matchAll(/\[HTTP SERVER\] (\w+) (\S+) .*Request received/g)].map((m) => `${origin} ${m[1]?.toUpperCase()} ${m[2]?.split('?')[0]}`);
+  return [...log.matchAll(/\[HTTP SERVER\] (\w+) (\S+) .*Request received/g)].map((m) => `${origin} ${m[1]?.toUpperCase()} ${m[2]?.split('?')[0]}`);
 }
 
 /** `a` less `b`, as multisets. */
@@ -347,11 +384,11 @@ interface ProxiedRun {
   readonly proxies: Map<string, Prism>;
   readonly run: Awaited<ReturnType<typeof dialtone>>;
   readonly results: Results;
-  /** What the Prism processes logged. */
+  /** What the Prism servers logged. */
   readonly logged: Violation[];
   /** What the cases' wire logs carry (Prism's sl-violations header). */
   readonly onWire: Attributed[];
-  /** Every request the Prism processes received, as `origin METHOD /path`. */
+  /** Every request the Prism servers received, as `origin METHOD /path`. */
   readonly received: string[];
   /** Requests Prism received that no case's wire log holds: the reachability probe and the clean-up's DELETEs. */
   readonly outside: string[];
@@ -377,6 +414,7 @@ describe('the contract as Prism reads it', () => {
 
   afterAll(async () => {
     await Promise.all(running.map((p) => p.stop()));
+    await hostProcess?.end();
     await target?.stop();
     rmSync(work, { recursive: true, force: true });
   });
@@ -386,7 +424,7 @@ describe('the contract as Prism reads it', () => {
     const proxies = new Map<string, Prism>();
     await Promise.all(
       HOSTS.filter((host) => ref.hosts[host]).map(async (host) => {
-        const p = await prism(['proxy', join(contractDir, doc), ref.hosts[host] as string, '--errors', 'false']);
+        const p = await prism('proxy', join(contractDir, doc), ref.hosts[host] as string);
         running.push(p);
         proxies.set(host, p);
       }),
@@ -507,7 +545,7 @@ describe('the contract as Prism reads it', () => {
       const create = doc.paths['/{version}/{account_id}/{project_id}/chat/create'].post;
       create.responses['2XX'].content['application/json'].schema.properties.conversation_id = { type: 'integer' };
       writeFileSync(join(work, 'broken.json'), JSON.stringify(doc));
-      const broken = await prism(['proxy', join(work, 'broken.json'), ref.hosts.base_url ?? '', '--errors', 'false']);
+      const broken = await prism('proxy', join(work, 'broken.json'), ref.hosts.base_url ?? '');
       running.push(broken);
       const { secrets } = loadProfile(join(work, 'ref.json'));
       const res = await fetch(`${broken.url}/v1/${ref.account_id}/${ref.project_id}/chat/create`, {
@@ -527,7 +565,7 @@ describe('the contract as Prism reads it', () => {
       const doc = JSON.parse(readFileSync(join(contractDir, 'openapi-reference-target.json'), 'utf8'));
       delete doc.paths['/v1/alert-rules/{ruleId}'].get;
       writeFileSync(join(work, 'dropped.json'), JSON.stringify(doc));
-      const dropped = await prism(['proxy', join(work, 'dropped.json'), ref.hosts.agents_url ?? '', '--errors', 'false']);
+      const dropped = await prism('proxy', join(work, 'dropped.json'), ref.hosts.agents_url ?? '');
       running.push(dropped);
       const { secrets } = loadProfile(join(work, 'ref.json'));
       const res = await fetch(`${dropped.url}/v1/alert-rules/ar_0123456789abcdef`, { headers: { 'x-api-key': secrets.agents_api_key ?? '' } });
@@ -578,7 +616,7 @@ describe('the contract as Prism reads it', () => {
 
     beforeAll(async () => {
       // Static answers: the documented examples, else values built from the schemas; the same on every run.
-      const mock = await prism(['mock', join(contractDir, 'openapi.json')]);
+      const mock = await prism('mock', join(contractDir, 'openapi.json'));
       running.push(mock);
       // A real environment's profile: the mock has no control surface, so the cases that need one are skipped.
       const profile = writeProfile(work, ref, 'prism-mock', Object.fromEntries(HOSTS.map((host) => [host, mock.url])), { kind: 'real', control: undefined });
