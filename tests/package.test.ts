@@ -171,10 +171,11 @@ describe('dialtone installed as a package into a project of its own', () => {
       // TypeScript sources through tsx (the CLI, the engine and its worker threads), as when dist/ is stale or missing.
       npxAsync(['load', 'chat-turns', '--workload', 'smoke', '--duration', '5s', '--target', '.dialtone/reference.json'], { DIALTONE_FROM_SOURCE: '1' }),
       // A coarse search against a reference target with a known capacity of its own (16 requests/s, about 2.3
-      // conversations/s): 1/s holds, 4/s breaks, and a precision of 1 settles it in two or three steps. It completes (exit
-      // 0 is "completed, whatever it found"; what it found is the capacity tests' business, not the package's).
+      // conversations/s): 2/s holds (or, should it break, 1/s), 4/s breaks, and a precision of 2 settles it in two steps.
+      // It completes (exit 0 is "completed, whatever it found"; what it found is the capacity tests' business, not the
+      // package's).
       npxAsync([
-        ...['capacity', 'chat-turns', '--capacity', 'chat=16', '--start-rate', '1', '--precision', '1'],
+        ...['capacity', 'chat-turns', '--capacity', 'chat=16', '--start-rate', '2', '--precision', '2'],
         ...['--step', '4s', '--warmup', '1s', '--max-time', '5m'],
       ]),
     ]);

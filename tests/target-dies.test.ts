@@ -95,8 +95,9 @@ describe.concurrent('dialtone conformance when the target dies mid-run', () => {
     const control = new ControlClient(loadProfile(target.profilePath, {}));
     const state = () => control.call<{ conversations: number }>('GET', '/state');
     const initial = (await state()).conversations;
-    // Killed 3 s into the load: chat-turns' smoke run asks 5 conversations a second for 15 s (graceful stop 5 s). The
-    // watch gives up after 60 s, so a load that never starts fails the test instead of hanging it.
+    // Killed 3 s into the load: chat-turns' smoke run asks 5 conversations a second, here for 8 s of its 15 (graceful
+    // stop 5 s): 3 s against the live target, 5 s against a dead one. The watch gives up after 60 s, so a load that never
+    // starts fails the test instead of hanging it.
     const watch = (async () => {
       const deadline = Date.now() + 60_000;
       while (target.alive() && Date.now() < deadline && (await state()).conversations === initial) await new Promise((r) => setTimeout(r, 100));
@@ -105,10 +106,13 @@ describe.concurrent('dialtone conformance when the target dies mid-run', () => {
     })().catch(() => {});
     let run: Awaited<ReturnType<typeof dialtone>>;
     try {
-      run = await dialtone(['load', 'chat-turns', '--target', target.profilePath, '--workload', 'smoke', '--report-dir', join(work, 'reports')], {
-        env: { [mark]: '1' },
-        timeoutMs: 180_000,
-      });
+      run = await dialtone(
+        ['load', 'chat-turns', '--target', target.profilePath, '--workload', 'smoke', '--duration', '8s', '--report-dir', join(work, 'reports')],
+        {
+          env: { [mark]: '1' },
+          timeoutMs: 180_000,
+        },
+      );
       await watch;
     } finally {
       await target.stop();
@@ -125,7 +129,7 @@ describe.concurrent('dialtone conformance when the target dies mid-run', () => {
     // A threshold broke, so k6's code (the built-in engine's too), with nothing left running.
     expect(result.k6_exit_code).toBe(99);
     expect(run.code, run.stdout + run.stderr).toBe(99);
-    // Not a hang: the run ended within its 15 s and its graceful stop (and the engine's start), not at a request timeout.
+    // Not a hang: the run ended within its 8 s and its graceful stop (and the engine's start), not at a request timeout.
     expect(result.duration_ms).toBeLessThan(40_000);
     expect(await leftBehind(mark)).toEqual([]);
     rmSync(work, { recursive: true, force: true });
