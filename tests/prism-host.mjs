@@ -32,9 +32,12 @@ let next = 1;
 /** A server as the CLI's proxy or mock command makes it, with its defaults (--errors false, cors, validate-request). */
 async function start({ mode, document, upstream }) {
   const n = next++;
+  let rest = ''; // pino writes a record a line; a line split across writes waits for its end
   const records = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) send({ server: n, record: JSON.parse(line) });
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) if (line) send({ server: n, record: JSON.parse(line) });
       done();
     },
   });
