@@ -6,7 +6,7 @@
 //
 // Commands on stdin, one JSON object a line: {"id", "start": {"mode": "proxy"|"mock", "document", "upstream"?}} answers
 // {"id", "url"} or {"id", "error"}; {"id", "stop": N} answers {"id", "stopped": N}. Each log record of server N goes to
-// stdout as {"server": N, "record": {…pino record…}}.
+// stdout as {"server": N, "record": {name, level, msg, input?: {method, url: {path}}}}.
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
@@ -26,6 +26,18 @@ const loggerOptions = () => ({
 });
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+/**
+ * What a record's line in the CLI's log shows (its name, level, message, and a request's method and path), not the
+ * request's headers and body that pino wrote with it.
+ */
+const brief = ({ name, level, msg, input }) => ({
+  name,
+  level,
+  msg,
+  ...(input ? { input: { method: input.method, url: { path: input.url?.path } } } : {}),
+});
+
 const servers = new Map();
 let next = 1;
 
@@ -37,7 +49,7 @@ async function start({ mode, document, upstream }) {
     write(chunk, _encoding, done) {
       const lines = (rest + chunk.toString()).split('\n');
       rest = lines.pop() ?? '';
-      for (const line of lines) if (line) send({ server: n, record: JSON.parse(line) });
+      for (const line of lines) if (line) send({ server: n, record: brief(JSON.parse(line)) });
       done();
     },
   });
