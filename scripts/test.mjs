@@ -9,13 +9,27 @@
 // phase of its own: the unit project alone keeps both cores 95 % busy (sampled each second, 2026-11-26), so beside it
 // the gate would only wait its turn (side by side, measured 2026-11-26: 281 s against 168 s + 109 s one after the other).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // On CI the log is read as text: vitest paints it despite FORCE_COLOR=0 (its colours obey NO_COLOR).
 const plain = process.env.CI ? { FORCE_COLOR: '0', NO_COLOR: '1' } : {};
-const env = { ...process.env, K6_NO_USAGE_REPORT: 'true', ...plain };
+// One scratch folder for every phase, as tests/scratch-tmpdir.ts makes one for a vitest run: a later phase finds what an
+// earlier one left there (the package the unit phase installed, tests/installed-package.ts), and it goes when npm test ends.
+const scratch = mkdtempSync(join(tmpdir(), 'dialtone-tests-'));
+const env = { ...process.env, K6_NO_USAGE_REPORT: 'true', ...plain, TMPDIR: scratch, DIALTONE_TESTS_SCRATCH: scratch };
+const removeScratch = () => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+])
+  process.once(signal, () => {
+    removeScratch();
+    process.exit(code);
+  });
 
 // TypeScript 7, the native compiler (about a third of 5.9's time here: 5 s against 17 s, 2026-11-27). TypeScript 5.9 stays
 // installed as `typescript` for dependency-cruiser (npm run layers), which reads TypeScript sources through its API.
@@ -53,6 +67,7 @@ const PHASES = {
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
 if (only !== undefined && !(only in PHASES)) {
   console.error(`npm test: --phase must be one of ${Object.keys(PHASES).join(', ')}, got '${only}'`);
+  removeScratch();
   process.exit(2);
 }
 const phases = only === undefined ? Object.values(PHASES) : [PHASES[only]];
@@ -139,4 +154,5 @@ if (conf) {
 if (stepFailed && failed === 0) failed = 1;
 console.log(`\n${timings.join(' · ')} · in all ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
+removeScratch();
 process.exit(failed === 0 && !stepFailed ? 0 : 1);

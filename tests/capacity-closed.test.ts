@@ -25,6 +25,9 @@ describe('dialtone capacity messaging-sockets --model closed', () => {
         String(KNOWN.messageRate),
         '--capacity',
         `messaging=${KNOWN.perSecond}`,
+        // From 2 sessions: 2 hold, 4 fall behind, 3 fall behind: three steps bracket 2.5 (from 1 it took four).
+        '--start-rate',
+        '2',
         '--step',
         '10s',
         '--warmup',

@@ -39,7 +39,8 @@ describe('dialtone capacity against a realistic agent', () => {
     writeFileSync(profile, JSON.stringify({ ...JSON.parse(readFileSync(reference, 'utf8')), slos: { 'chat-turns': Object.fromEntries(slow) } }));
     const dir = mkdtempSync(join(work, 'r-'));
     // Steps longer than a conversation, and a warm-up that fills the pipeline, so the steady window counts completions.
-    const search = ['--start-rate', '10', '--step', '8s', '--warmup', '3s', '--max-steps', '7'];
+    // From 15 a second (three fifths of the known 25) the search brackets it in five steps: 15, 30, 22.5, then two refining.
+    const search = ['--start-rate', '15', '--step', '8s', '--warmup', '3s', '--max-steps', '7'];
     const r = await dialtone(['capacity', 'chat-turns', '--target', profile, '--report-dir', dir, ...search], { timeoutMs: 300_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const result = JSON.parse(readFileSync(join(dir, 'capacity', 'chat-turns', 'capacity.json'), 'utf8')) as CapacityResult;

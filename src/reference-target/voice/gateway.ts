@@ -22,7 +22,9 @@ const MAX_FRAME_BYTES = 256 * 1024;
 /**
  * The browser voice gateway of one target: the signaling sockets, the live sessions, the one shared ticker, the
  * forced failures and the ICE server issuer. The media engine (werift, Opus, the voices) loads in the background from
- * the moment the gateway is created; the first offer waits for it to load, not for its warm-up call.
+ * the first voice request (ice-servers or a signaling socket); the first offer waits for it to load, not for its
+ * warm-up call. A target that serves no call never loads it: about 0.5 s of CPU at each start (measured 2026-11-27),
+ * which every chat, messaging or capacity run against the embedded target paid.
  */
 export class VoiceGateway implements GatewayPort {
   readonly ticker = new Ticker(VoiceFrame.ms);
@@ -32,16 +34,21 @@ export class VoiceGateway implements GatewayPort {
   readonly #recent: SessionView[] = [];
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   readonly #abort = new AbortController();
-  readonly #engine: Promise<Engine>;
+  #engine: Promise<Engine> | undefined;
 
-  constructor(readonly ctx: TargetContext) {
+  constructor(readonly ctx: TargetContext) {}
+
+  /** The media engine, loading from the first call on. */
+  engine(): Promise<Engine> {
+    if (this.#engine) return this.#engine;
     this.#engine = import('./engine.js').then((m) => m.startEngine(this.#abort.signal));
     // Until a call awaits it, a failed load is reported by the first offer (HANDLER_ERROR), not as an unhandled rejection.
     this.#engine.catch(() => {});
+    return this.#engine;
   }
 
   async openSession(id: string, offer: OfferMessage, record: () => StoredConversation, link: SessionLink, localAddress: string) {
-    const engine = await this.#engine;
+    const engine = await this.engine();
     return engine.open(id, offer, record, this.#deps(engine, localAddress), link);
   }
 
@@ -87,6 +94,7 @@ export class VoiceGateway implements GatewayPort {
 
   /** Takes over an HTTP upgrade on the signaling path. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    void this.engine();
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       new SignalingConnection(ws, this, req.socket.localAddress ?? '127.0.0.1');
     });
@@ -98,6 +106,6 @@ export class VoiceGateway implements GatewayPort {
     await Promise.allSettled([...this.#live.values()].map((s) => s.end()));
     for (const ws of this.#wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
-    await this.#engine.then((e) => e.warmed).catch(() => {});
+    await this.#engine?.then((e) => e.warmed).catch(() => {});
   }
 }

@@ -16,6 +16,7 @@ function registerIceServers(app: FastifyInstance, ctx: TargetContext, gw: VoiceG
   app.get(VoicePaths.iceServers, withOp('voice.ice_servers'), async (req, reply) => {
     const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
     if (token !== ctx.credentials.voice_auth_token) return sendError(reply, IceServersErrors.UNAUTHORIZED);
+    void gw.engine(); // a call follows its ICE servers: the media engine loads meanwhile
     const body = gw.iceServers.issue({
       host: req.hostname,
       nowS: Math.floor(ctx.clock.now() / 1000),

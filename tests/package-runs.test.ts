@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InstalledPackage, installedPackage, packageEnv, type Run } from './installed-package.js';
+import { ROOT } from './run-cli.js';
+
+// Load from dialtone installed as a package (tests/installed-package.ts; the install itself is checked by
+// tests/package.test.ts): the gate, a smoke load and a capacity search, run with npx from the project as a platform team
+// runs them. A load run judged on its SLOs and delivery: a timing-sensitive file (tests/timing-sensitive.ts).
+
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+let pkg: InstalledPackage;
+let target: ChildProcess | undefined;
+
+beforeAll(() => {
+  pkg = installedPackage();
+  if (pkg.install.code !== 0) throw new Error(`npm install failed (exit ${pkg.install.code}): ${pkg.install.out}`);
+}, 600_000);
+
+afterAll(async () => {
+  // The target itself, not a launcher in front of it: a SIGTERM to npx would leave the target running.
+  if (target && target.exitCode === null) {
+    const exited = new Promise((done) => target?.once('exit', done));
+    target.kill('SIGTERM');
+    await exited;
+  }
+});
+
+/** `npx dialtone ARGS` from the project without blocking, so runs of their own can go side by side. */
+function npxAsync(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['--no-install', 'dialtone', ...args], {
+      cwd: pkg.project,
+      env: { ...packageEnv, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c;
+      out += c;
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, out });
+    });
+  });
+}
+
+/** Every file under dir, relative to it: what the package holds, before and after it ran. */
+function filesUnder(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p, base) : [relative(base, p)];
+  });
+}
+
+/** `dialtone target` from the project, in its own process; resolves once its profile is written. */
+function startTarget(profileOut: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // The project's own bin link, run by node directly, so the test holds the target's own process.
+    const child = spawn(process.execPath, [join(pkg.project, 'node_modules', '.bin', 'dialtone'), 'target', '--profile-out', profileOut], {
+      cwd: pkg.project,
+      env: packageEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    target = child;
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`target did not start: ${out}`)), 60_000);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('profile:')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.on('exit', (code) => reject(new Error(`target exited ${code}: ${out}`)));
+  });
+}
+
+describe('dialtone installed as a package, running load from the project', () => {
+  it('runs the conformance gate, a smoke load and a capacity search from the project, the first two against a reference target in its own process', async () => {
+    const before = filesUnder(pkg.installed);
+    await startTarget('.dialtone/reference.json');
+
+    // The three runs side by side, each of its own: they share the project and its target, not their reports.
+    const [gate, load, capacity] = await Promise.all([
+      npxAsync(['conformance', '--target', '.dialtone/reference.json', '--only', 'chat.*']),
+      // 5 s of the smoke workload, not its 15 s: the installed package's run is what is checked, not its length. From the
+      // TypeScript sources through tsx (the CLI, the engine and its worker threads), as when dist/ is stale or missing.
+      npxAsync(['load', 'chat-turns', '--workload', 'smoke', '--duration', '5s', '--target', '.dialtone/reference.json'], { DIALTONE_FROM_SOURCE: '1' }),
+      // A coarse search against a reference target with a known capacity of its own (16 requests/s, about 2.3
+      // conversations/s): 2/s holds (or, should it break, 1/s), 4/s breaks, and a precision of 2 settles it in two steps.
+      // It completes (exit 0 is "completed, whatever it found"; what it found is the capacity tests' business, not the
+      // package's).
+      npxAsync([
+        ...['capacity', 'chat-turns', '--capacity', 'chat=16', '--start-rate', '2', '--precision', '2'],
+        ...['--step', '4s', '--warmup', '1s', '--max-time', '5m'],
+      ]),
+    ]);
+    expect(gate.code, gate.out).toBe(0);
+    const results = JSON.parse(readFileSync(join(pkg.project, 'reports', 'conformance', 'results.json'), 'utf8')) as { tool_version: string; gate: string };
+    expect(results).toMatchObject({ tool_version: version, gate: 'pass' });
+
+    expect(load.code, load.out).toBe(0);
+    const result = JSON.parse(readFileSync(join(pkg.project, 'reports', 'load', 'chat-turns', 'result.json'), 'utf8')) as { tool_version: string };
+    expect(result.tool_version).toBe(version);
+
+    expect(capacity.code, capacity.out).toBe(0);
+    const found = JSON.parse(readFileSync(join(pkg.project, 'reports', 'capacity', 'chat-turns', 'capacity.json'), 'utf8')) as { tool_version: string };
+    expect(found.tool_version).toBe(version);
+    // The first search of its kind is recorded and has no baseline yet.
+    expect(capacity.out).toContain('capacity verdict: no baseline yet');
+    expect(
+      readFileSync(join(pkg.project, 'reports', 'capacity', 'chat-turns', 'history.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(1);
+
+    // Everything it wrote went to the project's reports: the installed package is as npm left it.
+    expect(filesUnder(pkg.installed)).toEqual(before);
+  }, 900_000);
+});
