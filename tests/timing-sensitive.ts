@@ -30,15 +30,15 @@ export const TIMING_DRIVING: readonly string[] = [
 
 /**
  * Files that mostly wait, in two lanes of about the same length (npm test in a fresh clone, 2026-11-27, each file's
- * seconds: 73 + 56 and 63 + 29 + 27), so the file that must wait for both to end starts early.
+ * seconds: 66 + 51 and 59 + 34 + 29), so the file that must wait for both to end starts early.
  */
 export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
   [
     'tests/capacity-realistic.test.ts', // a capacity search against a slow agent (28 %)
-    'tests/traffic-roundtrip.test.ts', // a learned workload played and learned again: think times between turns (24 %)
+    'tests/capacity-closed.test.ts', // messaging searched as a closed model, sessions held (22 %)
   ],
   [
-    'tests/capacity-closed.test.ts', // messaging searched as a closed model, sessions held (22 %)
+    'tests/traffic-roundtrip.test.ts', // a learned workload played and learned again: think times between turns (24 %)
     'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered (22 %)
     'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
   ],
