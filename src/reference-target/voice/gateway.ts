@@ -41,6 +41,12 @@ export class VoiceGateway implements GatewayPort {
   /** The media engine, loading from the first call on. */
   engine(): Promise<Engine> {
     if (this.#engine) return this.#engine;
+    // A request that arrives while the target closes does not start a load nobody will wait for.
+    if (this.#abort.signal.aborted) {
+      const closed = Promise.reject(new Error('the voice gateway is closed'));
+      closed.catch(() => {}); // the callers that only start the load do not await it
+      return closed;
+    }
     this.#engine = import('./engine.js').then((m) => m.startEngine(this.#abort.signal));
     // Until a call awaits it, a failed load is reported by the first offer (HANDLER_ERROR), not as an unhandled rejection.
     this.#engine.catch(() => {});
