@@ -61,7 +61,7 @@ const PHASES = {
   ],
   unit: [vitest('unit')],
   gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
-  timing: [vitest('timing'), then([vitest('timing-wait'), vitest('timing-wait-2')], vitest('timing-after-waits'))],
+  timing: [vitest('timing'), then([vitest('timing-wait'), vitest('timing-wait-2'), vitest('timing-wait-3')], vitest('timing-after-waits'))],
   'timing-alone': [vitest('timing-alone')],
 };
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
@@ -71,7 +71,13 @@ if (only !== undefined && !(only in PHASES)) {
   process.exit(2);
 }
 const phases = only === undefined ? Object.values(PHASES) : [PHASES[only]];
-const vitestResults = ['unit', 'timing', 'timing-wait', 'timing-wait-2', 'timing-after-waits', 'timing-alone'].map((p) => `reports/unit/${p}.json`);
+/** The vitest projects a step or lane runs, read off the steps' names (`tests: NAME`). */
+const projectsOf = (step) =>
+  Array.isArray(step) ? (step[0].startsWith('tests: ') ? [step[0].slice('tests: '.length)] : []) : [...step.beside, step.next].flatMap(projectsOf);
+const vitestResults = Object.values(PHASES)
+  .flat()
+  .flatMap(projectsOf)
+  .map((p) => `reports/unit/${p}.json`);
 
 // Results of an earlier run must never be counted as this run's.
 for (const stale of [...vitestResults, 'reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });

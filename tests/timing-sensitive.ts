@@ -3,15 +3,14 @@
 // answer. They never run beside the rest of dialtone's suite: vitest.config.ts gives them projects of their own that
 // start after every other file has ended, and vitest.quick.config.ts leaves them out.
 //
-// Three lanes, each one file at a time, then the files that need the whole machine. `npm test` (scripts/test.mjs) runs
-// the three lanes side by side, the waiting lanes followed by the files that run after them, then the last files alone;
+// Four lanes, each one file at a time, then the files that need the whole machine. `npm test` (scripts/test.mjs) runs
+// the four lanes side by side, the waiting lanes followed by the files that run after them, then the last files alone;
 // a plain `vitest run` runs them all one after the other. A file is waiting when it mostly waits on a slow agent or a
 // target of known capacity: measured alone (npm test, 2026-11-26, /proc/stat each second), each used at most a third of
-// this 2-core machine (22–34 %). Two lanes hold only such files, so what runs beside a driving file is two waiting
-// files at most, less than the one busy core the whole timing suite is proven against (README: "Dialtone's own tests");
-// a waiting file has beside it a driving file and a waiting one, less than the driving file and the busy core it is
-// proven beside. The driving lane holds every other timing file. A waiting file that failed beside a driving file and a
-// waiting one (a starved step, 2026-11-26) runs after both waiting lanes.
+// this 2-core machine (22–34 %). Three lanes hold only such files, and the whole timing suite is proven with them beside
+// a driving file and one core kept busy on top (README: "Dialtone's own tests"), more than any run without the busy core
+// gives either. The driving lane holds every other timing file. A waiting file that failed beside a driving file and a
+// waiting one (a starved step, 2026-11-26) runs after every waiting lane.
 
 /** Files that drive the machine: load generated at rate, the gate, Chromium, hostile traffic. */
 export const TIMING_DRIVING: readonly string[] = [
@@ -29,25 +28,28 @@ export const TIMING_DRIVING: readonly string[] = [
 ];
 
 /**
- * Files that mostly wait, in two lanes of about the same length (npm test in a fresh clone, 2026-11-27, each file's
- * seconds: 66 + 51 and 59 + 34 + 29), so the file that must wait for both to end starts early.
+ * Files that mostly wait, in three lanes of about the same length (npm test in a fresh clone, 2026-11-27, each file's
+ * seconds: 54 + 34, 62 + 29 and 60), so every waiting file has ended, and the file that must wait for that has too,
+ * before the driving lane ends (165 s then): in two lanes (122 and 134 s) the file after them ended 12 s after it.
  */
 export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
   [
-    'tests/capacity-realistic.test.ts', // a capacity search against a slow agent (28 %)
     'tests/capacity-closed.test.ts', // messaging searched as a closed model, sessions held (22 %)
+    'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered (22 %)
+  ],
+  [
+    'tests/capacity-realistic.test.ts', // a capacity search against a slow agent (28 %)
+    'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
   ],
   [
     'tests/traffic-roundtrip.test.ts', // a learned workload played and learned again: think times between turns (24 %)
-    'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered (22 %)
-    'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
   ],
 ];
 
 /**
- * Waiting files that run once both waiting lanes have ended, beside the driving lane alone: beside a driving file and a
+ * Waiting files that run once every waiting lane has ended, beside the driving lane alone: beside a driving file and a
  * waiting one, this one's search starved a step (2026-11-26); here a driving file is all that is ever beside it, and it
- * no longer lengthens the driving lane, the longest of the three (npm test, 2026-11-27: 237 s against 146 s and 130 s).
+ * no longer lengthens the driving lane (npm test, 2026-11-27: 237 s against 146 s and 130 s).
  */
 export const TIMING_AFTER_WAITS: readonly string[] = [
   'tests/capacity-learned.test.ts', // a capacity search playing a learned workload against a known capacity (33 %)
@@ -68,6 +70,7 @@ export const TIMING_PROJECTS: Readonly<Record<string, readonly string[]>> = {
   timing: TIMING_DRIVING,
   'timing-wait': TIMING_WAITING_LANES[0] ?? [],
   'timing-wait-2': TIMING_WAITING_LANES[1] ?? [],
+  'timing-wait-3': TIMING_WAITING_LANES[2] ?? [],
   'timing-after-waits': TIMING_AFTER_WAITS,
   'timing-alone': TIMING_ALONE,
 };
