@@ -23,6 +23,19 @@ describe('the defect self-test, defects of several surfaces in one run', () => {
     ]);
     for (const v of verdicts) expect(v.duration_ms, v.id).toBeGreaterThan(0);
   });
+
+  it('takes a lane more once the run beside it has ended, and never waits for one whose run does not end', async () => {
+    // Two chat defects cannot share a batch: with a lane joining at once, each lane takes one.
+    const ids = ['chat-close-success-false', 'chat-whatsapp-rejected'] as const;
+    const expected = [
+      ['chat-close-success-false', ['chat.close.success-true'], true],
+      ['chat-whatsapp-rejected', ['chat.create.channel-enum'], true],
+    ];
+    const joined = await runSelftest(ROOT, ids, undefined, { lanes: 1, oneMoreLaneAfter: Promise.resolve() });
+    expect(joined.map((v) => [v.id, v.failed_rules, v.exact])).toEqual(expected);
+    const never = await runSelftest(ROOT, ids, undefined, { lanes: 1, oneMoreLaneAfter: new Promise(() => {}) });
+    expect(never.map((v) => [v.id, v.failed_rules, v.exact])).toEqual(expected);
+  });
 });
 
 describe('a defect verdict', () => {

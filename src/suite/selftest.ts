@@ -9,7 +9,8 @@ import { SuiteRunner } from './run.js';
  * mostly waiting (sockets, timers, a case's bounded wait for what a defect never sends), so lanes overlap the waits.
  */
 // Three, so at most four runs go at once with the suite's own run or the mutation proof beside them, as long proven here:
-// with four lanes one gate in six had a voice case miss its audio (2026-11-26).
+// with four lanes one gate in six had a voice case miss its audio (2026-11-26). A fourth lane joins once the suite and
+// the proof have ended (`oneMoreLaneAfter`), which keeps the four.
 export const SELFTEST_LANES = 3;
 
 /**
@@ -44,6 +45,8 @@ export async function runSelftest(
     lanes?: number;
     /** The credentials every defect's target takes: a reference target's own, so a runner serving it may run alongside. */
     credentials?: IssuedCredentials;
+    /** One more lane takes defects off the queue once this settles (the run that ran beside the lanes has ended). */
+    oneMoreLaneAfter?: Promise<unknown>;
   } = {},
 ): Promise<DefectVerdict[]> {
   const lanes = o.lanes ?? SELFTEST_LANES;
@@ -79,11 +82,31 @@ export async function runSelftest(
     }
   };
   const runners = await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, ids.length)) }, () => SuiteRunner.create(root)));
+  let closing = false;
+  // The lane that joins late, only while defects wait in the queue (a self-test nearly done starts no vitest for it). It
+  // never holds the self-test up: once the other lanes have emptied the queue it is waited for only if it took a batch.
+  let late: Promise<void> = Promise.resolve();
+  const joinLate = async () => {
+    const runner = await SuiteRunner.create(root);
+    if (closing) return runner.close();
+    runners.push(runner);
+    await lane(runner);
+  };
+  o.oneMoreLaneAfter?.then(
+    () => {
+      if (closing || queue.length === 0) return;
+      late = joinLate();
+      late.catch(() => {}); // awaited below; this only keeps a failure meanwhile from going unhandled
+    },
+    () => {},
+  );
   try {
     await Promise.all(runners.map(lane));
+    await late;
     const alone = runners[0] as SuiteRunner;
     for (const v of await confirmAlone(again, (id) => runBatch(alone, [id]))) settle(v);
   } finally {
+    closing = true;
     await Promise.all(runners.map((r) => r.close()));
   }
   return ids.flatMap((id) => verdicts.get(id) ?? []);

@@ -140,6 +140,11 @@ export async function runConformance(o: {
   const ids = (Object.keys(Defects) as DefectId[]).filter(
     (id) => !(Defects[id] as Defect).onlyUnderLoad && ruleList.some((r) => r.surface === Defects[id].surface && matchesGlob(r.id, o.only)),
   );
+  // The self-test takes one more lane once the suite's own run and the mutation proof have ended (src/suite/selftest.ts).
+  let suiteEnded = () => {};
+  const suiteAndProofEnded = new Promise<void>((resolve) => {
+    suiteEnded = resolve;
+  });
   const defects = (credentials?: IssuedCredentials) =>
     runSelftest(
       ROOT,
@@ -151,7 +156,7 @@ export async function runConformance(o: {
         console.log(`  defect ${v.id}: ${v.caught ? 'caught, but other rules failed too' : 'NOT caught'} (failed: ${v.failed_rules.join(', ') || 'none'})`);
         for (const u of v.unexpected ?? []) console.log(`    ${u.rule}: ${u.detail}`);
       },
-      credentials ? { credentials } : {},
+      { ...(credentials ? { credentials } : {}), oneMoreLaneAfter: suiteAndProofEnded },
     );
   // Against the embedded reference target the defects' targets take its credentials, so every run shares one set of
   // secret values and the defects start at once, beside the suite and the mutation proof; against a profile's target
@@ -172,9 +177,11 @@ export async function runConformance(o: {
       // The mutation proof runs against the target under test itself, a real environment included.
       const proofing = targetDied ? undefined : proof.runMutationProof(ROOT, session.loaded, o.only);
       proofRun = (await proofing) ?? proofRun;
+      suiteEnded();
       verdicts = await (early ?? defects());
     }
   } finally {
+    suiteEnded(); // a suite that threw leaves no lane waiting for it
     await session.close();
   }
   if (verdicts) {
