@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TIMING_SENSITIVE } from './timing-sensitive.js';
+import { TIMING_PROJECTS, TIMING_SENSITIVE } from './timing-sensitive.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -21,6 +21,12 @@ const STARTS_TIMED_LOAD = [/dialtone\(\s*\[\s*'capacity'/, /'--under-load'/, /ru
 describe('the timing-sensitive project', () => {
   it('lists only files that exist', () => {
     for (const f of TIMING_SENSITIVE) expect(existsSync(join(ROOT, f)), f).toBe(true);
+  });
+
+  it('has npm test run every project of its lists, so a lane added there is never left out of npm test', () => {
+    const script = readFileSync(join(ROOT, 'scripts', 'test.mjs'), 'utf8');
+    const run = [...script.matchAll(/vitest\('([^']+)'\)/g)].map((m) => m[1]);
+    expect(Object.keys(TIMING_PROJECTS).filter((name) => !run.includes(name))).toEqual([]);
   });
 
   it('puts each file in one list only, so no file runs twice or beside itself', () => {

@@ -8,8 +8,8 @@
 // a plain `vitest run` runs them all one after the other. A file is waiting when it mostly waits on a slow agent or a
 // target of known capacity: measured alone (npm test, 2026-11-26, /proc/stat each second), each used at most a third of
 // this 2-core machine (22–34 %). Three lanes hold only such files, and the whole timing suite is proven with them beside
-// a driving file and one core kept busy on top (README: "Dialtone's own tests"), more than any run without the busy core
-// gives either. The driving lane holds every other timing file. A waiting file that failed beside a driving file and a
+// a driving file and one core kept busy on top (README: "Dialtone's own tests"): every run without that busy core asks
+// less of the machine. The driving lane holds every other timing file. A waiting file that failed beside a driving file and a
 // waiting one (a starved step, 2026-11-26) runs after every waiting lane.
 
 /** Files that drive the machine: load generated at rate, the gate, Chromium, hostile traffic. */
