@@ -5,7 +5,7 @@ import { TIMING_PROJECTS, TIMING_SENSITIVE } from './tests/timing-sensitive.js';
 // Unit and integration tests of dialtone itself (sibling *.test.ts files and tests/). The conformance suite has its own
 // config in conformance/ and runs through the CLI. Seven projects: everything else first (as many files at once as vitest
 // gives the machine), then the timing-sensitive files (tests/timing-sensitive.ts) in lanes of one file at a time, then
-// the files that need the whole machine: `npm test` runs the lanes side by side in vitest processes of their own
+// the file that needs the whole machine: `npm test` runs the lanes side by side in vitest processes of their own
 // (scripts/test.mjs); here, in one process, they all run one after the other.
 export default defineConfig({
   test: {

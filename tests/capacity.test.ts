@@ -35,6 +35,9 @@ describe('dialtone capacity', () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.result.analysis.limited_by).toBe('target');
       const found = run.result.analysis.max_sustainable_rate as number;
+      console.log(
+        `capacity: found ${found.toFixed(2)} conversations/s of a known ${known?.conversations.toFixed(2)} (${((found / (known?.conversations ?? 1) - 1) * 100).toFixed(1)} %) in ${run.result.steps.length} steps`,
+      );
       expect(Math.abs(found - (known?.conversations ?? 0)) / (known?.conversations ?? 1)).toBeLessThanOrEqual(0.15);
       expect(run.stdout).toContain(`Sustains ${found.toFixed(2)} conversations/s with every SLO held`);
       // capacity.json and the page name the engine that ran the steps.
