@@ -30,9 +30,10 @@ export const TIMING_DRIVING: readonly string[] = [
 /**
  * Files that mostly wait, in three lanes of about the same length (npm test in a fresh clone, 2026-11-27, each file's
  * seconds: 70 + 37, 70 + 28 and 63 + 51), so every waiting file has ended, and the file that must wait for that has too,
- * about when the driving lane ends (157–171 s). The known-capacity searches (tests/capacity.test.ts, a third of the
- * machine alone: 47 CPU-s in 72 s) ran alone after the lanes until 2026-11-27; beside them, with one core kept busy on
- * top, they found the known capacities 5.0 % and 2.4 % over, within the search's ±15 % (CHANGELOG, #21).
+ * about when the driving lane ends (four fresh clones: 160–173 s against 160–189 s). The known-capacity searches
+ * (tests/capacity.test.ts, a third of the machine alone: 47 CPU-s in 72 s) ran alone after the lanes until 2026-11-27.
+ * Alone they find the known capacities 5.0 % and 9.5 % over; beside the lanes with one core kept busy on top, 5.0 % and
+ * 2.4 % over, 6 runs of 6: within the search's ±15 % either way (CHANGELOG, #21).
  */
 export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
   [
