@@ -245,8 +245,12 @@ rule('outbound.errors.other-codes', 'records the statuses and bodies of outbound
 });
 
 rule('outbound.limits.rate', 'records whether a burst of triggers is limited', async (api) => {
-  const statuses = await Promise.all(Array.from({ length: 10 }, () => api.t.calls.trigger({ to_number: destination() }).then((r) => r.status)));
-  api.observe('statuses of 10 concurrent triggers', statuses);
+  // Every trigger's outcome, a missing answer included: one that fails must not hide the nine others.
+  const settled = await Promise.allSettled(Array.from({ length: 10 }, () => api.t.calls.trigger({ to_number: destination() })));
+  api.observe(
+    'statuses of 10 concurrent triggers',
+    settled.map((s) => (s.status === 'fulfilled' ? s.value.status : `no answer: ${(s.reason as Error).message}`)),
+  );
 });
 
 // --- retention in real time (--slow) ---------------------------------------------------------------------

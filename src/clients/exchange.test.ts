@@ -9,10 +9,11 @@ describe('a request that gets no answer', () => {
   let base: string;
 
   beforeAll(async () => {
-    // /silent reads the request and never answers; /hang-up drops the connection; /ok answers.
+    // /silent reads the request and never answers; /hang-up drops the connection; /ok answers; /slow answers after 150 ms.
     server = http.createServer((req, res) => {
       if (req.url === '/hang-up') req.socket.destroy();
       else if (req.url === '/ok') res.end('{"ok":true}');
+      else if (req.url === '/slow') setTimeout(() => res.end('{"slow":true}'), 150);
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -87,6 +88,19 @@ describe('a request that gets no answer', () => {
     expect(settled.map((r) => r.status)).toEqual(Array(12).fill('rejected'));
     expect(log.map((ex) => ex.unanswered)).toEqual(Array(12).fill("no answer before the case's 30000 ms ran out"));
     expect(warnings).toEqual([]);
+  });
+
+  it("ends only once the requests a body stopped waiting for have ended and been logged, so the case's wire log has them all", async () => {
+    const log: Exchange[] = [];
+    // As a client sends: the exchange is logged once the request settles, answered or not.
+    const send = (path: string) =>
+      request({ method: 'POST', url: `${base}${path}`, body: {} })
+        .catch(logUnanswered(log))
+        .then((res) => log.push(res.exchange));
+    // Promise.all rejects as soon as the dropped connection fails, with the slow answer still on its way.
+    const ended = await boundTo(new AbortController().signal, () => Promise.all([send('/slow'), send('/hang-up')])).catch((e: Error) => e);
+    expect(ended).toBeInstanceOf(TargetUnreachable);
+    expect(log.map((ex) => `${ex.url.slice(base.length)} ${ex.status}`).sort()).toEqual(['/hang-up 0', '/slow 200']);
   });
 
   it('is not stopped by a signal that never aborts: the answer comes as usual', async () => {

@@ -105,6 +105,8 @@ export const logUnanswered =
 interface Bound {
   readonly signal: AbortSignal;
   readonly inFlight: Set<() => void>;
+  /** Called each time the last request in flight has closed (set while `boundTo` waits for them). */
+  idle?: (() => void) | undefined;
 }
 
 const bound = new AsyncLocalStorage<Bound>();
@@ -112,12 +114,15 @@ const bound = new AsyncLocalStorage<Bound>();
 /**
  * Runs `fn` with its requests bound to `signal` (a case's: vitest aborts it when the case's time runs out). Once it
  * aborts, a request in flight ends unanswered and no new one is sent, so a timed-out case stops asking the target and
- * its wire log shows the request it was waiting on.
+ * its wire log shows the request it was waiting on. It settles once every request `fn` left in flight has ended and
+ * been logged: a body that stops waiting early (`Promise.all` rejects at the first failure) would otherwise end its
+ * case with requests still going, missing from its wire log (three triggers of `outbound.limits.rate` reached Prism in
+ * no case's log, 2026-11-27).
  *
  * @example
  * await boundTo(ctx.signal, () => body(api));
  */
-export function boundTo<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+export async function boundTo<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
   const b: Bound = { signal, inFlight: new Set() };
   signal.addEventListener(
     'abort',
@@ -126,7 +131,17 @@ export function boundTo<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T
     },
     { once: true },
   );
-  return bound.run(b, fn);
+  try {
+    return await bound.run(b, fn);
+  } finally {
+    if (b.inFlight.size > 0) {
+      await new Promise<void>((done) => {
+        b.idle = done;
+      });
+      // Each caller logs its exchange once its request settles: a turn of the event loop lets every one of them.
+      await new Promise((done) => setImmediate(done));
+    }
+  }
 }
 
 /** Why a request bound to `signal` got no answer: vitest's reason names the case's timeout. */
@@ -203,7 +218,10 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
     if (b) {
       const stop = () => req.destroy(unanswered(`no answer before ${stoppedBy(b.signal)}`));
       b.inFlight.add(stop);
-      req.on('close', () => b.inFlight.delete(stop));
+      req.on('close', () => {
+        b.inFlight.delete(stop);
+        if (b.inFlight.size === 0) b.idle?.();
+      });
     }
     req.on('timeout', () => req.destroy(unanswered(`no answer within ${opts.timeoutMs ?? 10_000} ms`)));
     req.on('error', (e) => reject(e instanceof TargetUnreachable ? e : unanswered(e.message)));
