@@ -50,6 +50,10 @@ rule('conversations.errors.body', 'records the body of a list error', async (api
 });
 
 rule('conversations.limits.rate', 'records whether a short burst of list requests is limited', async (api) => {
-  const statuses = await Promise.all(Array.from({ length: 10 }, () => api.t.records.list({ ...day(api), limit: 1 }).then((r) => r.status)));
-  api.observe('statuses of 10 concurrent requests', statuses);
+  // Every request's outcome, a missing answer included: one that fails must not hide the nine others.
+  const settled = await Promise.allSettled(Array.from({ length: 10 }, () => api.t.records.list({ ...day(api), limit: 1 })));
+  api.observe(
+    'statuses of 10 concurrent requests',
+    settled.map((s) => (s.status === 'fulfilled' ? s.value.status : `no answer: ${(s.reason as Error).message}`)),
+  );
 });
