@@ -29,8 +29,8 @@ const HOLD_MAX_S = 1200;
 export const DELIVERED_SHARE = 0.9;
 /**
  * The load is measured over the gate's run and at least this long. Completed iterations reach the count in batches (the
- * built-in engine's workers report every 100 ms, later on a busy machine), so over a gate of two seconds a batch either
- * side moves the rate by 10 %: 35.96/s of 40 asked, "not delivered", on a busy CI runner (2026-11-27).
+ * built-in engine's workers report every 100 ms, later on a busy machine), so over a gate of a second (chat.* against the
+ * reference target) a batch either side moves the rate by 10 %: 35.96/s of 40 asked, "not delivered" (2026-11-27).
  */
 export const MIN_MEASURE_S = 8;
 
