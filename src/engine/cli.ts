@@ -1,10 +1,14 @@
 // The engine's command line: the part of k6's that dialtone uses, with k6's flags and exit codes
 // (/using-k6/k6-options/reference/, /get-started/running-k6/).
 import { BUILTIN_ENGINE_VERSION } from '../load/engine-version.js';
+import { newFlags, takeFlag } from './cli-options.js';
 import { EXIT, type RunArgs, runEngine } from './run.js';
 
 const USAGE = `usage: dialtone-engine run [--quiet] [--no-color] [--summary-export FILE] [--out json=FILE|csv=FILE]... [--address HOST:PORT]
-       [--execution-segment A:B --execution-segment-sequence S] [--no-thresholds] [--workers N] SCRIPT
+       [--execution-segment A:B --execution-segment-sequence S] [--no-thresholds] [--workers N]
+       [-e K=V]... [-u VUS] [-d DURATION] [-i ITERATIONS] [-s DURATION:TARGET]... [--tag NAME=VALUE]...
+       [--summary-trend-stats avg,p(99),…] [--summary-mode compact|full|disabled] [--no-summary]
+       [--include-system-env-vars[=false]] [-v] SCRIPT
        dialtone-engine version`;
 
 /** Flags that take a value, by every name k6 gives them. */
@@ -28,9 +32,15 @@ const SWITCHES: Readonly<Record<string, keyof RunArgs | null>> = {
 
 /** Parses `run`'s arguments; an Error with one line for anything else. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
+  const flags = newFlags();
   const o: Record<string, unknown> = { quiet: false, outs: [], noThresholds: false, noColor: false };
   let script: string | undefined;
   for (let i = 0; i < argv.length; i++) {
+    const took = takeFlag(flags, argv, i);
+    if (took > 0) {
+      i += took - 1;
+      continue;
+    }
     const arg = argv[i] as string;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
@@ -52,7 +62,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
     else throw new Error(`one script only, got '${script}' and '${arg}'`);
   }
   if (!script) throw new Error('run needs a script');
-  return { script, ...(o as object) } as RunArgs;
+  return { script, ...flags, ...o } as unknown as RunArgs;
 }
 
 /** Runs the engine's command line; resolves its exit code. */

@@ -4,7 +4,8 @@ import { EXECUTORS, type ExecutorContext } from './executors/index.js';
 import { compileScript, opener } from './loader.js';
 import { moduleTable } from './modules/index.js';
 import type { ScenarioPlan } from './options.js';
-import { type Part, within } from './segments.js';
+import { type Part, shareOf, within } from './segments.js';
+import { type InstanceCounter, SharedCounters } from './shared-counters.js';
 import type { EngineTls, SampleSink } from './types.js';
 import { type RunState, Vu, type VuShared } from './vu.js';
 
@@ -22,6 +23,8 @@ export interface PartSpec {
   readonly worker: Part;
   /** setup()'s data as JSON, or undefined. */
   readonly setupData: string | undefined;
+  /** The instance's counters, shared by every worker (shared-counters.ts). */
+  readonly counters: SharedArrayBuffer;
 }
 
 /** What the part reports while it runs. */
@@ -39,6 +42,8 @@ export interface RunningPart {
   stop(): void;
   readonly done: Promise<void>;
   readonly state: RunState;
+  /** This worker's own counts (`state` reads the whole instance's), which the main thread adds up. */
+  readonly local: Readonly<Record<InstanceCounter, number>>;
   /** The most VUs that ran an iteration at once since the last call (a short iteration is missed by a plain reading). */
   peakActive(): number;
 }
@@ -56,18 +61,16 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
   let go: () => void = () => {};
   const started = new Promise<void>((r) => (go = r));
   const stop = new AbortController();
-  const state: RunState = {
+  const counters = new SharedCounters(spec.counters, spec.segment);
+  const local: Record<InstanceCounter, number> = { vusInitialized: 0, vusActive: 0, iterationsCompleted: 0, iterationsInterrupted: 0 };
+  const state = instanceState(counters, local, {
     t0: () => t0,
-    iterationsCompleted: 0,
-    iterationsInterrupted: 0,
-    vusActive: 0,
-    vusInitialized: 0,
     abort: (m) => {
       events.abort(m);
       throw new Error(`test aborted${m ? `: ${m}` : ''}`);
     },
     fail: (m) => events.fail(m),
-  };
+  });
   const table = await moduleTable(spec.imports);
   const shared: VuShared = {
     sink,
@@ -82,10 +85,9 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
   };
   const vus: Vu[] = [];
   const peak = { active: 0 };
-  let localVus = 0;
   const newVu = () => {
-    localVus++;
-    const vu = new Vu(localVus * part.count - part.count + part.index + 1, localVus, shared);
+    const id = counters.nextVu();
+    const vu = new Vu(id.idInTest, id.idInInstance, shared);
     vus.push(vu);
     state.vusInitialized++;
     return vu;
@@ -117,10 +119,10 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
   const dataOf = new WeakMap<Vu, unknown>();
   const scenarioRuns: Promise<void>[] = [];
   const preallocated: Promise<void>[] = [];
-  for (const plan of spec.plans) {
+  for (const [k, plan] of spec.plans.entries()) {
     let progress = () => 0;
-    let local = 0;
     let warned = false;
+    const pool = shareOf(spec.segment, plan.iterations);
     const ctx: ExecutorContext = {
       plan,
       part,
@@ -134,20 +136,23 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
         Object.assign(vu.env, plan.env);
         return vu;
       },
-      iterate: async (vu, inTest) => {
+      iterate: async (vu) => {
         const fn = vu.exports[plan.exec];
         if (typeof fn !== 'function') throw new Error(`scenarios.${plan.name}.exec: the script exports no function '${plan.exec}'`);
         if (!dataOf.has(vu)) dataOf.set(vu, spec.setupData === undefined ? undefined : JSON.parse(spec.setupData));
-        vu.exec.iterationInTest = inTest ?? local * part.count + part.index;
-        vu.exec.iterationInInstance = local++;
+        const n = counters.nextIteration(k);
+        vu.exec.iterationInTest = n.inTest;
+        vu.exec.iterationInInstance = n.inInstance;
         state.vusActive++;
-        if (state.vusActive > peak.active) peak.active = state.vusActive;
+        if (local.vusActive > peak.active) peak.active = local.vusActive;
         try {
           return await vu.iterate(fn as (d?: unknown) => unknown, dataOf.get(vu));
         } finally {
           state.vusActive--;
         }
       },
+      claim: () => counters.claim(k, pool),
+      claimedShare: () => counters.claimed(k, pool) / Math.max(1, pool),
       dropped: () => sink.emit('dropped_iterations', 1, { scenario: plan.name }),
       insufficient: (active) => {
         if (warned) return;
@@ -175,10 +180,37 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     stop: () => stop.abort(),
     done,
     state,
+    local,
     peakActive: () => {
       const most = peak.active;
-      peak.active = state.vusActive;
+      peak.active = local.vusActive;
       return most;
     },
   };
+}
+
+/**
+ * The RunState a worker's VUs see: reads give the instance's counts (every worker's), and each `++`/`--` of vu.ts and
+ * this file adds its step to the shared count and to `local`. A step is the value written minus the value the same
+ * property last read, which is exact for `x++`: its read and write run back to back in one thread.
+ */
+function instanceState(counters: SharedCounters, local: Record<InstanceCounter, number>, rest: Pick<RunState, 't0' | 'abort' | 'fail'>): RunState {
+  const state = { ...rest } as RunState;
+  for (const c of Object.keys(local) as InstanceCounter[]) {
+    let seen = 0;
+    Object.defineProperty(state, c, {
+      enumerable: true,
+      get: () => {
+        seen = counters.read(c);
+        return seen;
+      },
+      set: (v: number) => {
+        const step = v - seen;
+        seen = v;
+        local[c] += step;
+        counters.add(c, step);
+      },
+    });
+  }
+  return state;
 }

@@ -6,6 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BUILTIN_METRICS } from '../load/k6-metrics.js';
+import { type K6Flags, scriptEnv, withFlags } from './cli-options.js';
+import { vuConsole } from './console.js';
 import { formatDuration } from './duration.js';
 import { bundleScript, compileScript, opener } from './loader.js';
 import { type Output, openOutput, parseOutArg } from './metrics/outputs.js';
@@ -19,13 +21,14 @@ import { importsOf, moduleTable } from './modules/index.js';
 import { headerLine, maxVusOf, planScenarios, type ScenarioPlan, scheduledMs, trendStatsOf } from './options.js';
 import type { PartSpec } from './part.js';
 import { type Part, parseSegment, shareOf } from './segments.js';
+import { instanceReadings, SharedCounters, sharedCounterBuffer } from './shared-counters.js';
 import { BatchReceiver, type SampleBatch } from './transport.js';
 import type { EngineTls, MetricDecl, SampleSink } from './types.js';
 import { errorText, type RunState, Vu } from './vu.js';
 import type { FromWorker } from './worker.js';
 
-/** What `run` takes. */
-export interface RunArgs {
+/** What `run` takes: dialtone's flags, and k6's that set options and __ENV (cli-options.ts). */
+export interface RunArgs extends K6Flags {
   readonly script: string;
   readonly quiet: boolean;
   readonly summaryExport: string | undefined;
@@ -91,7 +94,7 @@ const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const clock = (ms: number) => `${Math.floor(ms / 60_000)}m${pad(Math.floor((ms % 60_000) / 1000), 2)}.${Math.floor((ms % 1000) / 100)}s`;
 
 /** A log line as k6's text logger writes one: `WARN[0003] message  key=value`. */
-function logLine(started: number, level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>): string {
+function logLine(started: number, level: 'warn' | 'error' | 'info' | 'debug', message: string, fields?: Record<string, string>): string {
   const secs = pad(Math.max(0, Math.floor((Date.now() - started) / 1000)), 4);
   const tail = fields
     ? `  ${Object.entries(fields)
@@ -138,6 +141,10 @@ export async function runEngine(args: RunArgs): Promise<number> {
     }
     process.stderr.write(logLine(started, level, message, fields));
   };
+  // A VU's console.* line: never cut by the flood limit, console.debug only with --verbose (k6-docs#207).
+  const consoleLine = (level: 'debug' | 'info' | 'warn' | 'error', line: string) => {
+    if (level !== 'debug' || args.verbose) process.stderr.write(logLine(started, level, line, { source: 'console' }));
+  };
   const fatal = (code: number, message: string) => {
     process.stderr.write(logLine(started, 'error', message));
     return code;
@@ -159,21 +166,24 @@ export async function runEngine(args: RunArgs): Promise<number> {
 
   // The init context once, in this thread: the options, the custom metrics, and the VU that runs setup and teardown.
   const forward = new ForwardSink();
-  const state: RunState = {
-    t0: () => started,
-    iterationsCompleted: 0,
-    iterationsInterrupted: 0,
-    vusActive: 0,
-    vusInitialized: 0,
-    abort: (m) => {
-      outcome.aborted = m ?? 'aborted by the script';
-      throw new Error(`test aborted${m ? `: ${m}` : ''}`);
-    },
-    fail: (m) => {
-      outcome.failed = m ?? 'failed by the script';
-    },
-  };
+  // exec.instance in the init context, setup and teardown: what every worker counted (shared-counters.ts).
+  let instance: SharedCounters | undefined;
+  const state = Object.defineProperties(
+    {
+      t0: () => started,
+      abort: (m?: string) => {
+        outcome.aborted = m ?? 'aborted by the script';
+        throw new Error(`test aborted${m ? `: ${m}` : ''}`);
+      },
+      fail: (m?: string) => {
+        outcome.failed = m ?? 'failed by the script';
+      },
+    } as RunState,
+    instanceReadings(() => instance),
+  );
   const outcome: { aborted?: string; failed?: string; signal?: string; thresholdAbort?: string; crash?: string } = {};
+  // __ENV: the system's variables and the -e values (cli-options.ts).
+  const env = scriptEnv(args, process.env);
   let vu0: Vu;
   let tls: EngineTls;
   let options: Record<string, unknown>;
@@ -181,18 +191,27 @@ export async function runEngine(args: RunArgs): Promise<number> {
     const table = await moduleTable(imports);
     const bare = compileScript(code, args.script);
     tls = tlsFromEnv(process.env, {});
-    vu0 = new Vu(0, 0, {
-      sink: forward,
-      tls,
-      options: {},
-      baseEnv: process.env as Record<string, string>,
-      script: bare,
-      modules: (vu) => table(vu),
-      open: opener(args.script),
-      log,
-      run: state,
-    });
-    options = (vu0.exports.options ?? {}) as Record<string, unknown>;
+    // vu.ts hands the script the global console: the init context, setup and teardown get k6's for as long as vu0 is made.
+    const nodeConsole = globalThis.console;
+    globalThis.console = vuConsole(consoleLine);
+    try {
+      vu0 = new Vu(0, 0, {
+        sink: forward,
+        tls,
+        options: {},
+        baseEnv: env,
+        script: bare,
+        modules: (vu) => table(vu),
+        open: opener(args.script),
+        log,
+        run: state,
+      });
+    } finally {
+      globalThis.console = nodeConsole;
+    }
+    const flagged = withFlags((vu0.exports.options ?? {}) as Record<string, unknown>, args);
+    options = flagged.options;
+    if (flagged.warning) log('warn', flagged.warning);
     tls = tlsFromEnv(process.env, options);
     // k6 2.3 (@types/k6 2.3.0): tlsAIAFetch fetches a chain's missing intermediates. Node has no AIA fetching; say so
     // rather than fail a handshake k6 would complete.
@@ -205,6 +224,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
         ),
       );
   } catch (e) {
+    // exec.test.abort() in the init context ends the run with k6's 108, not as an exception.
+    if (outcome.aborted) return fatal(EXIT.scriptAborted, `test aborted: ${outcome.aborted}`);
     return fatal(EXIT.scriptException, `the script's init code failed: ${errorText(e)}`);
   }
 
@@ -291,6 +312,9 @@ export async function runEngine(args: RunArgs): Promise<number> {
   const finished: Promise<void>[] = [];
   const insufficient = new Set<string>();
   const ready: Promise<void>[] = [];
+  // VU ids, iteration ids and exec.instance counts, shared by every worker (shared-counters.ts).
+  const counters = sharedCounterBuffer(plans.length);
+  instance = new SharedCounters(counters, segment);
   for (let index = 0; index < count; index++) {
     const spec: PartSpec = {
       scriptPath: args.script,
@@ -298,11 +322,12 @@ export async function runEngine(args: RunArgs): Promise<number> {
       imports,
       options,
       plans,
-      env: process.env as Record<string, string>,
+      env,
       tls,
       segment,
       worker: { index, count },
       setupData,
+      counters,
     };
     const w = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: spec });
     workers.push(w);
@@ -325,6 +350,9 @@ export async function runEngine(args: RunArgs): Promise<number> {
               break;
             case 'log':
               log(m.level, m.message, m.fields);
+              break;
+            case 'console':
+              consoleLine(m.level, m.line);
               break;
             case 'insufficient': {
               // Said once per scenario, with the VUs of every worker: the scenario's cap was reached.
@@ -447,10 +475,11 @@ export async function runEngine(args: RunArgs): Promise<number> {
   process.off('SIGTERM', onTerm);
 
   const verdicts = store.judge();
-  if (args.summaryExport) await writeSummaryExport(args.summaryExport, store, { summaryTrendStats: trendStats, verdicts });
+  // --summary-mode=disabled (v1: --no-summary) skips the export and handleSummary too.
+  if (args.summaryExport && args.summaryMode !== 'disabled') await writeSummaryExport(args.summaryExport, store, { summaryTrendStats: trendStats, verdicts });
   await Promise.all(outputs.map((o) => o.close()));
   await rest?.close();
-  await endOfTestSummary(vu0, store, trendStats, args);
+  if (args.summaryMode !== 'disabled') await endOfTestSummary(vu0, store, trendStats, args);
 
   if (outcome.crash) return fatal(EXIT.scriptException, `the run stopped: ${outcome.crash}`);
   if (outcome.signal) return EXIT.externalAbort;

@@ -1,5 +1,6 @@
 // A worker thread of the engine: runs its part of the run and posts samples, logs and its state to the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
+import { type ConsoleLevel, vuConsole } from './console.js';
 import { type PartSpec, startPart } from './part.js';
 import { BatchSink } from './transport.js';
 import { errorText } from './vu.js';
@@ -11,6 +12,7 @@ export type ToWorker = { t: 'start'; t0: number } | { t: 'stop' };
 export type FromWorker =
   | { t: 'ready' }
   | { t: 'log'; level: 'warn' | 'error' | 'info'; message: string; fields?: Record<string, string> }
+  | { t: 'console'; level: ConsoleLevel; line: string }
   | { t: 'insufficient'; scenario: string; executor: string; active: number }
   | { t: 'abort'; message?: string }
   | { t: 'fail'; message?: string }
@@ -23,6 +25,9 @@ if (!port) throw new Error('src/engine/worker.ts runs as a worker thread');
 const post = (m: FromWorker) => port.postMessage(m);
 const sink = new BatchSink((b, transfer) => port.postMessage(b, transfer));
 
+// The VUs' console (vu.ts hands the script the global one): its lines go over this port, in order, ahead of 'done'.
+globalThis.console = vuConsole((level, line) => post({ t: 'console', level, line }));
+
 // A promise a script left unhandled must not end the worker: k6 logs it and goes on.
 process.on('unhandledRejection', (e) => post({ t: 'log', level: 'error', message: `Uncaught (in promise) ${errorText(e)}` }));
 
@@ -33,7 +38,8 @@ try {
     abort: (message) => post({ t: 'abort', ...(message ? { message } : {}) }),
     fail: (message) => post({ t: 'fail', ...(message ? { message } : {}) }),
   });
-  const s = part.state;
+  // This worker's own counts: the main thread adds up every worker's.
+  const s = part.local;
   const state = setInterval(
     () =>
       post({ t: 'state', active: part.peakActive(), initialized: s.vusInitialized, completed: s.iterationsCompleted, interrupted: s.iterationsInterrupted }),

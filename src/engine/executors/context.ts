@@ -16,10 +16,17 @@ export interface ExecutorContext {
   /** A VU made now for this scenario (the init context runs); counted in vus_max. */
   newVu(): Vu;
   /**
-   * Runs one iteration of the scenario's function on `vu`; counts it active meanwhile. `inTest` is its number over the
-   * whole run (arrivals have one); without it, the engine numbers this part's iterations so they stay unique.
+   * Runs one iteration of the scenario's function on `vu`; counts it active meanwhile. Its numbers
+   * (`exec.scenario.iterationInTest`) come from the counter every worker of the instance shares: sequential from 0.
    */
-  iterate(vu: Vu, inTest?: number): Promise<IterationEnd>;
+  iterate(vu: Vu): Promise<IterationEnd>;
+  /**
+   * shared-iterations: takes one iteration from the scenario's pool, which every worker of the instance shares ("a
+   * fixed amount of iterations are shared between a number of VUs"); false once none is left.
+   */
+  claim(): boolean;
+  /** shared-iterations: the share of the pool taken, 0..1. */
+  claimedShare(): number;
   /** An arrival the executor could not start: no VU was free and none could be made (`dropped_iterations`). */
   dropped(): void;
   /** k6's warning when an arrival-rate scenario runs out of VUs; said once per scenario. */

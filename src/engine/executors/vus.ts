@@ -95,12 +95,11 @@ export const rampingVus: Executor = async (ctx) => {
 export const sharedIterations: Executor = async (ctx) => {
   const { plan } = ctx;
   const vus = Array.from({ length: shareOf(ctx.part, plan.vus) }, () => ctx.newVu());
-  let left = shareOf(ctx.part, plan.iterations);
-  const total = Math.max(1, left);
   const start = plan.startTimeMs;
-  ctx.setProgress(() => 1 - left / total);
+  ctx.setProgress(() => ctx.claimedShare());
   await ctx.at(start);
-  await loopUntil(ctx, vus, start + plan.maxDurationMs, () => left-- > 0);
+  // The pool is the instance's: a worker whose VUs run faster takes more of it, as k6's VUs of one pool do.
+  await loopUntil(ctx, vus, start + plan.maxDurationMs, () => ctx.claim());
 };
 
 /** k6 docs: "Each VU executes an exact number of iterations." */
