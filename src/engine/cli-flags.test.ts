@@ -1,0 +1,70 @@
+// k6 run's option flags on a real engine process, against the sentences of k6's documentation they follow
+// (/using-k6/k6-options/reference/, /using-k6/environment-variables/, /using-k6/tags-and-groups/). None asserts on time.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { n, runScript } from './engine-process.js';
+
+describe.concurrent("k6 run's option flags on the engine", () => {
+  // environment-variables docs: "use one or more -e / --env CLI flags"; options how-to: "command-line flags have the
+  // highest order of precedence"; tags-and-groups docs: "k6 run --tag NAME=VALUE"; options reference:
+  // "--summary-trend-stats" sets the trend stats of the summary.
+  it('runs a documented script with -e, --vus, --iterations, --tag and --summary-trend-stats over its options', async () => {
+    const r = await runScript(
+      `export const options = { scenarios: { long: { executor: 'constant-vus', vus: 1, duration: '10m' } } };
+       export default function () { console.log('env greeting=' + __ENV.GREETING + ' path=' + (__ENV.PATH === undefined ? 'none' : 'set')); }`,
+      [
+        '-e',
+        'GREETING=hi',
+        '--include-system-env-vars=false',
+        '--vus',
+        '3',
+        '--iterations',
+        '6',
+        '--tag',
+        'run=ci',
+        '--summary-trend-stats',
+        'avg,p(99),count',
+        '--out',
+        'json=out.json',
+      ],
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("replace the script's scenarios");
+    expect(r.stdout).toContain('6 iterations shared among 3 VUs');
+    expect(n(r, 'iterations', 'count')).toBe(6);
+    expect(n(r, 'vus_max', 'value')).toBe(3);
+    expect(r.stderr.match(/env greeting=hi path=none/g)).toHaveLength(6);
+    expect(Object.keys(r.summary.metrics.iteration_duration ?? {}).sort()).toEqual(['avg', 'count', 'p(99)']);
+    const points = readFileSync(join(r.dir, 'out.json'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"Point"'))
+      .map((l) => JSON.parse(l) as { metric: string; data: { tags: Record<string, string> | null } });
+    expect(points.filter((p) => p.metric === 'iterations').map((p) => p.data.tags?.run)).toEqual(Array(6).fill('ci'));
+  });
+
+  // options reference, stages: "-s 10s:100"; with stages, vus is where the ramp starts (facts sheet §14).
+  it('ramps VUs as --stage says, in place of the script scenarios', async () => {
+    const r = await runScript(
+      `export const options = { iterations: 1 };
+       export default async function () { await new Promise((r) => setTimeout(r, 50)); }`,
+      ['-s', '300ms:2', '--stage', '300ms:0'],
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Up to 2 looping VUs for 600ms over 2 stages');
+    expect(n(r, 'vus_max', 'value')).toBe(2);
+  });
+
+  // options reference (v1), no-summary: "Disables end-of-test summary generation, including calls to handleSummary()
+  // and --summary-export"; v2's --summary-mode=disabled.
+  it('skips handleSummary and the summary export with --no-summary', async () => {
+    const script = `export default function () {}
+       export function handleSummary() { return { 'mine.txt': 'written' }; }`;
+    const off = await runScript(script, ['--no-summary']);
+    expect(off.code).toBe(0);
+    expect(existsSync(join(off.dir, 'mine.txt'))).toBe(false);
+    expect(existsSync(join(off.dir, 'summary.json'))).toBe(false);
+    const on = await runScript(script, ['--summary-mode', 'compact']);
+    expect(readFileSync(join(on.dir, 'mine.txt'), 'utf8')).toBe('written');
+  });
+});
