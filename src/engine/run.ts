@@ -22,6 +22,7 @@ import { headerLine, maxVusOf, planScenarios, type ScenarioPlan, scheduledMs, tr
 import type { PartSpec } from './part.js';
 import { type Part, parseSegment, shareOf } from './segments.js';
 import { instanceReadings, SharedCounters, sharedCounterBuffer } from './shared-counters.js';
+import { onStopRequest } from './stop-request.js';
 import { BatchReceiver, type SampleBatch } from './transport.js';
 import type { EngineTls, MetricDecl, SampleSink } from './types.js';
 import { errorText, type RunState, Vu } from './vu.js';
@@ -182,6 +183,17 @@ export async function runEngine(args: RunArgs): Promise<number> {
     instanceReadings(() => instance),
   );
   const outcome: { aborted?: string; failed?: string; signal?: string; thresholdAbort?: string; crash?: string } = {};
+  // A stop signal or the parent gone, from here on: no new iterations, the running ones interrupted, then teardown,
+  // the summary export and the outputs as at any end (k6's exit 105); a second signal exits at once.
+  const workers: Worker[] = [];
+  const stopAll = () => {
+    for (const w of workers) w.postMessage({ t: 'stop' });
+  };
+  const stopWatch = onStopRequest((reason) => {
+    outcome.signal ??= reason;
+    process.stderr.write(logLine(started, 'warn', `stopping the test run: ${reason}; press Ctrl-C again to stop at once`));
+    stopAll();
+  }, EXIT.externalAbort);
   // __ENV: the system's variables and the -e values (cli-options.ts).
   const env = scriptEnv(args, process.env);
   let vu0: Vu;
@@ -272,7 +284,6 @@ export async function runEngine(args: RunArgs): Promise<number> {
     return fatal(EXIT.invalidConfig, (e as Error).message);
   }
 
-  const workers: Worker[] = [];
   const live = { active: [] as number[], initialized: [] as number[], completed: [] as number[], interrupted: [] as number[] };
   const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
   let running = false;
@@ -306,9 +317,6 @@ export async function runEngine(args: RunArgs): Promise<number> {
   }
 
   const count = workerCount(plans, imports, segment, args.workers ?? workersFromEnv(process.env));
-  const stopAll = () => {
-    for (const w of workers) w.postMessage({ t: 'stop' });
-  };
   const finished: Promise<void>[] = [];
   const insufficient = new Set<string>();
   const ready: Promise<void>[] = [];
@@ -406,17 +414,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
     );
   }
 
-  let signals = 0;
-  const onSignal = (name: string) => () => {
-    if (++signals > 1) process.exit(EXIT.externalAbort);
-    outcome.signal = name;
-    process.stderr.write(logLine(started, 'warn', `stopping the test run: received ${name}; press Ctrl-C again to stop at once`));
-    stopAll();
-  };
-  const onInt = onSignal('SIGINT');
-  const onTerm = onSignal('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  // Asked to stop while setup ran or the workers were made: they start stopped.
+  if (outcome.signal) stopAll();
 
   await Promise.all(ready);
   const t0 = Date.now() + 20;
@@ -471,8 +470,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
   }
   await vu0.close();
   store.end();
-  process.off('SIGINT', onInt);
-  process.off('SIGTERM', onTerm);
+  stopWatch();
 
   const verdicts = store.judge();
   // --summary-mode=disabled (v1: --no-summary) skips the export and handleSummary too.
