@@ -8,5 +8,25 @@ export class EnvironmentError extends Error {
   override readonly name = 'EnvironmentError';
 }
 
+/**
+ * Every exit code dialtone gives, in one table (ARCHITECTURE.md and README's "Exit codes" say the same). Scripts and CI
+ * read these numbers, so they never change meaning.
+ */
+export const EXIT = {
+  ok: 0,
+  /** A documented rule failed, a defect was not caught exactly, or a load threshold failed. */
+  failed: 1,
+  usage: 2,
+  environment: 3,
+  /** A fault in dialtone itself (a bug, not the target's or the user's): never read as a failed rule. */
+  internal: 4,
+  loadNotDelivered: 5,
+  regressed: 6,
+  /** k6's own code for a threshold that failed, which the built-in engine gives too. */
+  thresholds: 99,
+  /** Stopped by SIGINT, SIGTERM or SIGHUP before the end: what ran was written and marked so. k6's ExternalAbort. */
+  interrupted: 105,
+} as const;
+
 /** A fault in dialtone itself (a bug, not the target's or the user's): its own code, so it never reads as a failed rule. */
-export const EXIT_INTERNAL = 4;
+export const EXIT_INTERNAL = EXIT.internal;

@@ -1,10 +1,10 @@
 // One step of the capacity search: the scenario at a constant arrival rate, run by the engine (the user's k6 or the
 // built-in one), with the generator's own CPU sampled from /proc while it runs.
-import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClosedModelDefaults, LearnedWorkload, SloEntry } from '../load/config.js';
 import type { Engine } from '../load/engine.js';
+import { startEngine } from '../load/spawn-engine.js';
 import { type K6Summary, stat, type ThresholdResult, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
 import { sampleCpu } from './cpu.js';
@@ -181,23 +181,16 @@ export async function runStep(
   const log = createWriteStream(join(ctx.workDir, `step-${o.index}.engine.log`));
   const started = Date.now();
   let cpu: ReturnType<typeof sampleCpu> | undefined;
-  const exitCode = await new Promise<number>((done) => {
-    const child = spawn(ctx.engine.command, [...ctx.engine.args, 'run', '--no-color', '--quiet', '--summary-export', summaryPath, ctx.script], {
-      env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (child.pid) cpu = sampleCpu(child.pid, o.warmupS * 1000);
-    const relay = (c: Buffer) => log.write(redact(c.toString('utf8'), ctx.secrets));
-    child.stdout.on('data', relay);
-    child.stderr.on('data', relay);
+  const run = startEngine({
+    engine: ctx.engine,
+    args: ['--no-color', '--quiet', '--summary-export', summaryPath, ctx.script],
+    env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
+    output: (c) => log.write(redact(c.toString('utf8'), ctx.secrets)),
     // Bounded: the step's own length, its graceful stop and time for k6 to start (VUs) and stop.
-    const limit = setTimeout(() => child.kill('SIGKILL'), (o.durationS + shape.gracefulStopS + startStopAllowanceS(budget.preAllocatedVUs)) * 1000);
-    child.on('error', () => done(127));
-    child.on('exit', (code, signal) => {
-      clearTimeout(limit);
-      done(code ?? (signal ? 130 : 1));
-    });
+    limit: { seconds: o.durationS + shape.gracefulStopS + startStopAllowanceS(budget.preAllocatedVUs), signal: 'SIGKILL' },
   });
+  if (run.child.pid) cpu = sampleCpu(run.child.pid, o.warmupS * 1000);
+  const exitCode = await run.exited;
   cpu?.stop();
   await new Promise((r) => log.end(r));
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };

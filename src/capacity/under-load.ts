@@ -1,12 +1,12 @@
 // The conformance gate under load: the suite idle, then again while a load scenario holds the target
 // at a constant arrival rate; the report lists the rules that passed idle but failed under load.
-import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { type Engine, type EngineChoice, type EngineId, engineId, engineName } from '../load/engine.js';
 import { sloSetName } from '../load/slos.js';
+import { startEngine } from '../load/spawn-engine.js';
 import { type K6Summary, stat } from '../load/summary.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
@@ -80,27 +80,19 @@ function holdLoad(
   };
   const summaryPath = join(ctx.workDir, 'hold.summary.json');
   const started = Date.now();
-  const child = spawn(
-    ctx.engine.command,
-    [...ctx.engine.args, 'run', '--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, ctx.script],
-    {
-      env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
   const log = createWriteStream(join(ctx.workDir, 'hold.engine.log'));
-  const relay = (c: Buffer) => log.write(redact(c.toString('utf8'), ctx.secrets));
-  child.stdout.on('data', relay);
-  child.stderr.on('data', relay);
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  const run = startEngine({
+    engine: ctx.engine,
+    args: ['--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, ctx.script],
+    env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
+    output: (c) => log.write(redact(c.toString('utf8'), ctx.secrets)),
+  });
   return {
     running: () => iterationsSoFar(port),
     async stop() {
       const seconds = (Date.now() - started) / 1000;
-      child.kill('SIGINT');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(killer);
+      run.stop();
+      await run.exited;
       const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
       return { iterations: stat(summary, 'iterations', 'count') ?? 0, seconds };
     },

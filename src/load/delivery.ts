@@ -1,10 +1,11 @@
 // Whether a load run delivered the load it asked for. A passing SLO verdict on load that never left the generator is a
 // false green, so a run that fell short fails its gate with its own exit code, and its headline says so in numbers.
+import { EXIT } from '../errors.js';
 import type { GeneratorReport } from './generator-watch.js';
 import { type K6Summary, stat } from './summary.js';
 
 /** The load command's exit code when every threshold held but the load asked for was not delivered. */
-export const EXIT_LOAD_NOT_DELIVERED = 5;
+export const EXIT_LOAD_NOT_DELIVERED = EXIT.loadNotDelivered;
 /** Dropped iterations tolerated, as a share of those k6 scheduled (iterations started + dropped): one in a thousand. */
 export const DROPPED_TOLERANCE = 0.001;
 /** The generator counts as saturated in a second when it used this share of the machine's cores … */
@@ -133,6 +134,7 @@ const VERDICTS: Record<number, string> = {
   0: 'thresholds held on the load asked for',
   [EXIT_LOAD_NOT_DELIVERED]: `thresholds held, but the load asked for was not delivered (exit ${EXIT_LOAD_NOT_DELIVERED})`,
   99: 'threshold failed (exit 99)',
+  [EXIT.interrupted]: `interrupted: stopped by a signal before its end; what ran is reported (exit ${EXIT.interrupted})`,
 };
 
 /**

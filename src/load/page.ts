@@ -4,6 +4,7 @@ import { badge, esc, page } from '../report/html.js';
 import type { LoadConfig, SloEntry, ValueSource } from './config.js';
 import type { Delivery } from './delivery.js';
 import { type EngineId, engineName } from './engine-version.js';
+import type { Interruption } from './interrupt.js';
 import { sloSetName } from './slos.js';
 import type { K6Summary, ThresholdResult } from './summary.js';
 
@@ -36,6 +37,8 @@ export interface LoadResult {
   readonly control?: ControlReading;
   /** Whether the load asked for was delivered (src/load/delivery.ts); absent in runs from before it was judged. */
   readonly delivery?: Delivery;
+  /** A stop signal cut the run short: what ran is reported, and the run is never judged against others or a baseline. */
+  readonly interrupted?: Interruption;
   /** What the run expected of the platform and where each value came from; absent in runs from before profiles set it. */
   readonly expectations?: RunExpectations;
 }

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from 'k6/options';
-import { UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
 import { writeRunReport } from '../nightly/write-run.js';
@@ -15,9 +14,11 @@ import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { type Engine, type EngineChoice, engineId, engineOfRun } from './engine.js';
 import { k6ExtraArgs, type LoadExtras } from './extras.js';
 import { GeneratorWatch, goSeconds } from './generator-watch.js';
+import { interruption } from './interrupt.js';
 import { prepareRunKit } from './kit.js';
 import { expectationsOf, type LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
+import { startEngine } from './spawn-engine.js';
 import type { K6Summary } from './summary.js';
 
 export interface LoadRun {
@@ -87,52 +88,42 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const log = createWriteStream(join(dir, 'engine.log'));
   const secrets = Object.values(env);
   const watch = new GeneratorWatch();
-  const k6Exit = await new Promise<number>((resolveExit) => {
-    const child = spawn(
-      engine.command,
-      [...engine.args, 'run', '--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), script],
-      {
-        env: {
-          ...process.env,
-          ...env,
-          ...kit.env,
-          [LOAD_ENV]: JSON.stringify(config),
-          K6_NO_USAGE_REPORT: 'true',
-          ...dashboardEnv(o, join(dir, 'dashboard.html')),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    watch.attach(child);
-    const relay = (chunk: Buffer, to: NodeJS.WriteStream) => {
+  const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
+  const run = startEngine({
+    engine,
+    args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), script],
+    env: {
+      ...process.env,
+      ...env,
+      ...kit.env,
+      [LOAD_ENV]: JSON.stringify(config),
+      K6_NO_USAGE_REPORT: 'true',
+      ...dashboardEnv(o, join(dir, 'dashboard.html')),
+    },
+    output: (chunk, stream) => {
       const text = redact(chunk.toString('utf8'), secrets);
       log.write(text);
-      to.write(text);
-    };
-    child.stdout.on('data', (c: Buffer) => relay(c, process.stdout));
-    child.stderr.on('data', (c: Buffer) => relay(c, process.stderr));
-    const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
-    const limit = setTimeout(() => {
-      process.stderr.write(`dialtone: load: stopping ${engine.kind === 'k6' ? 'k6' : 'the engine'} at its time limit of ${limitS} s; the run is cut short\n`);
-      child.kill('SIGINT');
-    }, limitS * 1000);
-    child.on('error', (e) => {
-      clearTimeout(limit);
-      process.stderr.write(`dialtone: load: could not start ${engine.command}: ${e.message}\n`);
-      resolveExit(127);
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(limit);
-      resolveExit(code ?? (signal ? 130 : 1));
-    });
+      (stream === 'stdout' ? process.stdout : process.stderr).write(text);
+    },
+    limit: {
+      seconds: limitS,
+      signal: 'SIGINT',
+      onLimit: () =>
+        process.stderr.write(`dialtone: load: stopping ${engine.kind === 'k6' ? 'k6' : 'the engine'} at its time limit of ${limitS} s; the run is cut short\n`),
+    },
   });
+  watch.attach(run.child);
+  run.child.on('error', (e) => process.stderr.write(`dialtone: load: could not start ${engine.command}: ${e.message}\n`));
+  const k6Exit = await run.exited;
+  const interrupted = run.interrupted() ?? interruption();
   await new Promise((r) => log.end(r));
 
   const summaryPath = join(dir, 'summary.json');
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   // Load that was not delivered fails the gate too (exit 5), and the headline says so first.
   const delivery = judgeDelivery(summary, watch.stop());
-  const exitCode = exitWithDelivery(k6Exit, delivery);
+  // An interrupted run is reported for what ran, never as a pass or a plain failure.
+  const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
   const workload = workloadOf(o.profile, o.overrides);
   const { result, verdict } = await writeRunReport({
@@ -152,6 +143,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     k6ExitCode: k6Exit,
     delivery,
     expectations: expectationsOf(p.name, config),
+    interrupted,
   });
   rmSync(work, { recursive: true, force: true });
   return { exitCode, result, dir, verdict };

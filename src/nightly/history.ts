@@ -21,6 +21,7 @@ export const HistoryLine = z.looseObject({
   workload: z.string().optional(),
   metrics: z.record(z.string(), NightMetric).optional(),
   baseline_tag: z.string().optional(),
+  interrupted: z.object({ signal: z.string(), at: z.string() }).optional(),
 });
 
 /**
@@ -71,7 +72,7 @@ export const engineKindOf = (r: Pick<LoadResult, 'engine'>): EngineKind => r.eng
 /**
  * The earlier runs tonight is compared with: same scenario, same target, same workload (profile plus any
  * --rate or --duration), the same kind of engine (runs of k6 and of the built-in engine are never compared), the
- * engine having finished (0, or 99 for a threshold failure), with metrics recorded.
+ * engine having finished (0, or 99 for a threshold failure), not interrupted, with metrics recorded.
  */
 export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadResult, 'scenario' | 'workload' | 'engine'>): LoadResult[] {
   return history.filter(
@@ -80,6 +81,7 @@ export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadRes
       h.workload === tonight.workload &&
       engineKindOf(h) === engineKindOf(tonight) &&
       h.metrics &&
+      !h.interrupted &&
       (h.k6_exit_code === 0 || h.k6_exit_code === 99),
   );
 }

@@ -14,12 +14,18 @@ const x = (s: unknown) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '
  */
 export function loadJunit(r: LoadResult, verdict?: Verdict): string {
   const cls = `dialtone.load.${x(r.scenario)}`;
-  const cases = r.thresholds.map((t) => {
+  const cut = r.interrupted
+    ? [
+        `    <testcase classname="${cls}" name="the run ended on its own" time="0"><failure message="${x(`interrupted by ${r.interrupted.signal} at ${r.interrupted.at}`)}"/></testcase>`,
+      ]
+    : [];
+  const thresholdCases = r.thresholds.map((t) => {
     const name = `${x(t.metric)} ${x(t.expression)}`;
     const inner = t.passed ? '' : `<failure message="${x(`${t.metric} ${t.expression} failed (value ${t.value ?? 'n/a'})`)}"/>`;
     return `    <testcase classname="${cls}" name="${name}" time="0">${inner}</testcase>`;
   });
-  const failures = r.thresholds.filter((t) => !t.passed).length;
+  const cases = [...cut, ...thresholdCases];
+  const failures = r.thresholds.filter((t) => !t.passed).length + cut.length;
   const time = (r.duration_ms / 1000).toFixed(3);
   const props = r.tool_version ? `    <properties><property name="dialtone.version" value="${x(r.tool_version)}"/></properties>\n` : '';
   const suites = [

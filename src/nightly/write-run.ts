@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Delivery, deliveryHeadline } from '../load/delivery.js';
 import type { EngineId } from '../load/engine-version.js';
 import { FIGURES } from '../load/figures.js';
+import type { Interruption } from '../load/interrupt.js';
 import { type LoadResult, loadPage, type RunExpectations } from '../load/page.js';
 import { type K6Summary, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
@@ -52,7 +53,13 @@ export interface FinishedRun {
   readonly baselineTag?: string | undefined;
   /** `--control`: the verdict of the same scenario and workload run against the reference target on this runner. */
   readonly control?: Verdict | undefined;
+  /** A stop signal cut the run short: recorded, marked, and neither judged nor a baseline. */
+  readonly interrupted?: Interruption | undefined;
 }
+
+/** The headline of a run a stop signal cut short. */
+export const interruptedLine = (i: Interruption) =>
+  `interrupted by ${i.signal} at ${i.at}: the figures are of the part that ran, and the run is compared with no other`;
 
 /**
  * Writes a run's report: result.json, junit.xml (one case per threshold), index.html with the
@@ -76,17 +83,19 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     passed: o.exitCode === 0,
     ...(o.tlsInsecure ? { tls_insecure: true } : {}),
     figures: figures.figures,
-    headline: [...(o.delivery ? deliveryHeadline(o.delivery) : []), ...figures.headline],
+    headline: [...(o.interrupted ? [interruptedLine(o.interrupted)] : []), ...(o.delivery ? deliveryHeadline(o.delivery) : []), ...figures.headline],
     ...(o.delivery ? { delivery: o.delivery } : {}),
     thresholds: thresholdsOf(o.summary, o.expectations?.slos),
     ...(o.expectations ? { expectations: o.expectations } : {}),
     workload: o.workload,
     metrics: metricsOf(o.summary),
-    ...(o.baselineTag && o.record ? { baseline_tag: o.baselineTag } : {}),
+    // A cut-short run is no baseline: pinning one would compare every later night with half a run.
+    ...(o.baselineTag && o.record && !o.interrupted ? { baseline_tag: o.baselineTag } : {}),
+    ...(o.interrupted ? { interrupted: o.interrupted } : {}),
   };
   const historyPath = o.history ?? join(o.dir, 'history.jsonl');
   const earlier = readHistory(historyPath);
-  const verdict = judgeRun(earlier, result, o.record);
+  const verdict = judgeRun(earlier, result, o.record && !o.interrupted);
   // The control's reading goes on the page and in result.json, never into the history: it judges tonight, not a metric.
   const control = o.control && o.record ? controlReading(verdict, o.control) : undefined;
   if (o.record) appendHistory(historyPath, redact(JSON.stringify(result), o.secrets));

@@ -1,9 +1,9 @@
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { type LoadExtras, parseBaselineTag, parseOut, parseSegment } from '../../load/extras.js';
 import type { Verdict } from '../../nightly/verdict.js';
 
 /** Exit code of a run whose thresholds held but a metric regressed, under --fail-on-regression. */
-export const REGRESSION_EXIT = 6;
+export const REGRESSION_EXIT = EXIT.regressed;
 
 /** The load command's flags for nightly and distributed runs (parsed with the rest by node:util). */
 export const LOAD_EXTRA_OPTIONS = {

@@ -1,10 +1,11 @@
 import { relative, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
 import { ENGINE_USAGE, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
+import { catchInterrupts, interruption } from '../../load/interrupt.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { failLines } from '../../load/summary.js';
 import { controlLines } from '../../nightly/control.js';
@@ -128,7 +129,14 @@ export async function runLoadCommand(
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
+  // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
+  catchInterrupts();
   const control = o.control ? await controlRun(o, reportDir, engine) : undefined;
+  const cut = interruption();
+  if (cut) {
+    console.log(`load ${o.scenario} (${o.profile}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
+    return EXIT.interrupted;
+  }
   const session = await openTarget(o.target);
   try {
     const run = {
