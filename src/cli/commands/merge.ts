@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { parseBaselineTag } from '../../load/extras.js';
 import { failLines } from '../../load/summary.js';
 import { parse } from '../args.js';
+import { usableReportDir } from '../report-dir.js';
 import { exitWithVerdict } from './load-extras.js';
 
 export const usage = `dialtone merge DIR... [--report-dir DIR] [--history FILE] [--fail-on-regression] [--baseline-tag NAME]
@@ -40,7 +41,7 @@ export async function merge(argv: string[]): Promise<number> {
       `merge: ${otherEngine.dir}: a segment run on ${otherEngine.result.engine?.kind ?? 'k6'}, the others on ${engines[0]?.kind}: merge segments of one engine`,
     );
   const engine = { kind: engines[0]?.kind ?? 'k6', version: [...new Set(engines.map((e) => e.version))].join(', ') };
-  const reportDir = resolve(values['report-dir'] ?? 'reports');
+  const reportDir = usableReportDir(values['report-dir']);
   const out = resolve(reportDir, 'load', first.scenario);
   if (segs.some((s) => s.dir === out)) throw new UsageError(`merge: the merged report would overwrite the segment in ${out}; give another --report-dir`);
   const { exitCode, result, dir, verdict } = await mergeAndReport(segs, {
