@@ -85,6 +85,10 @@ export function verdict(r: CapacityResult): string {
   const per = perOf(r);
   // Sessions held are whole.
   const n = (x: number | null | undefined) => num(x, r.model ? 0 : 2);
+  if (r.interrupted) {
+    const last = r.steps.filter((s) => s.slo_held).at(-1);
+    return `Interrupted by ${r.interrupted.signal} at step ${r.steps.length} (${r.interrupted.at}); ${last ? `the last held step was ${n(last.offered_rate)} ${per} (step ${last.index})` : 'no step held before it'}. No maximum sustainable rate is claimed.`;
+  }
   if (a.limited_by === 'load-generator') return `The load generator was the limit: ${a.limit_reason}.${heldAt(r)}`;
   if (a.limited_by === 'none') return `Nothing broke up to ${n(a.max_sustainable_rate)} ${per}: ${a.limit_reason}.${heldAt(r)}`;
   return `Sustains ${n(a.max_sustainable_rate)} ${per} with every SLO held; ${a.limit_reason}.${a.interval ? ` ${intervalText(a.interval, per, r.model ? 0 : 2)}` : ''}${heldAt(r)}`;

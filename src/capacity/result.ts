@@ -1,5 +1,6 @@
 import type { SloEntry } from '../load/config.js';
 import type { EngineId } from '../load/engine-version.js';
+import type { Interruption } from '../load/interrupt.js';
 import type { CapacityAnalysis } from './analysis.js';
 import type { Headroom } from './headroom.js';
 import type { SearchOptions, SearchOutcome } from './search.js';
@@ -31,6 +32,8 @@ export interface CapacityResult {
   readonly headroom?: Headroom | undefined;
   /** What each step played: absent, the scenario's own iteration; `learned`, a traffic model's conversations. */
   readonly workload?: LearnedSearch | undefined;
+  /** A stop signal ended the search (`stopped: 'interrupted'`): its finished steps are kept, no capacity is claimed. */
+  readonly interrupted?: Interruption | undefined;
 }
 
 /** A search that played a traffic model (`--workload learned`): the rate searched is conversations arriving. */

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LearnedWorkload } from '../load/config.js';
 import { type Engine, type EngineChoice, engineId } from '../load/engine.js';
+import { interruption } from '../load/interrupt.js';
 import { sloSetName } from '../load/slos.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { DIALTONE_VERSION } from '../version.js';
@@ -50,6 +51,8 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine, o.search.closed, o.learned);
   const started = new Date().toISOString();
   const outcome = await searchCapacity(ctx, o.search, o.onStep);
+  const cut = outcome.stopped === 'interrupted' ? interruption() : undefined;
+  const analysis = analyse(outcome.steps, o.search);
   const found: CapacityResult = {
     tool_version: DIALTONE_VERSION,
     scenario: o.scenario,
@@ -61,13 +64,20 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     search: o.search,
     stopped: outcome.stopped,
     wall_s: outcome.wall_s,
-    analysis: analyse(outcome.steps, o.search),
+    // Half a search claims no figure: what held so far is a floor, not the capacity.
+    analysis: cut ? { ...analysis, max_sustainable_rate: null } : analysis,
     steps: outcome.steps,
     ...(ctx.slos ? { slos: { slo_set: sloSetName(o.loaded.profile.name, ctx.slos), entries: ctx.slos } } : {}),
     ...(o.learned
       ? { workload: { kind: 'learned' as const, file: o.learned.file, turns_p50: o.learned.turns.p50, think_time_p50_s: o.learned.thinkTimeS.p50 } }
       : {}),
+    ...(cut ? { interrupted: cut } : {}),
   };
+  if (cut) {
+    await writeCapacityReport(dir, found, ctx.secrets);
+    rmSync(work, { recursive: true, force: true });
+    return { result: found, dir };
+  }
   // Judged against the searches before it, then recorded: a release that lowers capacity gets a verdict.
   const historyPath = o.history ?? join(dir, 'history.jsonl');
   const record = capacityRecord(found);

@@ -1,5 +1,6 @@
 // The stepped arrival-rate search: coarse steps that multiply the rate until one breaks, then
 // bisection between the last step that held and the first that broke. Bounded in steps and time.
+import { interruption } from '../load/interrupt.js';
 import type { StepContext, StepResult } from './step.js';
 import { runStep } from './step.js';
 
@@ -121,8 +122,8 @@ export const broke = (s: StepResult, o: SearchOptions) => !held(s, o) || generat
 
 export interface SearchOutcome {
   readonly steps: StepResult[];
-  /** Why the search stopped: refined, max rate reached, step or time budget spent, or nothing held. */
-  readonly stopped: 'refined' | 'max-rate' | 'step-budget' | 'time-budget' | 'nothing-held';
+  /** Why the search stopped: refined, max rate reached, step or time budget spent, nothing held, or a stop signal. */
+  readonly stopped: 'refined' | 'max-rate' | 'step-budget' | 'time-budget' | 'nothing-held' | 'interrupted';
   readonly wall_s: number;
 }
 
@@ -135,12 +136,26 @@ export interface SearchOutcome {
 export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult) => void = () => {}): Promise<SearchOutcome> {
   const started = Date.now();
   const steps: StepResult[] = [];
+  try {
+    return await search(ctx, o, onStep, steps, started);
+  } catch (e) {
+    // A stop signal ends the search where it is: the steps that finished are kept, the one cut short is not.
+    if (e instanceof SearchInterrupted) return { steps, stopped: 'interrupted', wall_s: (Date.now() - started) / 1000 };
+    throw e;
+  }
+}
+
+/** Thrown inside the search when a stop signal came. */
+class SearchInterrupted extends Error {}
+
+async function search(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult) => void, steps: StepResult[], started: number): Promise<SearchOutcome> {
   // The smallest step between rates: whole sessions held, or one arrival a minute (k6's rates are integers per minute).
   const grain = o.closed ? 1 : 1 / 60;
   const same = (a: number, b: number) => Math.round(a / grain) === Math.round(b / grain);
   const lower = (rate: number) => (o.closed ? Math.min(Math.round(rate / (1 + o.precision)), rate - 1) : rate / (1 + o.precision));
   const budgetLeft = () => steps.length < o.maxSteps && (Date.now() - started) / 1000 + o.stepSeconds + o.gracefulStopSeconds < o.maxSeconds;
   const run = async (rate: number, stage: StepResult['stage']) => {
+    if (interruption()) throw new SearchInterrupted();
     const iterationS = Math.max(0, ...steps.map((x) => x.mean_iteration_s ?? 0)) || undefined;
     const s = await runStep(ctx, {
       index: steps.length,
@@ -152,6 +167,7 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
       gracefulStopS: o.gracefulStopSeconds,
       iterationS,
     });
+    if (interruption()) throw new SearchInterrupted();
     if (s.k6_exit_code !== 0 && s.k6_exit_code !== 99) {
       throw new StepFailed(
         `the engine could not run step ${s.index} at ${rate.toFixed(2)}/s (exit ${s.k6_exit_code}); see its log in the report's .work folder`,

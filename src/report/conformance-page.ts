@@ -98,6 +98,7 @@ export function conformancePage(r: Results): string {
 <h1>Conformance: ${esc(r.target.name)} ${badge(r.gate)}</h1>
 <p class="muted">${esc(r.started_at)} · ${(r.duration_ms / 1000).toFixed(1)} s · ${esc(r.target.kind)} target, ${esc(r.target.environment)}${r.filter ? ` · only <code>${esc(r.filter)}</code>` : ''}</p>
 ${r.target.tls?.insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}
+${r.interrupted ? `<p><strong>Interrupted by ${esc(r.interrupted.signal)} at ${esc(r.interrupted.at)}: the cases below finished; ${r.interrupted.rules_not_run.length} rules got no finished case, so the gate fails.</strong></p>` : ''}
 <p class="totals">${totals}</p>
 <p class="filter">Show: ${(['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
 <h2>Rules by surface</h2>${surfaceTable}

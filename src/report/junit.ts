@@ -30,6 +30,13 @@ export function junitXml(r: Results): string {
       .join('\n');
     return `  <testsuite name="${x(s)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">\n${props}${body}\n  </testsuite>`;
   });
+  // An interrupted gate is never green, in CI's view too: one failed case says what did not run.
+  const cut = r.interrupted
+    ? [
+        `  <testsuite name="interrupted" tests="1" failures="1" skipped="0" time="0">\n${props}    <testcase classname="dialtone.run" name="the gate ran to its end" time="0"><failure message="${x(`interrupted by ${r.interrupted.signal} at ${r.interrupted.at}`)}">${x(`rules with no finished case: ${r.interrupted.rules_not_run.join(', ')}`)}</failure></testcase>\n  </testsuite>`,
+      ]
+    : [];
+  suites.push(...cut);
   const t = r.totals;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone conformance" tests="${r.cases.length}" failures="${t.fail}" skipped="${t.skip}" time="${(r.duration_ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone conformance" tests="${r.cases.length + cut.length}" failures="${t.fail + cut.length}" skipped="${t.skip}" time="${(r.duration_ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

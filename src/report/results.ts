@@ -142,5 +142,7 @@ export const Results = z.object({
   selftest: z.object({ defects: z.array(DefectVerdict), caught: z.number(), total: z.number(), mutation_score: z.number() }).optional(),
   /** With --selftest: per documented rule, whether (and by what) it is proven able to fail. */
   proof: ProofSummary.optional(),
+  /** A stop signal ended the run early: the cases that finished are reported, the gate fails, and these rules got no finished case. */
+  interrupted: z.object({ signal: z.string(), at: z.string(), rules_not_run: z.array(z.string()) }).optional(),
 });
 export type Results = z.infer<typeof Results>;

@@ -24,6 +24,8 @@ export interface SuiteRun {
   readonly slow?: boolean;
   /** Progress lines as the run goes (see RunOptions). */
   readonly progress?: ((line: string) => void) | undefined;
+  /** Aborted: the run is cancelled, and the cases that finished are returned (see RunOptions). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What one run asks for beyond the profile. */
@@ -35,7 +37,11 @@ export interface RunOptions {
   readonly mutations?: Record<string, MutationSpec> | 'trace';
   /** Profiles by surface, each in place of the run's profile for that surface's cases (the self-test's batches). */
   readonly bySurface?: Readonly<Record<string, LoadedProfile>>;
+  /** Aborted (a stop signal): vitest cancels the run; the results hold the cases that finished. */
+  readonly signal?: AbortSignal | undefined;
 }
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** Real-time cases of one file wait side by side (`it.concurrent`): all of a file's at once, not vitest's default 5. */
 const MAX_CONCURRENT_CASES = 16;
@@ -63,6 +69,7 @@ export class SuiteRunner {
     pinNativeAddons(); // before the first worker thread: see native-addons.ts
     const exitCode = process.exitCode;
     const runner = new SuiteRunner(undefined as unknown as Vitest);
+    const before = new Map(STOP_SIGNALS.map((sig) => [sig, process.listeners(sig)]));
     const vitest = await createVitest(
       'test',
       {
@@ -80,6 +87,9 @@ export class SuiteRunner {
       { cacheDir: join(runner.#dir, 'vite') },
     );
     process.exitCode = exitCode;
+    // vitest's logger exits the process on SIGINT and SIGTERM; the command decides what a signal does (it cancels the
+    // run through RunOptions.signal and writes the cases that finished).
+    for (const [sig, had] of before) for (const l of process.listeners(sig)) if (!had.includes(l)) process.off(sig, l);
     (runner as unknown as { vitest: Vitest }).vitest = vitest;
     return runner;
   }
@@ -115,7 +125,13 @@ export class SuiteRunner {
     const files = surfacesOf(only)?.map((surface) => `conformance/${surface}/`) ?? [];
     const exitCode = process.exitCode;
     const specs = await this.vitest.globTestSpecifications(files);
-    await this.vitest.runTestSpecifications(specs, files.length === 0);
+    const cancel = () => void this.vitest.cancelCurrentRun('keyboard-input');
+    o.signal?.addEventListener('abort', cancel);
+    try {
+      if (!o.signal?.aborted) await this.vitest.runTestSpecifications(specs, files.length === 0);
+    } finally {
+      o.signal?.removeEventListener('abort', cancel);
+    }
     process.exitCode = exitCode; // the gate decides the exit code, not vitest
     return resultsOf(loaded, only, started, this.#collector);
   }
@@ -176,7 +192,7 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
 export async function runSuite(run: SuiteRun): Promise<Results> {
   const runner = await SuiteRunner.create(run.root, { slow: run.slow ?? false });
   try {
-    return await runner.run(run.loaded, run.only, { slow: run.slow ?? false, progress: run.progress });
+    return await runner.run(run.loaded, run.only, { slow: run.slow ?? false, progress: run.progress, signal: run.signal });
   } finally {
     await runner.close();
   }

@@ -5,14 +5,16 @@ import { closedModelOf } from '../../capacity/prepare.js';
 import { perOf } from '../../capacity/result.js';
 import type { SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
-import { EnvironmentError, UsageError } from '../../errors.js';
+import { EnvironmentError, EXIT, UsageError } from '../../errors.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
 import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
+import { catchInterrupts } from '../../load/interrupt.js';
 import { checkScenario } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { readModel } from '../../traffic/model-file.js';
 import { parse } from '../args.js';
+import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 import { REGRESSION_EXIT } from './load-extras.js';
@@ -193,6 +195,9 @@ export async function capacity(argv: string[]): Promise<number> {
 
   // A learned search always has its model's busiest hour to set beside what it finds.
   const observed = learned ? observedPeak(scenario, learned.file) : values.traffic === undefined ? undefined : observedPeak(scenario, values.traffic);
+  const reportDir = usableReportDir(values['report-dir']);
+  // From here a stop signal ends the search after the step it cut short; the finished steps are written.
+  catchInterrupts();
   const [{ runCapacity, cutShort }, { verdict, noHeadroom }, { openTarget }, { startTarget }] = await Promise.all([
     import('../../capacity/run.js'),
     import('../../capacity/report.js'),
@@ -207,7 +212,7 @@ export async function capacity(argv: string[]): Promise<number> {
       root: ROOT,
       scenario,
       loaded: session.loaded,
-      reportDir: resolve(values['report-dir'] ?? 'reports'),
+      reportDir,
       search,
       allowLive: values['allow-live'] ?? false,
       engine,
@@ -225,6 +230,7 @@ export async function capacity(argv: string[]): Promise<number> {
     if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
     else if (observed) console.log(`headroom: none, ${noHeadroom(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+    if (result.interrupted) return EXIT.interrupted;
     // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
     // load generator was the limit, that is the finding, whatever stopped the search.)
     if (cutShort(result)) {

@@ -1,7 +1,10 @@
 import { relative, resolve } from 'node:path';
+import { EXIT } from '../../errors.js';
 import type { EngineChoice } from '../../load/engine.js';
 import { engineName } from '../../load/engine-version.js';
+import { catchInterrupts, interruption, onInterrupt } from '../../load/interrupt.js';
 import type { DefectId } from '../../reference-target/defects.js';
+import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { openTarget } from '../target-session.js';
 
@@ -29,19 +32,32 @@ export async function conformanceUnderLoad(o: {
   checkScenario(ROOT, scenario);
   // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
   const engine = (await import('../../load/engine.js')).resolveEngine(ROOT, o.engine);
-  const reportDir = resolve(o.reportDir ?? 'reports');
+  const reportDir = usableReportDir(o.reportDir);
   const session = await openTarget(o.target, o.defects);
   const runner = await SuiteRunner.create(ROOT);
+  // A stop signal cancels the gate it is in and stops the load; a gate cut short gives no verdict on either.
+  catchInterrupts();
+  const stopped = new AbortController();
+  const offInterrupt = onInterrupt(() => stopped.abort());
   try {
-    const { result } = await gateUnderLoad({
+    const ran = await gateUnderLoad({
       root: ROOT,
       loaded: session.loaded,
       scenario,
       rate,
       reportDir,
-      runSuite: () => runner.run(session.loaded, o.only),
+      runSuite: () => runner.run(session.loaded, o.only, { signal: stopped.signal }),
       engine,
+    }).catch((e: unknown) => {
+      if (interruption()) return undefined;
+      throw e;
     });
+    const cut = interruption();
+    if (!ran || cut) {
+      console.log(`conformance under load (${scenario} at ${rate}/s): interrupted by ${cut?.signal}; no verdict`);
+      return EXIT.interrupted;
+    }
+    const { result } = ran;
     console.log(
       `conformance under load (${scenario} at ${rate}/s on ${engineName(result.engine)}, which held ${result.achieved_rate.toFixed(1)}/s) against ${session.loaded.profile.name}: idle gate ${result.idle_gate}, gate under load ${result.under_load_gate}`,
     );
@@ -58,6 +74,7 @@ export async function conformanceUnderLoad(o: {
     }
     return result.under_load_gate === 'pass' ? 0 : 1;
   } finally {
+    offInterrupt();
     await runner.close();
     await session.close();
   }

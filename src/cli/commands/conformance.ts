@@ -1,7 +1,8 @@
 import { join, relative } from 'node:path';
 import { ruleList } from '../../contract/index.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { engineChoice } from '../../load/engine.js';
+import { catchInterrupts, type Interruption, interruption, onInterrupt } from '../../load/interrupt.js';
 import type { Defect } from '../../reference-target/defect.js';
 import { type DefectId, Defects } from '../../reference-target/defects.js';
 import type { IssuedCredentials } from '../../reference-target/tenancy.js';
@@ -70,6 +71,7 @@ export async function conformance(argv: string[]): Promise<number> {
     selftest: values.selftest ?? false,
     slow: values.slow ?? false,
   });
+  if (out.results.interrupted) return EXIT.interrupted; // never green, and never read as a failed rule
   if (out.targetDied) return 3; // a target that went away mid-run is an environment failure, not a verdict
   // A gate that checked nothing is no pass: every selected case was skipped (a profile without that surface, say).
   const t = out.results.totals;
@@ -107,6 +109,20 @@ function alsoFailed(results: Results): string {
     ...(missed > 0 && s ? [`; self-test: ${missed} of ${s.total} defects not caught exactly`] : []),
     ...(unproven > 0 ? [`; ${unproven} rule${unproven === 1 ? '' : 's'} not proven able to fail`] : []),
   ].join('');
+}
+
+/** The results of a gate a stop signal cut short: it fails, and says which rules got no finished case. */
+function interruptedResults(r: Results, cut: Interruption): Results {
+  const notRun = r.rules.filter((x) => x.cases === 0 || r.cases.every((c) => c.rule !== x.id || c.outcome === 'skip')).map((x) => x.id);
+  return {
+    ...r,
+    gate: 'fail',
+    interrupted: { signal: cut.signal, at: cut.at, rules_not_run: notRun },
+    errors: [
+      ...r.errors,
+      `interrupted by ${cut.signal} at ${cut.at}: ${r.cases.filter((c) => c.outcome !== 'skip').length} cases finished, ${notRun.length} rules got no finished case`,
+    ],
+  };
 }
 
 export async function runConformance(o: {
@@ -164,6 +180,10 @@ export async function runConformance(o: {
   const reference = session.reference?.context.credentials;
   const early = o.selftest && reference ? defects(reference) : undefined;
   early?.catch(() => {}); // awaited below; this only keeps a failure meanwhile from going unhandled
+  // A stop signal cancels the suite: the cases that finished are reported, and nothing else starts.
+  catchInterrupts();
+  const stopped = new AbortController();
+  const offInterrupt = onInterrupt(() => stopped.abort());
   try {
     results = await runSuite({
       root: ROOT,
@@ -171,9 +191,12 @@ export async function runConformance(o: {
       ...(o.only ? { only: o.only } : {}),
       slow: o.slow ?? false,
       progress: (line) => process.stderr.write(`${line}\n`),
+      signal: stopped.signal,
     });
-    targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
-    if (o.selftest) {
+    const cut = interruption();
+    if (cut) results = interruptedResults(results, cut);
+    else targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
+    if (o.selftest && !cut) {
       // The mutation proof runs against the target under test itself, a real environment included.
       const proofing = targetDied ? undefined : proof.runMutationProof(ROOT, session.loaded, o.only);
       proofRun = (await proofing) ?? proofRun;
@@ -181,6 +204,7 @@ export async function runConformance(o: {
       verdicts = await (early ?? defects());
     }
   } finally {
+    offInterrupt();
     suiteEnded(); // a suite that threw leaves no lane waiting for it
     await session.close();
   }
