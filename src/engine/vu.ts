@@ -2,7 +2,7 @@
 // function returned (or its promise settled) and everything it started that a module holds (timers, sockets,
 // requests) has settled, as k6's event loop does (/using-k6/test-lifecycle/).
 import { setMaxListeners } from 'node:events';
-import type { ScriptExports, ScriptFactory } from './loader.js';
+import { type ScriptExports, type ScriptFactory, scriptStack } from './loader.js';
 import type { EngineTls, ExecState, SampleSink, Tags, VuHost } from './types.js';
 
 /** The reason an interrupted iteration's signal carries: one Error, made once. */
@@ -24,6 +24,8 @@ export interface VuShared {
   readonly log: (level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>) => void;
   /** Run-wide state k6/execution reads. */
   readonly run: RunState;
+  /** Told of each iteration that ended in an exception: a run of only failed iterations did not run as written. */
+  readonly failed?: (e: unknown) => void;
 }
 
 /** The run-wide counters and controls every VU's k6/execution sees. */
@@ -219,6 +221,7 @@ export class Vu implements VuHost {
       end = await Promise.race([body, interrupted, failedLater]);
     } catch (e) {
       this.#shared.log('error', errorText(e), { executor: this.exec.executor, scenario: this.exec.scenarioName });
+      this.#shared.failed?.(e);
       end = 'failed';
     }
     this.#settled = undefined;
@@ -266,6 +269,10 @@ export class Vu implements VuHost {
 
 /** An exception as k6 prints it: the message and the first lines of its stack. */
 export function errorText(e: unknown): string {
-  if (e instanceof Error) return (e.stack ?? `${e.name}: ${e.message}`).split('\n').slice(0, 4).join('\n\t');
+  if (e instanceof Error)
+    return scriptStack(e.stack ?? `${e.name}: ${e.message}`)
+      .split('\n')
+      .slice(0, 4)
+      .join('\n\t');
   return String(e);
 }

@@ -388,18 +388,48 @@ describe('k6/http over TLS', () => {
   });
 });
 
-describe('k6/http blocking calls', () => {
-  it('throw one error that points to asyncRequest', () => {
-    const { h } = setup();
-    expect(() => (h.get as (u: string) => unknown)(`${base}/ok`)).toThrow(
-      "k6/http: http.get() blocks the VU, which the built-in engine cannot do; use await http.asyncRequest('GET', …) (k6 runs it too)",
-    );
-    expect(() => (h.del as (u: string) => unknown)(`${base}/ok`)).toThrow(
-      "http.del() blocks the VU, which the built-in engine cannot do; use await http.asyncRequest('DELETE', …)",
-    );
-    expect(() => (h.request as (m: string, u: string) => unknown)('patch', `${base}/ok`)).toThrow(
-      "http.request() blocks the VU, which the built-in engine cannot do; use await http.asyncRequest('PATCH', …)",
-    );
-    for (const name of ['post', 'put', 'patch', 'head', 'options', 'batch']) expect(() => (h[name] as () => unknown)()).toThrow(`http.${name}() blocks the VU`);
+describe('k6/http classic calls', () => {
+  // k6 docs, /javascript-api/k6-http/get/: "Make a GET request." … Returns "Response: HTTP Response object."; the
+  // built-in engine returns its promise, which the script's rewrite (src/engine/blocking.ts) awaits.
+  it('give the Response of each method through the promise the rewrite awaits', async () => {
+    const { h, vu } = setup();
+    const call = (name: string, ...a: unknown[]) => (h[name] as (...x: unknown[]) => Promise<HttpResponse>)(...a);
+    expect((await call('get', `${base}/echo`)).json('method')).toBe('GET');
+    expect((await call('head', `${base}/ok`)).status).toBe(200);
+    expect((await call('post', `${base}/echo`, 'p')).json('body')).toBe('p');
+    expect((await call('put', `${base}/echo`, 'u')).json('method')).toBe('PUT');
+    expect((await call('patch', `${base}/echo`, 'x')).json('method')).toBe('PATCH');
+    expect((await call('del', `${base}/echo`)).json('method')).toBe('DELETE');
+    expect((await call('options', `${base}/echo`)).json('method')).toBe('OPTIONS');
+    expect((await call('request', 'POST', `${base}/echo`, 'r', { headers: { 'X-A': 'b' } })).json('headers.x-a')).toBe('b');
+    await vu.close();
+  });
+
+  // k6 docs, /javascript-api/k6-http/batch/: "Batch multiple HTTP requests together to issue them in parallel over
+  // multiple TCP connections." … "The returned object is an array of responses, or an object with the same keys".
+  it("batch answers an array in the requests' order and an object by its keys, in every request form", async () => {
+    const { h, vu } = setup();
+    const batch = h.batch as (r: unknown) => Promise<HttpResponse[] | Record<string, HttpResponse>>;
+    const list = (await batch([`${base}/echo?n=0`, ['POST', `${base}/echo?n=1`, 'b'], { method: 'PUT', url: `${base}/echo?n=2` }])) as HttpResponse[];
+    expect(list.map((r) => [r.json('method'), r.json('url')])).toEqual([
+      ['GET', '/echo?n=0'],
+      ['POST', '/echo?n=1'],
+      ['PUT', '/echo?n=2'],
+    ]);
+    const keyed = (await batch({ a: `${base}/status/201`, b: ['GET', `${base}/status/404`] })) as Record<string, HttpResponse>;
+    expect([keyed.a?.status, keyed.b?.status]).toEqual([201, 404]);
+    expect(await batch([])).toEqual([]);
+    await vu.close();
+  });
+
+  // /using-k6/k6-options/reference/#batch-per-host: "The maximum number of simultaneous/parallel connections for the
+  // same hostname that an http.batch() call in a VU can make."
+  it('batch keeps to batchPerHost connections to one host at a time', async () => {
+    const { h, vu } = setup({ options: { batchPerHost: 2 } });
+    const before = sockets.size;
+    const list = (await (h.batch as (r: unknown) => Promise<HttpResponse[]>)(Array.from({ length: 6 }, (_, i) => `${base}/echo?i=${i}`))) as HttpResponse[];
+    expect(list.every((r) => r.status === 200)).toBe(true);
+    expect(sockets.size - before).toBeLessThanOrEqual(2);
+    await vu.close();
   });
 });

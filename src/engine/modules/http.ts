@@ -1107,9 +1107,19 @@ function objectBody(o: Record<string, unknown>): { body: Buffer | string; multip
 // ---------------------------------------------------------------------------------------------------------------
 // The module
 
-const blocking = (name: string, method: string) => () => {
-  throw new Error(`k6/http: http.${name}() blocks the VU, which the built-in engine cannot do; use await http.asyncRequest('${method}', …) (k6 runs it too)`);
-};
+/** One request of `http.batch()`, in any of k6's forms: a URL, `[method, url, body?, params?]` or `{ method, url, body?, params? }`. */
+type BatchRequest = string | HttpURL | readonly unknown[] | { method?: string; url: string | HttpURL; body?: unknown; params?: Params | null };
+
+/** A batch request as the arguments of `asyncRequest`; k6 docs, /javascript-api/k6-http/batch/. */
+function batchArgs(r: BatchRequest): [string, string | HttpURL, unknown, Params | null | undefined] {
+  if (typeof r === 'string' || r instanceof HttpURL) return ['GET', r, null, undefined];
+  if (Array.isArray(r)) return [String(r[0] ?? 'GET'), r[1] as string | HttpURL, r[2], r[3] as Params | null | undefined];
+  const o = r as { method?: string; url: string | HttpURL; body?: unknown; params?: Params | null };
+  return [o.method ?? 'GET', o.url, o.body, o.params];
+}
+
+/** A positive whole number from an option, else the default. */
+const limitOf = (v: unknown, fallback: number): number => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
 
 /** `k6/http` for one VU. */
 export const httpModule: ModuleFactory = (vu) => {
@@ -1205,21 +1215,70 @@ export const httpModule: ModuleFactory = (vu) => {
     return new FileData(data, filename, contentType);
   }
 
+  /**
+   * k6 docs, /javascript-api/k6-http/batch/: "Batch multiple HTTP requests together to issue them in parallel over
+   * multiple TCP connections." At most `batch` at once in this call (default 20), and `batchPerHost` to one host
+   * (default 6; /using-k6/k6-options/reference/#batch-per-host); the answers in the requests' order, or by their keys.
+   */
+  async function batch(requests: readonly BatchRequest[] | Record<string, BatchRequest>): Promise<HttpResponse[] | Record<string, HttpResponse>> {
+    const keyed = !Array.isArray(requests);
+    const entries: [string, BatchRequest][] = keyed
+      ? Object.entries(requests as Record<string, BatchRequest>)
+      : (requests as BatchRequest[]).map((r, i) => [String(i), r]);
+    const most = limitOf(vu.options.batch, 20);
+    const perHost = Math.min(most, limitOf(vu.options.batchPerHost, 6));
+    const out: HttpResponse[] = new Array(entries.length);
+    const hosts = new Map<string, number>();
+    const hostOf = (u: string | HttpURL) => {
+      try {
+        return new URL(u instanceof HttpURL ? u.url : String(u)).host;
+      } catch {
+        return '';
+      }
+    };
+    const waiting = entries.map(([, r], i) => {
+      const args = batchArgs(r);
+      return { i, args, host: hostOf(args[1]) };
+    });
+    let running = 0;
+    await new Promise<void>((resolve, reject) => {
+      // Starts what the two limits allow; called again as each request ends.
+      const startMore = () => {
+        if (waiting.length === 0 && running === 0) return resolve();
+        for (let k = 0; k < waiting.length && running < most; k++) {
+          const w = waiting[k] as (typeof waiting)[number];
+          if ((hosts.get(w.host) ?? 0) >= perHost) continue;
+          waiting.splice(k--, 1);
+          running++;
+          hosts.set(w.host, (hosts.get(w.host) ?? 0) + 1);
+          // A request refused before it is sent (a bad responseCallback) rejects the batch, as it would throw in k6.
+          new Promise<HttpResponse>((r) => r(asyncRequest(...w.args))).then((res) => {
+            out[w.i] = res;
+            running--;
+            hosts.set(w.host, (hosts.get(w.host) ?? 1) - 1);
+            startMore();
+          }, reject);
+        }
+      };
+      startMore();
+    });
+    if (!keyed) return out;
+    return Object.fromEntries(entries.map(([k], i) => [k, out[i] as HttpResponse]));
+  }
+
+  // The classic calls (/javascript-api/k6-http/get/ and its siblings) return the Response in k6, where they block the
+  // VU; here they return its promise, which the script's rewrite (src/engine/blocking.ts) awaits.
   const exports: Record<string, unknown> = {
     asyncRequest,
-    request: (method?: unknown) => blocking('request', typeof method === 'string' ? method.toUpperCase() : 'GET')(),
-    get: blocking('get', 'GET'),
-    post: blocking('post', 'POST'),
-    put: blocking('put', 'PUT'),
-    patch: blocking('patch', 'PATCH'),
-    del: blocking('del', 'DELETE'),
-    head: blocking('head', 'HEAD'),
-    options: blocking('options', 'OPTIONS'),
-    batch: () => {
-      throw new Error(
-        "k6/http: http.batch() blocks the VU, which the built-in engine cannot do; use await Promise.all of http.asyncRequest('<METHOD>', …) calls (k6 runs it too)",
-      );
-    },
+    request: (method: string, url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest(method, url, body, params),
+    get: (url: string | HttpURL, params?: Params | null) => asyncRequest('GET', url, null, params),
+    head: (url: string | HttpURL, params?: Params | null) => asyncRequest('HEAD', url, null, params),
+    post: (url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest('POST', url, body, params),
+    put: (url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest('PUT', url, body, params),
+    patch: (url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest('PATCH', url, body, params),
+    del: (url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest('DELETE', url, body, params),
+    options: (url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest('OPTIONS', url, body, params),
+    batch,
     cookieJar: () => {
       throw new Error('k6/http: cookie jars are not supported by the built-in engine');
     },

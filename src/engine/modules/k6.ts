@@ -9,6 +9,7 @@ import type { VuHost } from '../types.js';
  */
 export function k6Module(vu: VuHost) {
   vu.sink.declare({ name: 'checks', type: 'rate', contains: 'default' });
+  vu.sink.declare({ name: 'group_duration', type: 'trend', contains: 'time' });
   return {
     /**
      * k6 docs, /javascript-api/k6/check/: "Runs one or more checks on a value and generates a pass/fail result but
@@ -32,17 +33,31 @@ export function k6Module(vu: VuHost) {
       }
       return all;
     },
-    /** k6 docs, /javascript-api/k6/group/: runs `fn` inside a named group; its samples carry the `group` tag `::name`. */
+    /**
+     * k6 docs, /javascript-api/k6/group/: runs `fn` inside a named group; its samples carry the `group` tag `::name`,
+     * and each call emits `group_duration` tagged with the group's own path (/using-k6/thresholds/). A function the
+     * script's rewrite made async (it makes blocking calls) keeps the group until its promise settles.
+     */
     group<T>(name: string, fn: () => T): T {
       if (name.includes('::')) throw new Error(`group: a group name cannot contain '::' (got '${name}')`);
       const outer = vu.group;
-      vu.group = `${outer}::${name}`;
+      const path = `${outer}::${name}`;
+      vu.group = path;
+      const started = Date.now();
+      const end = () => {
+        vu.group = outer;
+        const now = Date.now();
+        vu.sink.emit('group_duration', now - started, { ...vu.tags(), group: path }, now);
+      };
       let out: T;
       try {
         out = fn();
-      } finally {
-        vu.group = outer;
+      } catch (e) {
+        end();
+        throw e;
       }
+      if (out instanceof Promise) return out.finally(end) as T;
+      end();
       return out;
     },
     sleep(seconds: number): Promise<void> {

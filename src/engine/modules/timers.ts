@@ -26,7 +26,9 @@ export function timersModule(vu: VuHost) {
       }
       if (signal.aborted) return;
       try {
-        fn(...args);
+        // A callback the script's rewrite made async (it makes blocking calls) holds the iteration until it settles.
+        const r = fn(...args);
+        if (r instanceof Promise) vu.track(r).catch((e) => vu.error(e));
       } catch (e) {
         vu.error(e);
       }

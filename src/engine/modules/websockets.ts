@@ -60,9 +60,9 @@ function rawToBuffer(data: NodeWebSocket.RawData): Buffer {
 }
 
 /**
- * One socket. Made through the per-VU class the module exports, which supplies `vu`.
+ * One socket. Made through the per-VU class the module exports, which supplies `vu`; k6/ws's sockets wrap one too.
  */
-class VuWebSocket {
+export class VuWebSocket {
   static readonly CONNECTING = CONNECTING;
   static readonly OPEN = OPEN;
   static readonly CLOSING = CLOSING;
@@ -90,6 +90,8 @@ class VuWebSocket {
   #socket: Socket | undefined;
   /** The HTTP status that refused the handshake. */
   #refused = 0;
+  /** The handshake's HTTP status (101 when upgraded), 0 before or without an answer. */
+  #status = 0;
   #pings: number[] = [];
   #release: () => void;
   #signal: AbortSignal;
@@ -135,6 +137,11 @@ class VuWebSocket {
 
   get readyState(): ReadyState {
     return this.#state;
+  }
+
+  /** The handshake's HTTP status: 101 when upgraded, the refusing status, or 0 without an answer (k6/ws's Response). */
+  get handshakeStatus(): number {
+    return this.#status;
   }
 
   get bufferedAmount(): number {
@@ -200,6 +207,7 @@ class VuWebSocket {
   }
 
   #handshakeDone(status: number, subproto: string | undefined): void {
+    this.#status = status;
     const tags: Record<string, string> = { ...this.#vu.tags(), url: this.url, status: String(status) };
     if (subproto) tags.subproto = subproto;
     Object.assign(tags, this.#userTags);

@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BlockingRefusal, rewriteBlocking } from './blocking.js';
+import { bundleScript } from './loader.js';
+
+const at = (line: number) => `script.js:${line}`;
+const rewrite = (code: string) => rewriteBlocking(code, (line) => at(line));
+const HTTP = 'var import_http = __toESM(require("k6/http"));\nvar import_k6 = require("k6");\n';
+
+/** Bundles files written to a fresh folder (the first is the script) as the engine does. */
+async function bundleFiles(files: Record<string, string>): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'dialtone-blocking-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return (await bundleScript(join(dir, Object.keys(files)[0] as string))).code;
+}
+
+describe('the rewrite of blocking k6 calls', () => {
+  // k6 docs, /javascript-api/k6-http/get/: `http.get(url, [params])` returns "Response: HTTP Response object."
+  it('awaits a blocking call where it is made and makes its function async', () => {
+    const { code } = rewrite(`${HTTP}function f(u) { return import_http.default.get(u).status; }`);
+    expect(code).toContain('async function f(u) { return (await import_http.default.get(u)).status; }');
+  });
+
+  it('awaits calls of a function made async, up through every caller, and not calls already awaited', () => {
+    const { code, madeAsync } = rewrite(
+      `${HTTP}function login() { return import_http.default.post("/l").json("t"); }\nconst go = () => login();\nasync function main() { await go(); (0, import_k6.sleep)(1); }`,
+    );
+    expect(code).toContain('async function login()');
+    expect(code).toContain('const go = async () => (await login());');
+    expect(code).toContain('async function main() { await go(); (await (0, import_k6.sleep)(1)); }');
+    expect(madeAsync).toBe(2);
+  });
+
+  it('follows methods of classes and objects by their names', () => {
+    const { code } = rewrite(
+      `${HTTP}var C = class { get(p) { return import_http.default.get(p); } static make() { return new C(); } };\nconst api = { list: function () { return import_http.default.get("/l"); } };\nfunction f(c) { c.get("/a").status; api.list(); }`,
+    );
+    expect(code).toContain('async get(p) { return (await import_http.default.get(p)); }');
+    expect(code).toContain('list: async function () {');
+    expect(code).toContain('async function f(c) { (await c.get("/a")).status; (await api.list()); }');
+  });
+
+  // k6 docs, /javascript-api/k6/group/: "Runs code inside a group."; the rewrite keeps the group until its function settles.
+  it('awaits group() when its function blocks, and leaves it alone when it does not', () => {
+    const { code } = rewrite(
+      `${HTTP}function f() { (0, import_k6.group)("a", function () { import_http.default.get("/"); }); (0, import_k6.group)("b", () => 1); }`,
+    );
+    expect(code).toContain('(await (0, import_k6.group)("a", async function () { (await import_http.default.get("/")); }));');
+    expect(code).toContain('(0, import_k6.group)("b", () => 1);');
+  });
+
+  it('leaves a script in the async style byte for byte as it was', () => {
+    const script = `${HTTP}async function f() { const r = await import_http.default.asyncRequest("GET", "/"); await (0, import_k6.sleep)(1); return r; }`;
+    const out = rewrite(script);
+    expect(out.code).toBe(script);
+    expect(out.madeAsync).toBe(0);
+  });
+
+  it('lists the calls that send, for the judgement of a run that sent nothing', () => {
+    expect(rewrite(`${HTTP}\nasync function f() { await import_http.default.asyncRequest("GET", "/"); }`).sends).toEqual(['http.asyncRequest at script.js:4']);
+    expect(rewrite(`${HTTP}function f() { return (0, import_k6.check)(1, {}); }`).sends).toEqual([]);
+  });
+
+  describe('refuses, with file:line and why, what it cannot follow', () => {
+    const refusal = (code: string) => {
+      try {
+        rewrite(code);
+      } catch (e) {
+        expect(e).toBeInstanceOf(BlockingRefusal);
+        return (e as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    it('a blocking function handed to code that does not wait for it', () => {
+      expect(refusal(`${HTTP}\n\nfunction f(us) { us.forEach((u) => import_http.default.get(u)); }`)).toBe(
+        'script.js:5: a function makes http.get at script.js:5 and is passed to forEach(), which would not wait for it; call it directly (a for…of loop instead of forEach or map)',
+      );
+    });
+    it('a request in the init context', () => {
+      expect(refusal(`${HTTP}const r = import_http.default.get("/");`)).toBe(
+        'script.js:3: http.get runs in the init context, where k6 makes no requests and does not sleep; move it into a function',
+      );
+    });
+    it('a getter that blocks, and a blocking k6 function used as a value', () => {
+      expect(refusal(`${HTTP}const o = { get v() { return import_http.default.get("/"); } };`)).toMatch(/^script\.js:3: the getter 'v' makes http\.get/);
+      expect(refusal(`${HTTP}const g = import_http.default.get;`)).toBe(
+        'script.js:3: http.get is used as a value; the built-in engine can only wait for it where it is called',
+      );
+    });
+  });
+
+  it('follows helpers across the files a script imports, as esbuild bundles them', async () => {
+    const code = await bundleFiles({
+      'script.js': `import http from 'k6/http';\nimport { get } from 'k6/http';\nimport { login } from './lib.js';\nexport default function () { login(); get('/x'); }`,
+      'lib.js': `import http from 'k6/http';\nexport function login() { return http.post('/login').json('token'); }`,
+    });
+    expect(code).toMatch(/async function login\(\) \{\n\s+return \(await import_http\d*\.default\.post\("\/login"\)\)\.json\("token"\);/);
+    expect(code).toMatch(/async function script_default\(\) \{\n\s+\(await login\(\)\);\n\s+\(await \(0, import_http\d*\.get\)\("\/x"\)\);/);
+  });
+
+  it('names the imported file and its line in a refusal', async () => {
+    await expect(
+      bundleFiles({
+        'script.js': `import { each } from './lib.js';\nexport default function () { each(['/a']); }`,
+        'lib.js': `import http from 'k6/http';\n\nexport function each(us) {\n  us.map((u) => http.get(u));\n}`,
+      }),
+    ).rejects.toThrow(/^the script cannot run on the built-in engine: .*lib\.js:4: a function makes http\.get at .*lib\.js:4 and is passed to map\(\)/);
+  });
+});

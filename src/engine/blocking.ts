@@ -1,0 +1,400 @@
+// k6 gives each VU a JavaScript runtime of its own, so `http.get()`, `sleep()` and `ws.connect()` block the VU there and
+// return their result. The built-in engine runs many VUs in one Node thread, where nothing may block, so those calls
+// return promises. This rewrite of the bundle awaits every such call, makes every function that reaches one `async`,
+// and awaits every call of such a function, so a script in the classic style runs unchanged. What it cannot follow
+// (such a function handed to code that will not wait for it, a getter, a generator, a request in the init context) is
+// refused before the run with the script's file:line and why.
+//
+// It inserts text only (`async `, `(await `, `)`), never a line break, so the bundle's source map still maps each line.
+import { type Node, parse } from 'acorn';
+import * as scope from 'eslint-scope';
+
+/** The k6 calls that block the VU in k6: they return promises in the built-in engine. */
+const BLOCKING: Readonly<Record<string, ReadonlySet<string>>> = {
+  'k6/http': new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch']),
+  k6: new Set(['sleep']),
+  'k6/ws': new Set(['connect']),
+};
+
+/** The k6 calls that send something: a run whose script has one but that sent nothing did not run as written. */
+const SENDING: Readonly<Record<string, ReadonlySet<string>>> = {
+  'k6/http': new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch', 'asyncRequest']),
+  'k6/ws': new Set(['connect']),
+  'k6/websockets': new Set(['WebSocket']),
+  'k6/browser': new Set(['browser']),
+  'k6/experimental/websockets': new Set(['WebSocket']),
+};
+
+/** Callees that take a handler they run later and whose promise the engine follows: an async handler is fine there. */
+const HANDLER_HOSTS: ReadonlySet<string> = new Set(['on', 'addEventListener', 'setTimeout', 'setInterval']);
+
+/** Where a position of the bundle came from in the script's sources. */
+export type Locate = (line: number, column: number) => string;
+
+/** A construct the rewrite cannot follow, said with where it is. */
+export class BlockingRefusal extends Error {}
+
+/** What the rewrite gives: the code to run and what it found. */
+export interface Rewritten {
+  readonly code: string;
+  /** The k6 calls in the script that send (`http.get at script.js:12`), first few; empty when it sends nothing. */
+  readonly sends: readonly string[];
+  /** How many blocking calls are now awaited, and how many functions were made async. */
+  readonly awaited: number;
+  readonly madeAsync: number;
+}
+
+// A minimal ESTree view: acorn's nodes carry these fields; everything else is read by name.
+type N = Node & { [key: string]: unknown; loc?: { start: { line: number; column: number } } };
+type Fn = N & { async: boolean; generator: boolean; params: N[]; body: N };
+
+const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+const isFn = (n: unknown): n is Fn => typeof n === 'object' && n !== null && FUNCTION_TYPES.has((n as N).type);
+
+/** `(0, x.y)` and `(x)` to what they call. */
+function unwrap(n: N): N {
+  let c = n;
+  while (c.type === 'SequenceExpression' || c.type === 'ParenthesizedExpression') {
+    const list = c.expressions as N[] | undefined;
+    c = list ? (list[list.length - 1] as N) : (c.expression as N);
+  }
+  return c;
+}
+
+/** A member's static name: `a.b`, `a['b']`. */
+function propName(m: N): string | undefined {
+  const p = m.property as N;
+  if (!m.computed && p.type === 'Identifier') return p.name as string;
+  if (m.computed && p.type === 'Literal' && typeof p.value === 'string') return p.value;
+  return undefined;
+}
+
+/** `require("k6/x")` or esbuild's `__toESM(require("k6/x"))`: the module name. */
+function k6Require(init: N | null | undefined): string | undefined {
+  if (init?.type !== 'CallExpression') return undefined;
+  const callee = init.callee as N;
+  const args = init.arguments as N[];
+  if (callee.type === 'Identifier' && callee.name === 'require') {
+    const a = args[0];
+    return a?.type === 'Literal' && typeof a.value === 'string' && (a.value === 'k6' || a.value.startsWith('k6/')) ? a.value : undefined;
+  }
+  if (callee.type === 'Identifier' && (callee.name as string).startsWith('__toESM')) return k6Require(args[0]);
+  return undefined;
+}
+
+interface Call {
+  readonly node: N;
+  readonly parent: N;
+  /** The function the call is directly in; undefined at a module's top level. */
+  readonly fn: Fn | undefined;
+  /** A k6 function it calls (`k6/http.get`), when it calls one. */
+  readonly k6?: { module: string; name: string };
+}
+
+/** Walks every node with its parent, keeping the function each is directly in. */
+function walk(root: N, visit: (node: N, parent: N | undefined, fn: Fn | undefined) => void): void {
+  const stack: [N, N | undefined, Fn | undefined][] = [[root, undefined, undefined]];
+  while (stack.length) {
+    const [node, parent, fn] = stack.pop() as [N, N | undefined, Fn | undefined];
+    visit(node, parent, fn);
+    const inner = isFn(node) ? node : fn;
+    for (const key of Object.keys(node)) {
+      if (key === 'loc' || key === 'start' || key === 'end' || key === 'type') continue;
+      const v = node[key];
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) if (v[i] && typeof v[i].type === 'string') stack.push([v[i], node, inner]);
+      } else if (v && typeof v === 'object' && typeof (v as N).type === 'string') stack.push([v as N, node, inner]);
+    }
+  }
+}
+
+/**
+ * Rewrites a bundle (CommonJS, as `bundleScript` makes it) so its blocking k6 calls are awaited.
+ *
+ * @example
+ * const { code } = rewriteBlocking('var http = require("k6/http"); function f() { return http.get(u).status; }', at);
+ * // 'var http = require("k6/http"); async function f() { return (await http.get(u)).status; }'
+ */
+export function rewriteBlocking(code: string, locate: Locate): Rewritten {
+  let ast: N;
+  try {
+    ast = parse(code, { ecmaVersion: 'latest', sourceType: 'script', locations: true, ranges: true, allowReturnOutsideFunction: true }) as unknown as N;
+  } catch (e) {
+    throw new BlockingRefusal(`the script could not be read: ${(e as Error).message}`);
+  }
+  const where = (n: N) => (n.loc ? locate(n.loc.start.line, n.loc.start.column) : '?');
+
+  // Scope analysis: which declaration each identifier names. nodejsScope: the bundle runs inside a function.
+  const manager = scope.analyze(ast as never, { ecmaVersion: 2022, sourceType: 'script', nodejsScope: true });
+  const resolved = new Map<N, scope.Variable>();
+  for (const s of manager.scopes) for (const r of s.references) if (r.resolved) resolved.set(r.identifier as unknown as N, r.resolved);
+
+  /** The k6 module a variable holds, when it holds one. */
+  const moduleOf = new Map<scope.Variable, string>();
+  for (const s of manager.scopes)
+    for (const v of s.variables)
+      for (const d of v.defs) {
+        if (d.type !== 'Variable') continue;
+        const m = k6Require((d.node as unknown as N).init as N | undefined);
+        if (m) moduleOf.set(v, m);
+      }
+  const moduleAt = (n: N): string | undefined => {
+    if (n.type === 'Identifier') {
+      const v = resolved.get(n);
+      return v ? moduleOf.get(v) : undefined;
+    }
+    // `import_http.default` is the module too (esbuild's default import).
+    if (n.type === 'MemberExpression' && propName(n) === 'default') return moduleAt(n.object as N);
+    return undefined;
+  };
+  /** A member expression naming a k6 function: `http.get`, `import_http.default.get`. */
+  const k6Member = (n: N): { module: string; name: string } | undefined => {
+    if (n.type !== 'MemberExpression') return undefined;
+    const module = moduleAt(n.object as N);
+    const name = propName(n);
+    return module && name ? { module, name } : undefined;
+  };
+
+  /** The function a variable always holds: a declaration, or a const/never reassigned binding of a function expression. */
+  const fnOfVariable = (v: scope.Variable): Fn | undefined => {
+    if (v.defs.length !== 1) return undefined;
+    const d = v.defs[0] as scope.Definition;
+    const node = d.node as unknown as N;
+    if (d.type === 'FunctionName' && isFn(node)) return node;
+    if (d.type === 'Variable' && isFn(node.init)) {
+      const writes = v.references.filter((r) => r.isWrite() && (r.identifier as unknown as N) !== node.id);
+      return writes.length === 0 ? (node.init as Fn) : undefined;
+    }
+    return undefined;
+  };
+
+  // Every call, with the function it is directly in; every k6 member used and not called; every function's parent.
+  const calls: Call[] = [];
+  const parentOf = new Map<N, N>();
+  const sends: string[] = [];
+  const refusals: string[] = [];
+  walk(ast, (node, parent, fn) => {
+    if (parent) parentOf.set(node, parent);
+    if (node.type === 'CallExpression' && parent) {
+      const k6 = k6Member(unwrap(node.callee as N));
+      calls.push({ node, parent, fn, k6 });
+    }
+    if (node.type === 'MemberExpression' && parent) {
+      const k6 = k6Member(node);
+      if (!k6) return;
+      if (SENDING[k6.module]?.has(k6.name) && sends.length < 3)
+        sends.push(`${k6.name === 'browser' ? 'browser' : `${k6.module.replace('k6/', '')}.${k6.name}`} at ${where(node)}`);
+      const calledHere = parent.type === 'CallExpression' && unwrap(parent.callee as N) === node;
+      const inCallee = parent.type === 'SequenceExpression' && parentOf.get(parent)?.type === 'CallExpression';
+      if (BLOCKING[k6.module]?.has(k6.name) && !calledHere && !inCallee)
+        refusals.push(
+          `${where(node)}: ${k6.module.replace('k6/', '')}.${k6.name} is used as a value; the built-in engine can only wait for it where it is called`,
+        );
+    }
+  });
+
+  // The fixed point: a call blocks when it calls a blocking k6 function, a function made async, or group() with one.
+  const converted = new Set<Fn>();
+  /** Functions that hold awaited calls (converted, or async already). */
+  const awaiting = new Set<Fn>();
+  const blockingCalls = new Set<N>();
+  const namesOfConverted = new Set<string>();
+  const fnOfIdentifier = (n: N): Fn | undefined => {
+    const v = resolved.get(n);
+    return v ? fnOfVariable(v) : undefined;
+  };
+  const isConvertedValue = (n: N | undefined): boolean => {
+    if (!n) return false;
+    const u = unwrap(n);
+    if (isFn(u)) return converted.has(u);
+    if (u.type === 'Identifier') {
+      const f = fnOfIdentifier(u);
+      return f ? converted.has(f) : false;
+    }
+    return false;
+  };
+  const callBlocks = (c: Call): boolean => {
+    if (c.k6) {
+      if (BLOCKING[c.k6.module]?.has(c.k6.name)) return true;
+      if (c.k6.module === 'k6' && c.k6.name === 'group') return isConvertedValue((c.node.arguments as N[])[1]);
+      return false;
+    }
+    const callee = unwrap(c.node.callee as N);
+    if (isFn(callee)) return converted.has(callee);
+    if (callee.type === 'Identifier') {
+      const f = fnOfIdentifier(callee);
+      if (f) return converted.has(f);
+      // A binding the analysis cannot follow (a parameter, a destructured import of a CommonJS module): by its name.
+      return namesOfConverted.has(callee.name as string);
+    }
+    if (callee.type === 'MemberExpression') {
+      const name = propName(callee);
+      if (name === 'call' || name === 'apply') return isConvertedValue(callee.object as N);
+      return name !== undefined && namesOfConverted.has(name) && !moduleAt(callee.object as N);
+    }
+    return false;
+  };
+  /** The names a converted function is called by: its own, its method's or property's key, the member it is assigned to. */
+  const addNames = (f: Fn) => {
+    const id = f.id as N | null | undefined;
+    if (id?.type === 'Identifier') namesOfConverted.add(id.name as string);
+    const p = parentOf.get(f);
+    if (!p) return;
+    if ((p.type === 'Property' || p.type === 'MethodDefinition' || p.type === 'PropertyDefinition') && p.value === f) {
+      const key = p.key as N;
+      if (!p.computed && key.type === 'Identifier') namesOfConverted.add(key.name as string);
+      if (key.type === 'Literal' && typeof key.value === 'string') namesOfConverted.add(key.value);
+    }
+    if (p.type === 'VariableDeclarator' && (p.id as N).type === 'Identifier') namesOfConverted.add((p.id as N).name as string);
+    if (p.type === 'AssignmentExpression' && (p.left as N).type === 'MemberExpression') {
+      const name = propName(p.left as N);
+      if (name) namesOfConverted.add(name);
+    }
+  };
+  /** Property keys and member names a converted function is stored under elsewhere (`{ login }`, `exports.login = login`). */
+  const addAliasNames = () => {
+    for (const s of manager.scopes)
+      for (const r of s.references) {
+        const f = r.resolved ? fnOfVariable(r.resolved) : undefined;
+        if (!f || !converted.has(f)) continue;
+        const id = r.identifier as unknown as N;
+        const p = parentOf.get(id);
+        if (p?.type === 'Property' && p.value === id) {
+          const key = p.key as N;
+          if (key.type === 'Identifier') namesOfConverted.add(key.name as string);
+        }
+        if (p?.type === 'AssignmentExpression' && p.right === id && (p.left as N).type === 'MemberExpression') {
+          const name = propName(p.left as N);
+          if (name) namesOfConverted.add(name);
+        }
+      }
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const c of calls) {
+      if (blockingCalls.has(c.node) || !callBlocks(c)) continue;
+      blockingCalls.add(c.node);
+      changed = true;
+      if (!c.fn) continue;
+      awaiting.add(c.fn);
+      if (!c.fn.async && !converted.has(c.fn)) {
+        converted.add(c.fn);
+        addNames(c.fn);
+      }
+    }
+    if (changed) addAliasNames();
+  }
+
+  // What cannot be followed.
+  for (const c of calls) {
+    if (!blockingCalls.has(c.node)) continue;
+    const what = c.k6 ? `${c.k6.module.replace('k6/', '')}.${c.k6.name}` : 'a call that blocks';
+    if (!c.fn) refusals.push(`${where(c.node)}: ${what} runs in the init context, where k6 makes no requests and does not sleep; move it into a function`);
+  }
+  const firstBlockingIn = (f: Fn): string => {
+    const c = calls.find((x) => x.fn === f && blockingCalls.has(x.node));
+    return c ? `${c.k6 ? `${c.k6.module.replace('k6/', '')}.${c.k6.name}` : 'a blocking call'} at ${where(c.node)}` : 'a blocking call';
+  };
+  const nameOf = (f: Fn): string => {
+    const id = f.id as N | null | undefined;
+    if (id?.type === 'Identifier') return `'${id.name as string}'`;
+    const p = parentOf.get(f);
+    if (p?.type === 'VariableDeclarator' && (p.id as N).type === 'Identifier') return `'${(p.id as N).name as string}'`;
+    if (p && (p.type === 'Property' || p.type === 'MethodDefinition') && (p.key as N).type === 'Identifier') return `'${(p.key as N).name as string}'`;
+    return 'a function';
+  };
+  for (const f of converted) {
+    const p = parentOf.get(f);
+    if (f.generator) refusals.push(`${where(f)}: the generator ${nameOf(f)} makes ${firstBlockingIn(f)}; a generator cannot wait for it`);
+    if (p && (p.type === 'Property' || p.type === 'MethodDefinition') && (p.kind === 'get' || p.kind === 'set' || p.kind === 'constructor'))
+      refusals.push(
+        `${where(f)}: the ${p.kind === 'constructor' ? 'constructor' : `${p.kind}ter`} ${nameOf(f)} makes ${firstBlockingIn(f)}; it cannot wait for it (make it a method)`,
+      );
+    const use = valueUse(f, p);
+    if (use)
+      refusals.push(
+        `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop instead of forEach or map)`,
+      );
+  }
+  for (const s of manager.scopes)
+    for (const r of s.references) {
+      const f = r.resolved ? fnOfVariable(r.resolved) : undefined;
+      if (!f || !converted.has(f)) continue;
+      const id = r.identifier as unknown as N;
+      const use = valueUse(id, parentOf.get(id));
+      if (use)
+        refusals.push(
+          `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop instead of forEach or map)`,
+        );
+    }
+
+  /**
+   * How a converted function (or a reference to one) is used when that use cannot wait for it; undefined when it can:
+   * called, a handler k6 runs later, group's function, stored under a name it is then called by, exported.
+   */
+  function valueUse(n: N, p: N | undefined): { at: N; how: string } | undefined {
+    if (!p) return undefined;
+    if (p.type === 'ParenthesizedExpression') return valueUse(p, parentOf.get(p));
+    if (p.type === 'SequenceExpression') return (p.expressions as N[]).at(-1) === n ? valueUse(p, parentOf.get(p)) : undefined;
+    if (p.type === 'CallExpression') {
+      if (p.callee === n) return undefined;
+      const callee = unwrap(p.callee as N);
+      const k6 = k6Member(callee);
+      if (k6?.module === 'k6' && k6.name === 'group') return undefined;
+      const name = callee.type === 'MemberExpression' ? propName(callee) : callee.type === 'Identifier' ? (callee.name as string) : undefined;
+      if (name && HANDLER_HOSTS.has(name)) return undefined;
+      if (name && callee.type === 'Identifier' && callee.name === '__export') return undefined;
+      if (k6?.module === 'k6/ws' && k6.name === 'connect') return undefined;
+      return { at: p, how: `passed to ${name ? `${name}()` : 'a function'}` };
+    }
+    if (p.type === 'MemberExpression' && p.object === n) {
+      const name = propName(p);
+      return name === 'call' || name === 'apply' ? undefined : name === 'bind' ? { at: p, how: 'bound with bind()' } : undefined;
+    }
+    if (p.type === 'ArrowFunctionExpression' && p.body === n) {
+      // esbuild's export getters: `__export(exports, { default: () => fn })`.
+      const pp = parentOf.get(p);
+      if (pp?.type === 'Property' && parentOf.get(pp)?.type === 'ObjectExpression') return undefined;
+      return { at: p, how: 'returned from an arrow function' };
+    }
+    if (p.type === 'Property' || p.type === 'MethodDefinition' || p.type === 'PropertyDefinition') return undefined;
+    if (p.type === 'VariableDeclarator' || p.type === 'FunctionDeclaration' || p.type === 'ExportDefaultDeclaration') return undefined;
+    if (p.type === 'AssignmentExpression' && (p.left as N).type === 'MemberExpression') return undefined;
+    if (p.type === 'ArrayExpression') return { at: p, how: 'put in an array' };
+    if (p.type === 'ReturnStatement') return { at: p, how: 'returned as a value' };
+    if (p.type === 'AssignmentExpression' || p.type === 'ConditionalExpression' || p.type === 'LogicalExpression')
+      return { at: p, how: 'held in a variable that is not always it' };
+    return undefined;
+  }
+
+  if (refusals.length) throw new BlockingRefusal(refusals[0] as string);
+
+  // The edits: text inserted at positions, the outer of two at one position first.
+  const edits: { at: number; text: string; rank: number }[] = [];
+  for (const f of converted) edits.push({ at: asyncAt(f, parentOf.get(f), code), text: 'async ', rank: 0 });
+  for (const c of calls) {
+    if (!blockingCalls.has(c.node) || c.parent.type === 'AwaitExpression') continue;
+    const span = c.node.end - c.node.start;
+    edits.push({ at: c.node.start, text: '(await ', rank: 1 + 1 / (1 + span) });
+    edits.push({ at: c.node.end, text: ')', rank: 3 - 1 / (1 + span) });
+  }
+  edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
+  let out = '';
+  let last = 0;
+  for (const e of edits) {
+    out += code.slice(last, e.at) + e.text;
+    last = e.at;
+  }
+  out += code.slice(last);
+  return { code: out, sends, awaited: [...blockingCalls].length, madeAsync: converted.size };
+}
+
+/** Where `async ` goes for a function: before it, or before its method's key (`async get(p)`, `static async m()`). */
+function asyncAt(f: Fn, p: N | undefined, code: string): number {
+  if (p && (p.type === 'MethodDefinition' || (p.type === 'Property' && (p.method || p.kind !== 'init'))) && p.value === f) {
+    const key = p.key as N;
+    if (!p.computed) return key.start;
+    return code.lastIndexOf('[', key.start);
+  }
+  return f.start;
+}
