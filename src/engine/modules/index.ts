@@ -14,6 +14,9 @@ const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
   'k6/http': async () => (await import('./http.js')).httpModule as Factory,
   'k6/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
   'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
+  'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,
+  'k6/crypto': async () => (await import('./crypto.js')).cryptoModule as Factory,
+  'k6/html': async () => (await import('./html.js')).htmlModule as Factory,
 };
 
 const EAGER: Readonly<Record<string, Factory>> = {

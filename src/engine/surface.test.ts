@@ -1,11 +1,12 @@
-// k6 run's option flags on a real engine process, against the sentences of k6's documentation they follow
-// (/using-k6/k6-options/reference/, /using-k6/environment-variables/, /using-k6/tags-and-groups/). None asserts on time.
+// The k6 surface people use on a real engine process: k6 run's option flags and the k6/encoding, k6/crypto and k6/html
+// modules, against the sentences of k6's documentation they follow (/using-k6/k6-options/reference/,
+// /using-k6/environment-variables/, /using-k6/tags-and-groups/, /javascript-api/). None asserts on time.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { n, runScript } from './engine-process.js';
 
-describe.concurrent("k6 run's option flags on the engine", () => {
+describe.concurrent('the k6 surface on the engine', () => {
   // environment-variables docs: "use one or more -e / --env CLI flags"; options how-to: "command-line flags have the
   // highest order of precedence"; tags-and-groups docs: "k6 run --tag NAME=VALUE"; options reference:
   // "--summary-trend-stats" sets the trend stats of the summary.
@@ -66,5 +67,32 @@ describe.concurrent("k6 run's option flags on the engine", () => {
     expect(existsSync(join(off.dir, 'summary.json'))).toBe(false);
     const on = await runScript(script, ['--summary-mode', 'compact']);
     expect(readFileSync(join(on.dir, 'mine.txt'), 'utf8')).toBe('written');
+  });
+
+  // The documentation's examples of k6/encoding (b64encode: "const enc = 'aGVsbG8gd29ybGQ='"), k6/crypto (createHash:
+  // hasher.update('hello '); hasher.update('world!'); "7509e5bd…") and k6/html (parseHTML: doc.find('head title').text()),
+  // as one script: the imports resolve in the engine's workers.
+  it('runs a script importing k6/encoding, k6/crypto and k6/html as their documentation shows', async () => {
+    const r = await runScript(
+      `import { check } from 'k6';
+       import encoding from 'k6/encoding';
+       import crypto from 'k6/crypto';
+       import { parseHTML } from 'k6/html';
+       export const options = { iterations: 2 };
+       export default function () {
+         const hasher = crypto.createHash('sha256');
+         hasher.update('hello ');
+         hasher.update('world!');
+         const doc = parseHTML('<html lang="en"><head><title>k6</title></head></html>');
+         check(null, {
+           encoding: () => encoding.b64encode('hello world') === 'aGVsbG8gd29ybGQ=' && encoding.b64decode('aGVsbG8gd29ybGQ=', 'std', 's') === 'hello world',
+           crypto: () => hasher.digest('hex') === '7509e5bda0c762d2bac7f90d758b5b2263fa01ccbc542ab5e3df163be08e6ca9' && crypto.randomBytes(8).byteLength === 8,
+           html: () => doc.find('head title').text() === 'k6' && doc.find('html').attr('lang') === 'en',
+         });
+       }`,
+    );
+    expect(r.code).toBe(0);
+    expect(n(r, 'checks', 'passes')).toBe(6);
+    expect(n(r, 'checks', 'fails')).toBe(0);
   });
 });
