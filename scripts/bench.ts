@@ -9,6 +9,8 @@
 //     the medians are compared, so drift on the machine hits both alike.
 //  4. the built-in engine as fast as the machine allows (scripts/bench-engine.ts): chat-turns at a rate on it, and its
 //     CPU per chat/respond request against autocannon's at the same rate; written to reports/bench/engine.md too.
+//  5. the classic synchronous style on the built-in engine beside the async style (scripts/bench-sync-vus.ts): memory
+//     per VU at 1,000 VUs of `http.get` + `sleep(1)`, and what the rewrite of blocking calls costs at start.
 //
 // --full adds: wall time of `npm install && npm start` in a fresh clone with a cold Go build cache
 // (so the build of the Go tools the tests use is included), and of `npm test` in that clone. It takes several minutes.
@@ -20,6 +22,7 @@ import autocannon from 'autocannon';
 import { request } from '../src/clients/exchange.js';
 import { benchEngine, engineTable, writeEngineReport } from './bench-engine.js';
 import { benchLoad, ratioTable } from './bench-load.js';
+import { benchSyncVus, syncTable } from './bench-sync-vus.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const full = process.argv.includes('--full');
@@ -159,6 +162,10 @@ const engineBench = await benchEngine();
 results.engine = engineBench;
 console.log(engineTable(engineBench));
 console.log(`written: ${writeEngineReport(engineBench)}`);
+console.log('bench: the synchronous style beside the async style on the built-in engine, memory per VU at 1,000 VUs…');
+const sync = await benchSyncVus();
+results.sync_vus = sync;
+console.log(syncTable(sync));
 if (full) {
   console.log('bench: fresh clone, npm install && npm start (cold Go build cache), then npm test…');
   results.fresh_clone = freshClone();
