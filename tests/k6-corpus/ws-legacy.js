@@ -22,7 +22,7 @@ export default function () {
     });
     socket.setTimeout(() => {
       socket.close();
-    }, 500);
+    }, 1000);
   });
   check(res, { 'status is 101': (r) => r && r.status === 101 });
 }
