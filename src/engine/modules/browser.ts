@@ -1,5 +1,6 @@
-// `k6/browser` (/javascript-api/k6-browser/, /using-k6-browser/metrics/) on playwright-core driving the system Chromium
-// (K6_BROWSER_EXECUTABLE_PATH, K6_BROWSER_ARGS, K6_BROWSER_HEADLESS, K6_BROWSER_TIMEOUT, as k6 reads them).
+// `k6/browser` (/javascript-api/k6-browser/, /using-k6-browser/metrics/) on playwright-core driving the system Chromium,
+// found on PATH (browser-path.ts) unless K6_BROWSER_EXECUTABLE_PATH names one (K6_BROWSER_ARGS, K6_BROWSER_HEADLESS,
+// K6_BROWSER_TIMEOUT too, as k6 reads them).
 //
 // As in k6, the module manages the browser: it is launched for the running iteration on first use and closed when the
 // iteration ends (or is interrupted), at the latest when the VU closes; one BrowserContext at a time. Playwright's
@@ -20,6 +21,7 @@ import type * as PW from 'playwright-core';
 import { BROWSER_METRICS } from '../../load/k6-metrics.js';
 import { durationMs } from '../duration.js';
 import type { Tags, VuHost } from '../types.js';
+import { systemBrowser } from './browser-path.js';
 
 const requireCjs = createRequire(import.meta.url);
 let playwright: typeof PW | undefined;
@@ -76,7 +78,7 @@ export function launchSettings(env: Readonly<Record<string, string | undefined>>
     .map((a) => (a.startsWith('-') ? a : `--${a}`));
   const headless = !['false', 'f', '0'].includes((env.K6_BROWSER_HEADLESS ?? '').trim().toLowerCase());
   return {
-    executablePath: env.K6_BROWSER_EXECUTABLE_PATH?.trim() || undefined,
+    executablePath: env.K6_BROWSER_EXECUTABLE_PATH?.trim() || systemBrowser(env.PATH ?? process.env.PATH),
     args: mergeFeatureSwitches(raw),
     headless,
     timeout: durationMs(env.K6_BROWSER_TIMEOUT) ?? 30_000,
@@ -546,7 +548,7 @@ export function browserModule(vu: VuHost) {
         handleSIGHUP: false,
       });
     } catch (e) {
-      const what = s.executablePath ?? "Playwright's own Chromium (K6_BROWSER_EXECUTABLE_PATH is not set)";
+      const what = s.executablePath ?? "Playwright's own Chromium (K6_BROWSER_EXECUTABLE_PATH is not set and no Chromium or Chrome is on PATH)";
       throw new Error(`k6/browser: could not launch ${what}: ${firstLine(e)}`);
     }
     const l: Live = { browser: b, context: null, opening: false };
