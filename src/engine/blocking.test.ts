@@ -42,6 +42,11 @@ describe('the rewrite of blocking k6 calls', () => {
     expect(code).toContain('async function f(c) { (await c.get("/a")).status; (await api.list()); }');
   });
 
+  it("does not take a plain function's name for every method of that name", () => {
+    const { code } = rewrite(`${HTTP}function get(p) { return import_http.default.get(p); }\nfunction f(m) { [1].forEach((k) => m.get(k)); get("/"); }`);
+    expect(code).toContain('async function f(m) { [1].forEach((k) => m.get(k)); (await get("/")); }');
+  });
+
   // k6 docs, /javascript-api/k6/group/: "Runs code inside a group."; the rewrite keeps the group until its function settles.
   it('awaits group() when its function blocks, and leaves it alone when it does not', () => {
     const { code } = rewrite(

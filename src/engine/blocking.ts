@@ -198,7 +198,13 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
   /** Functions that hold awaited calls (converted, or async already). */
   const awaiting = new Set<Fn>();
   const blockingCalls = new Set<N>();
+  /** Names a converted function is called by: as a plain name, and as a member (`obj.name()`). */
   const namesOfConverted = new Set<string>();
+  const memberNames = new Set<string>();
+  const both = (name: string) => {
+    namesOfConverted.add(name);
+    memberNames.add(name);
+  };
   const fnOfIdentifier = (n: N): Fn | undefined => {
     const v = resolved.get(n);
     return v ? fnOfVariable(v) : undefined;
@@ -230,7 +236,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     if (callee.type === 'MemberExpression') {
       const name = propName(callee);
       if (name === 'call' || name === 'apply') return isConvertedValue(callee.object as N);
-      return name !== undefined && namesOfConverted.has(name) && !moduleAt(callee.object as N);
+      return name !== undefined && memberNames.has(name) && !moduleAt(callee.object as N);
     }
     return false;
   };
@@ -242,13 +248,14 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     if (!p) return;
     if ((p.type === 'Property' || p.type === 'MethodDefinition' || p.type === 'PropertyDefinition') && p.value === f) {
       const key = p.key as N;
-      if (!p.computed && key.type === 'Identifier') namesOfConverted.add(key.name as string);
-      if (key.type === 'Literal' && typeof key.value === 'string') namesOfConverted.add(key.value);
+      const name =
+        !p.computed && key.type === 'Identifier' ? (key.name as string) : key.type === 'Literal' && typeof key.value === 'string' ? key.value : undefined;
+      if (name) both(name);
     }
     if (p.type === 'VariableDeclarator' && (p.id as N).type === 'Identifier') namesOfConverted.add((p.id as N).name as string);
     if (p.type === 'AssignmentExpression' && (p.left as N).type === 'MemberExpression') {
       const name = propName(p.left as N);
-      if (name) namesOfConverted.add(name);
+      if (name) both(name);
     }
   };
   /** Property keys and member names a converted function is stored under elsewhere (`{ login }`, `exports.login = login`). */
@@ -261,11 +268,11 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
         const p = parentOf.get(id);
         if (p?.type === 'Property' && p.value === id) {
           const key = p.key as N;
-          if (key.type === 'Identifier') namesOfConverted.add(key.name as string);
+          if (key.type === 'Identifier') both(key.name as string);
         }
         if (p?.type === 'AssignmentExpression' && p.right === id && (p.left as N).type === 'MemberExpression') {
           const name = propName(p.left as N);
-          if (name) namesOfConverted.add(name);
+          if (name) both(name);
         }
       }
   };
