@@ -12,9 +12,9 @@ import { formatDuration } from './duration.js';
 import { bundleScript, compileScript, opener } from './loader.js';
 import { type Output, openOutput, parseOutArg } from './metrics/outputs.js';
 import { type RestApi, startRestApi } from './metrics/rest.js';
-import { summaryKeys, summaryValues } from './metrics/sink.js';
 import { MetricStore } from './metrics/store.js';
-import { summaryExport, writeSummaryExport } from './metrics/summary-export.js';
+import { handleSummaryData } from './metrics/summary-data.js';
+import { writeSummaryExport } from './metrics/summary-export.js';
 import { textSummary } from './metrics/text-summary.js';
 import { abortingVerdict, parseThresholds, type ThresholdSet } from './metrics/thresholds.js';
 import { importsOf, moduleTable } from './modules/index.js';
@@ -496,7 +496,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
 async function endOfTestSummary(vu0: Vu, store: MetricStore, trendStats: readonly string[], args: RunArgs): Promise<void> {
   const handle = vu0.exports.handleSummary;
   if (typeof handle === 'function') {
-    const out = (await handle(handleSummaryData(store, trendStats))) as Record<string, string | ArrayBuffer> | undefined;
+    const tty = { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
+    const out = (await handle(handleSummaryData(store, trendStats, tty))) as Record<string, string | ArrayBuffer> | undefined;
     for (const [where, content] of Object.entries(out ?? {})) {
       const text = typeof content === 'string' ? content : Buffer.from(content);
       if (where === 'stdout') process.stdout.write(text);
@@ -508,27 +509,5 @@ async function endOfTestSummary(vu0: Vu, store: MetricStore, trendStats: readonl
   process.stdout.write(textSummary(store, { summaryTrendStats: trendStats, noColor: args.noColor || !process.stdout.isTTY }));
 }
 
-/**
- * The data handleSummary gets (/results-output/end-of-test/custom-summary/): every metric with its type, what it
- * contains, its values (the summary's keys) and its thresholds' outcomes, the options and the run's length.
- */
-export function handleSummaryData(store: MetricStore, trendStats: readonly string[]) {
-  const seconds = store.elapsedMs() / 1000;
-  const verdicts = store.lastVerdicts ?? store.judge();
-  const metrics: Record<string, unknown> = {};
-  for (const e of store.entries(true)) {
-    const own = verdicts.filter((v) => v.key === e.key);
-    metrics[e.key] = {
-      type: e.decl.type,
-      contains: e.decl.contains,
-      values: summaryValues(e.sink, summaryKeys(e.decl.type, trendStats), seconds),
-      ...(own.length ? { thresholds: Object.fromEntries(own.map((v) => [v.threshold.source, { ok: v.ok }])) } : {}),
-    };
-  }
-  return {
-    metrics,
-    root_group: summaryExport(store, { summaryTrendStats: trendStats, verdicts }).root_group,
-    options: { summaryTrendStats: trendStats, summaryTimeUnit: '' },
-    state: { testRunDurationMs: store.elapsedMs() },
-  };
-}
+/** handleSummary's argument (metrics/summary-data.ts), where it was first exported from. */
+export { handleSummaryData };

@@ -95,4 +95,31 @@ describe.concurrent('the k6 surface on the engine', () => {
     expect(n(r, 'checks', 'passes')).toBe(6);
     expect(n(r, 'checks', 'fails')).toBe(0);
   });
+
+  // The facts sheet (§4, §16, from /results-output/end-of-test/custom-summary/): "root_group{name:'', path:'',
+  // groups:[same shape], checks:[{name, path:'::grp::check', passes, fails}]}" and "values: … rate {rate,passes,fails}".
+  it("hands handleSummary the root group's checks and groups as arrays, in the documented shape", async () => {
+    const r = await runScript(
+      `import { check, group } from 'k6';
+       export const options = { iterations: 3 };
+       export default function () {
+         check(1, { 'is one': (v) => v === 1 });
+         group('login', () => { check(__ITER, { 'first only': (i) => i === 0 }); });
+       }
+       export function handleSummary(data) { return { 'data.json': JSON.stringify(data) }; }`,
+      ['--workers', '1'],
+    );
+    expect(r.code).toBe(0);
+    const data = JSON.parse(readFileSync(join(r.dir, 'data.json'), 'utf8'));
+    expect(data.root_group).toMatchObject({ name: '', path: '', checks: [{ name: 'is one', path: '::is one', passes: 3, fails: 0 }] });
+    expect(data.root_group.groups).toHaveLength(1);
+    expect(data.root_group.groups[0]).toMatchObject({
+      name: 'login',
+      path: '::login',
+      groups: [],
+      checks: [{ name: 'first only', path: '::login::first only', passes: 1, fails: 2 }],
+    });
+    expect(data.metrics.checks.values).toEqual({ rate: 4 / 6, passes: 4, fails: 2 });
+    expect(data.state.testRunDurationMs).toBeGreaterThan(0);
+  });
 });
