@@ -433,3 +433,75 @@ describe('k6/http classic calls', () => {
     await vu.close();
   });
 });
+
+describe('k6/http cookies', () => {
+  type Jar = {
+    set(url: string, name: string, value: string, o?: Record<string, unknown>): void;
+    cookiesForURL(url: string): Record<string, string[]>;
+    clear(url: string): void;
+    delete(url: string, name: string): void;
+  };
+  const sentCookie = (r: HttpResponse) => r.json('headers.cookie') as string | undefined;
+
+  // /using-k6/cookies/: "For most purposes, k6 transparently manages the reception, storage, and transmission of
+  // cookies as described."
+  it('stores what a response sets in the VU jar and sends it with the next request to that host', async () => {
+    const { h, vu } = setup();
+    await h.asyncRequest('GET', `${base}/echo`);
+    expect(sentCookie(await h.asyncRequest('GET', `${base}/echo`))).toBe('a=1; b=2');
+    expect((h.cookieJar as () => Jar)().cookiesForURL(`${base}/`)).toEqual({ a: ['1'], b: ['2'] });
+    await vu.close();
+  });
+
+  // /using-k6/cookies/: a cookie in the `cookies` parameter "applies only to the cookie for the request in question. It
+  // isn't sent for any subsequent requests"; `replace: true` overrides the jar's cookie of that name.
+  it('sends params.cookies with that request only, and replaces a jar cookie of the same name when asked', async () => {
+    const { h, vu } = setup();
+    expect(sentCookie(await h.asyncRequest('GET', `${base}/ok`, null, { cookies: { once: 'x' } }))).toBeUndefined();
+    const echo = await h.asyncRequest('GET', `${base}/echo`, null, { cookies: { once: 'x' } });
+    expect(sentCookie(echo)).toBe('once=x');
+    expect(sentCookie(await h.asyncRequest('GET', `${base}/echo`, null, { cookies: { a: { value: 'mine', replace: true } } }))).toBe('b=2; a=mine');
+    expect((h.cookieJar as () => Jar)().cookiesForURL(`${base}/`).once).toBeUndefined();
+    await vu.close();
+  });
+
+  // /javascript-api/k6-http/cookiejar/: set, cookiesForURL, delete and clear.
+  it('lets a script set, read, delete and clear the cookies of a jar', async () => {
+    const { h, vu } = setup();
+    const jar = (h.cookieJar as () => Jar)();
+    jar.set(`${base}/`, 'k', 'v', { path: '/' });
+    jar.set(`${base}/`, 'gone', 'soon');
+    expect(sentCookie(await h.asyncRequest('GET', `${base}/echo`))).toBe('k=v; gone=soon');
+    jar.delete(`${base}/`, 'gone');
+    expect(jar.cookiesForURL(`${base}/`)).toEqual({ a: ['1'], b: ['2'], k: ['v'] });
+    jar.clear(`${base}/`);
+    expect(jar.cookiesForURL(`${base}/`)).toEqual({});
+    await vu.close();
+  });
+
+  // /javascript-api/k6-http/cookiejar/: "create your own cookie jar and select it as the active jar (instead of the
+  // default one created by k6) for one or more requests."
+  it("uses a jar of the script's own for the requests that name it in params.jar", async () => {
+    const { h, vu } = setup();
+    const own = new (h.CookieJar as new () => Jar)();
+    await h.asyncRequest('GET', `${base}/echo`, null, { jar: own });
+    expect(own.cookiesForURL(`${base}/`)).toEqual({ a: ['1'], b: ['2'] });
+    expect((h.cookieJar as () => Jar)().cookiesForURL(`${base}/`)).toEqual({});
+    await vu.close();
+  });
+
+  // /using-k6/k6-options/reference/#no-cookies-reset: "This disables the default behavior of resetting the cookie jar
+  // after each VU iteration."
+  it('empties the VU jar when a new iteration begins, unless noCookiesReset', async () => {
+    for (const [options, left] of [
+      [{}, {}],
+      [{ noCookiesReset: true }, { a: ['1'], b: ['2'] }],
+    ] as const) {
+      const { h, vu } = setup({ options });
+      await h.asyncRequest('GET', `${base}/echo`);
+      vu.exec.vuIterationInInstance++;
+      expect((h.cookieJar as () => Jar)().cookiesForURL(`${base}/`)).toEqual(left);
+      await vu.close();
+    }
+  });
+});

@@ -18,6 +18,7 @@ import { type buildConnector, Client } from 'undici';
 import { HTTP_METRICS } from '../../load/k6-metrics.js';
 import { durationMs } from '../duration.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
+import { CookieJar, cookieHeader, type RequestCookies } from './cookies.js';
 import { gjsonGet } from './gjson.js';
 import { secureContextOf } from './tls-context.js';
 
@@ -506,6 +507,10 @@ interface Params {
   responseCallback?: ExpectedStatuses | null;
   redirects?: number;
   throw?: boolean;
+  /** Request-scoped cookies (/using-k6/cookies/). */
+  cookies?: RequestCookies | null;
+  /** A jar that replaces the VU's for this request. */
+  jar?: CookieJar | null;
 }
 
 const NO_PARAMS: Params = Object.freeze({});
@@ -544,6 +549,8 @@ class HttpVu {
   readonly throws: boolean;
   readonly insecure: boolean;
   readonly maxRedirects: number;
+  /** The VU's cookie jar, emptied when an iteration begins unless `noCookiesReset` (/using-k6/cookies/). */
+  readonly jar: CookieJar;
   readonly #headerSets = new WeakMap<object, HeaderSet>();
   readonly #userTags = new WeakMap<object, UserTags>();
   readonly #tagCache = new WeakMap<object, WeakMap<object, Map<string, Tags>>>();
@@ -557,6 +564,13 @@ class HttpVu {
     this.insecure = vu.tls.insecure || vu.options.insecureSkipTLSVerify === true;
     const max = vu.options.maxRedirects;
     this.maxRedirects = typeof max === 'number' && max >= 0 ? max : DEFAULT_REDIRECTS;
+    const keep = vu.options.noCookiesReset === true || process.env.K6_NO_COOKIES_RESET === 'true';
+    let iteration = vu.exec.vuIterationInInstance;
+    this.jar = CookieJar.forVu((jar) => {
+      if (vu.exec.vuIterationInInstance === iteration) return;
+      iteration = vu.exec.vuIterationInInstance;
+      if (!keep) jar.reset();
+    });
     for (const m of HTTP_METRICS) this.sink.declare(m);
     vu.onInterrupt(this.#interrupt);
     vu.onClose(() => this.close());
@@ -705,6 +719,10 @@ class Job {
   readonly callback: ExpectedStatuses | null;
   redirectsLeft: number;
   readonly throws: boolean;
+  readonly jar: CookieJar;
+  readonly cookies: RequestCookies | null | undefined;
+  /** The Cookie header this hop sends from the jar and params.cookies, '' for none. */
+  cookie = '';
   // state
   conn: Conn | null = null;
   abortFn: ((err?: Error) => void) | null = null;
@@ -744,6 +762,8 @@ class Job {
     this.callback = p.responseCallback === undefined ? st.callback : p.responseCallback;
     this.redirectsLeft = p.redirects ?? st.maxRedirects;
     this.throws = p.throw ?? st.throws;
+    this.jar = p.jar instanceof CookieJar ? p.jar : st.jar;
+    this.cookies = p.cookies;
   }
 
   /** Sends the current hop. */
@@ -757,9 +777,11 @@ class Job {
     if (this.chunks.length > 0) this.chunks = [];
     this.received = 0;
     this.abortFn = null;
+    this.cookie = cookieHeader(this.jar, this.url, this.cookies);
+    const headers = this.cookie ? withCookie(this.headers, this.cookie) : this.headers;
     const conn = this.origin.acquire();
     this.conn = conn;
-    conn.client.dispatch({ path: this.path, method: this.method, headers: this.headers, body: this.body }, this);
+    conn.client.dispatch({ path: this.path, method: this.method, headers, body: this.body }, this);
   }
 
   /** Stops the request: a timeout (1) or the iteration's interruption (2). */
@@ -829,6 +851,7 @@ class Job {
     const errCode = status >= 400 && status < 600 ? 1000 + status : 0;
     const tags = this.st.tags(this, status, expected, errCode, '');
     emitRequest(this.st.sink, tags, timings, expected, sent, recv);
+    storeCookies(this.jar, this.rawHeaders, this.url);
 
     const location = REDIRECT_STATUSES.has(status) ? headerValue(this.rawHeaders, 'location') : undefined;
     if (location !== undefined && this.redirectsLeft > 0 && this.reason === 0) {
@@ -959,7 +982,7 @@ class Job {
   }
 
   #requestInfo(): RequestInfo {
-    return { method: this.method, url: this.url, headers: this.headers, body: this.body };
+    return { method: this.method, url: this.url, headers: this.cookie ? withCookie(this.headers, this.cookie) : this.headers, body: this.body };
   }
 
   /** Moves to the redirect target; false when it cannot be followed (then this response is the answer). */
@@ -1008,6 +1031,26 @@ class Job {
 }
 
 const BODY_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding']);
+
+/** A flat header array with `cookie` joined to the script's own Cookie header, if it set one (one Cookie header, RFC 6265). */
+function withCookie(headers: readonly string[], cookie: string): string[] {
+  for (let i = 0; i < headers.length; i += 2)
+    if ((headers[i] as string).toLowerCase() === 'cookie') {
+      const out = [...headers];
+      out[i + 1] = `${headers[i + 1]}; ${cookie}`;
+      return out;
+    }
+  return [...headers, 'Cookie', cookie];
+}
+
+/** Every Set-Cookie of a response into the jar, for the URL that answered (each redirect hop's too). */
+function storeCookies(jar: CookieJar, raw: readonly Buffer[] | null, url: string): void {
+  if (!raw) return;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as Buffer;
+    if (name.length === 10 && name.toString('latin1').toLowerCase() === 'set-cookie') jar.store((raw[i + 1] as Buffer).toString('utf8'), url);
+  }
+}
 const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(['authorization', 'www-authenticate', 'cookie', 'cookie2']);
 
 function dropHeaders(h: readonly string[], drop: ReadonlySet<string>): string[] {
@@ -1279,9 +1322,8 @@ export const httpModule: ModuleFactory = (vu) => {
     del: (url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest('DELETE', url, body, params),
     options: (url: string | HttpURL, body?: unknown, params?: Params | null) => asyncRequest('OPTIONS', url, body, params),
     batch,
-    cookieJar: () => {
-      throw new Error('k6/http: cookie jars are not supported by the built-in engine');
-    },
+    cookieJar: () => st.jar,
+    CookieJar,
     expectedStatuses,
     setResponseCallback,
     url,
