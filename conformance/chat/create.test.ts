@@ -1,5 +1,7 @@
 import { ChatChannel, ChatCreateResponse } from '../../src/contract/chat/shapes.js';
 import { rule } from '../../src/suite/case.js';
+import { missingFor } from '../../src/suite/surfaces.js';
+import { chatConversation, marker, ownRecords } from '../conversations/records.js';
 
 rule('chat.create.body-optional', 'starts a conversation when create is sent with no body at all', async ({ t, check }) => {
   const res = await t.chat.create(undefined);
@@ -38,6 +40,28 @@ rule('chat.create.channel-enum', 'accepts each of the four documented channels',
 rule('chat.create.channel-unknown', 'records what create answers for a channel outside the enum', async ({ t, observe }) => {
   const res = await t.chat.create({ channel: 'carrier-pigeon' });
   observe('status for channel "carrier-pigeon"', `${res.status} ${res.text.slice(0, 200)}`);
+});
+
+rule('chat.create.variant-routes', 'routes a conversation created with a variant other than the default to that variant, as its record shows', async (api) => {
+  const { t, check } = api;
+  // Document 2's record is where a documented surface shows the variant a conversation was routed to.
+  const missing = missingFor('conversations', t.loaded);
+  if (missing) api.skip(`the record that shows a conversation's variant cannot be read: ${missing}`);
+  const recordOf = async (id: string, what: string) => {
+    const record = (await ownRecords(api, [id])).get(id);
+    check.that(record !== undefined, `the conversation created ${what} is listed as a record`, 'not found in the recent window');
+    return record?.variant_id;
+  };
+  // Routing to the default is what a create that ignores variant_id does too: only another variant shows the routing.
+  const fallback = await recordOf(await chatConversation(api, `Which site am I on ${marker()}`), 'without variant_id');
+  const routed = [t.profile.variant_id_alt, t.profile.variant_id].find((v) => v !== undefined && v !== fallback);
+  if (routed === undefined) {
+    api.skip(
+      `could not decide: the profile names no variant other than ${String(fallback)}, which a create without variant_id gets (name one in variant_id_alt)`,
+    );
+  }
+  const variant = await recordOf(await chatConversation(api, `Route me please ${marker()}`, { variant_id: routed }), `with variant_id ${routed}`);
+  check.equal(variant, routed, `the record's variant_id is ${routed}, the variant create named (not ${String(fallback)}, the default)`);
 });
 
 rule(

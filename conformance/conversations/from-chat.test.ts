@@ -13,7 +13,8 @@ interface Held {
 /** Holds a chat conversation: create with a variant and a first message, a respond, a silent respond, then a request for a person. */
 async function holdConversation(api: CaseApi): Promise<Held> {
   const { t, check } = api;
-  const variant = t.profile.variant_id ?? 'VARIANT-main';
+  // A variant other than the default, where the profile names one: a record that ignored it would show the default.
+  const variant = t.profile.variant_id_alt ?? t.profile.variant_id ?? 'VARIANT-main';
   const first = `I want to check my booking ${marker()}`;
   const created = check.schema(
     await t.chat.create({ variant_id: variant, channel: 'webchat', initial_message: first }),

@@ -6,6 +6,7 @@ import { moduleTable } from './modules/index.js';
 import type { ScenarioPlan } from './options.js';
 import { type Part, shareOf, within } from './segments.js';
 import { type InstanceCounter, SharedCounters } from './shared-counters.js';
+import { START_LAG, startLag } from './start-lag.js';
 import type { EngineTls, SampleSink } from './types.js';
 import { type RunState, Vu, type VuShared } from './vu.js';
 
@@ -56,6 +57,7 @@ export interface RunningPart {
  */
 export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEvents): Promise<RunningPart> {
   for (const m of CORE_METRICS) sink.declare(m);
+  sink.declare(START_LAG);
   const part = within(spec.segment, spec.worker);
   let t0 = Number.POSITIVE_INFINITY;
   let go: () => void = () => {};
@@ -136,7 +138,8 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
         Object.assign(vu.env, plan.env);
         return vu;
       },
-      iterate: async (vu) => {
+      iterate: async (vu, dueMs) => {
+        if (dueMs !== undefined) sink.emit(START_LAG.name, startLag(t0, dueMs), vu.tags());
         const fn = vu.exports[plan.exec];
         if (typeof fn !== 'function') throw new Error(`scenarios.${plan.name}.exec: the script exports no function '${plan.exec}'`);
         if (!dataOf.has(vu)) dataOf.set(vu, spec.setupData === undefined ? undefined : JSON.parse(spec.setupData));

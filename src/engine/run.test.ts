@@ -97,6 +97,21 @@ describe('the built-in engine', () => {
     expect(n(r, 'iterations', 'count')).toBeGreaterThan(0);
   });
 
+  // Issue #41, beyond k6: "For arrival-rate executors, record how late each iteration started against its intended
+  // time (a metric with k6-style naming, e.g. iteration_start_lag)". The first iteration holds the event loop for
+  // 300 ms of its 1 s run, so the arrival due at 100 ms cannot start before 300 ms: a lower bound any machine keeps.
+  it('records iteration_start_lag for every started arrival, at least as late as a blocked event loop made it', async () => {
+    const r = await runScript(
+      `import exec from 'k6/execution';
+       export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 10, timeUnit: '1s', duration: '1s', preAllocatedVUs: 10 } } };
+       export default function () { if (exec.scenario.iterationInTest === 0) { const end = Date.now() + 300; while (Date.now() < end); } }`,
+      ['--workers', '1', '--summary-trend-stats', 'max,count'],
+    );
+    expect(r.code).toBe(0);
+    expect(n(r, 'iteration_start_lag', 'count')).toBe(n(r, 'iterations', 'count'));
+    expect(n(r, 'iteration_start_lag', 'max')).toBeGreaterThanOrEqual(190);
+  });
+
   // These judge counts and shapes, never when anything ran: side by side (vitest's maxConcurrency, 5 at a time) they
   // leave the driving lane sooner, and the ones above, where a starved process could cut an iteration short, run alone.
   describe.concurrent('where nothing depends on when it runs', () => {

@@ -22,6 +22,7 @@ import { headerLine, maxVusOf, planScenarios, type ScenarioPlan, scheduledMs, tr
 import type { PartSpec } from './part.js';
 import { type Part, parseSegment, shareOf } from './segments.js';
 import { instanceReadings, SharedCounters, sharedCounterBuffer } from './shared-counters.js';
+import { START_LAG } from './start-lag.js';
 import { onStopRequest } from './stop-request.js';
 import { BatchReceiver, type SampleBatch } from './transport.js';
 import type { EngineTls, MetricDecl, SampleSink } from './types.js';
@@ -252,6 +253,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
   const trendStats = trendStatsOf(options);
   const store = new MetricStore({ thresholds });
   for (const m of BUILTIN_METRICS) store.declare(m);
+  store.declare(START_LAG);
   forward.connect(store);
   try {
     store.validateThresholds();

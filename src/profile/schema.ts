@@ -93,6 +93,11 @@ export const Profile = z.strictObject({
   project_id_alt: z.string().min(1).optional(),
   variant_id: z.string().min(1).optional(),
   /**
+   * A second variant of the project, other than the one a create without variant_id routes to: routing is only seen
+   * with a variant whose effect differs from the default's.
+   */
+  variant_id_alt: z.string().min(1).optional(),
+  /**
    * X-Host of the messaging access-token request: the domain or app namespace registered for the messaging connector.
    * Absent: the reference target's registered domain (`REFERENCE_MESSAGING_HOST` in src/contract/messaging/shapes.ts).
    */

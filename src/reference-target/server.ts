@@ -187,6 +187,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       project_id: REFERENCE_TENANT.projectSlug,
       project_id_alt: REFERENCE_TENANT.projectId,
       variant_id: REFERENCE_TENANT.variants[0]?.id,
+      variant_id_alt: REFERENCE_TENANT.variants[1]?.id,
       credentials: refs as Credentials,
       names: PlatformNames.parse(undefined),
       cleanup: { alert_rule: `${AlertsPaths.alertRules}/{id}`, webhook_endpoint: `${WebhooksPaths.endpoints}/{id}` },

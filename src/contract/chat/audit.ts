@@ -10,7 +10,7 @@ export const ChatAudit = {
   fields: [
     ...fields('POST /{version}/{account_id}/{project_id}/chat/create', {
       integration_attributes: unobservable(INTEGRATION_ATTRIBUTES),
-      variant_id: by('conversations.record.shows-what-chat-sent'),
+      variant_id: by('chat.create.variant-routes'),
       channel: unobservable(
         "a record's channel is an analytics label (VOICE-SIP, WEBCHAT, CHAT); how chat's channel maps to it is not shown (conversations.record.shows-what-chat-sent records it)",
       ),

@@ -41,6 +41,14 @@ export const ChatRules = defineRules({
     section: 'Errors',
     statement: 'What create answers for a channel outside the enum is not shown.',
   },
+  'chat.create.variant-routes': {
+    doc,
+    surface,
+    kind: 'field',
+    section: 'Resources / Chat: create request',
+    statement:
+      "variant_id routes the conversation to that variant: created with a variant other than the one a create without variant_id gets, the conversation's record carries the variant named.",
+  },
   'chat.create.variant-only-on-create': {
     doc,
     surface,

@@ -64,8 +64,8 @@ export const arrivalRate: Executor = async (ctx: ExecutorContext) => {
   const end = start + (plan.executor === 'constant-arrival-rate' ? plan.durationMs : plan.stages.reduce((t, s) => t + s.durationMs, 0));
   ctx.setProgress(() => Math.min(1, Math.max(0, (ctx.now() - start) / Math.max(1, end - start))));
   const running = new Set<Promise<unknown>>();
-  const launch = (vu: Vu) => {
-    const p: Promise<unknown> = ctx.iterate(vu).then(() => {
+  const launch = (vu: Vu, due: number) => {
+    const p: Promise<unknown> = ctx.iterate(vu, due).then(() => {
       running.delete(p);
       free.push(vu);
     });
@@ -87,7 +87,7 @@ export const arrivalRate: Executor = async (ctx: ExecutorContext) => {
       vus.push(vu);
     }
     if (vu) {
-      launch(vu);
+      launch(vu, due);
     } else {
       ctx.dropped();
       ctx.insufficient(vus.length);

@@ -18,8 +18,10 @@ export interface ExecutorContext {
   /**
    * Runs one iteration of the scenario's function on `vu`; counts it active meanwhile. Its numbers
    * (`exec.scenario.iterationInTest`) come from the counter every worker of the instance shares: sequential from 0.
+   * `dueMs`, an arrival's time in its schedule (ms since the run started), records how late it starts
+   * (`iteration_start_lag`, start-lag.ts).
    */
-  iterate(vu: Vu): Promise<IterationEnd>;
+  iterate(vu: Vu, dueMs?: number): Promise<IterationEnd>;
   /**
    * shared-iterations: takes one iteration from the scenario's pool, which every worker of the instance shares ("a
    * fixed amount of iterations are shared between a number of VUs"); false once none is left.

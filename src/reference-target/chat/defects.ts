@@ -17,6 +17,11 @@ export const ChatDefects = defineDefects({
     breaks: ['chat.create.channel-enum'],
     description: 'channel "whatsapp" is refused as if it were not in the enum.',
   },
+  'chat-create-ignores-variant': {
+    surface: 'chat',
+    breaks: ['chat.create.variant-routes'],
+    description: 'create drops variant_id, so every conversation is routed to the default variant.',
+  },
   'chat-variant-changes-on-respond': {
     surface: 'chat',
     breaks: ['chat.create.variant-only-on-create'],

@@ -46,7 +46,7 @@ function create(ctx: TargetContext, body: Record<string, unknown> | undefined, r
   const conversation = ctx.conversations.create({
     source: 'chat',
     channel: (b.channel as string | undefined) ?? 'api',
-    variantId: b.variant_id as string | undefined,
+    variantId: ctx.defects.has('chat-create-ignores-variant') ? undefined : (b.variant_id as string | undefined),
     integrationAttributes: b.integration_attributes as Record<string, unknown> | undefined,
   });
   let response = GREETING;

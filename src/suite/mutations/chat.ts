@@ -6,6 +6,7 @@ export const chatProofs: Proofs = {
   'chat.create.response-fields': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 0 }, how: 'empty' } },
   'chat.create.fields-accepted': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 0 }, how: 'empty' } },
   'chat.create.channel-enum': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 3 }, how: 'status-class' } },
+  'chat.create.variant-routes': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 1 }, how: 'empty' } },
   'chat.create.variant-only-on-create': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/create', nth: 0 }, how: 'empty' } },
   'chat.respond.conversation-id-required': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/respond', nth: 0 }, how: 'status-class' } },
   'chat.respond.response-fields': { mutation: { on: { method: 'POST', path: '/v1/*/*/chat/respond', nth: 0 }, how: 'empty' } },
