@@ -24,6 +24,7 @@ export const TIMING_DRIVING: readonly string[] = [
   'tests/dialogues.test.ts', // chat-turns runs playing conversation scripts
   'tests/control.test.ts', // a load run beside its control run
   'tests/target-dies.test.ts', // a run that must end on time when its target dies
+  'tests/interrupt.test.ts', // load, a capacity search and the gate stopped by signals mid-run
   'tests/conformance-gate.test.ts', // the gate, then a smoke load delivered
   'tests/package-runs.test.ts', // the installed package's gate, load and capacity runs (installed in the unit phase)
   'tests/k6-engine.test.ts', // load runs on the user's k6, where one is installed

@@ -1,0 +1,235 @@
+// Stopping a run from outside, as CI, a pod eviction or Ctrl-C do: real dialtone processes against a target of their
+// own, signalled once load is under way. Nothing here judges time: each case waits for what it needs to see (load
+// started, the process ended, no process left), and checks what was written, the exit code and that load stopped.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ControlClient } from '../src/clients/control-client.js';
+import { EXIT } from '../src/errors.js';
+import { spawnTarget, type TargetProcess } from '../src/fuzz/target-process.js';
+import { loadProfile } from '../src/profile/load.js';
+import { ROOT } from './run-cli.js';
+
+/** Processes whose environment carries `mark`: dialtone, the engine and anything they started. */
+function processesMarked(mark: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `done()` holds, looking every 100 ms; gives up after `bound` ms so a broken run fails instead of hanging. */
+async function until(done: () => boolean | Promise<boolean>, bound = 120_000): Promise<boolean> {
+  const end = Date.now() + bound;
+  while (Date.now() < end) {
+    if (await done()) return true;
+    await pause(100);
+  }
+  return done();
+}
+
+interface Run {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly mark: string;
+  readonly reports: string;
+  out(): string;
+  err(): string;
+  readonly exited: Promise<number | null>;
+  /** Conversations the target holds: grows while load reaches it. */
+  conversations(): Promise<number>;
+}
+
+/** A target of its own, and `dialtone ARGS --target … --report-dir …` in a process group of its own (as a terminal's job). */
+async function startRun(args: string[]): Promise<Run & { target: TargetProcess; work: string }> {
+  const work = mkdtempSync(join(tmpdir(), 'dialtone-interrupt-'));
+  const target = await spawnTarget(join(work, 'ref.json'));
+  const control = new ControlClient(loadProfile(target.profilePath, {}));
+  const mark = `DIALTONE_TEST_MARK_${randomUUID().replaceAll('-', '')}`;
+  const reports = join(work, 'reports');
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), ...args, '--target', target.profilePath, '--report-dir', reports], {
+    cwd: ROOT,
+    env: { ...process.env, K6_NO_USAGE_REPORT: 'true', [mark]: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    pid: child.pid as number,
+    mark,
+    reports,
+    out: () => out,
+    err: () => err,
+    exited,
+    conversations: async () => (await control.call<{ conversations: number }>('GET', '/state')).conversations,
+    target,
+    work,
+  };
+}
+
+/** Once load reached the target: more conversations than before the run started. */
+async function loadUnderWay(run: Run): Promise<void> {
+  const before = await run.conversations();
+  const ended = () => run.child.exitCode !== null || run.child.signalCode !== null;
+  const reached = await until(async () => ended() || (await run.conversations()) > before);
+  expect(reached && !ended(), `load never reached the target:\n${run.out()}\n${run.err()}`).toBe(true);
+}
+
+/**
+ * After the run: no process of it left, and the target sees no new conversation. A helper process (tsx's esbuild
+ * service) ends a moment after its parent; the bound only keeps a process that never ends from hanging the test.
+ */
+async function nothingLeft(run: Run): Promise<void> {
+  await until(() => processesMarked(run.mark).length === 0, 30_000);
+  expect(processesMarked(run.mark)).toEqual([]);
+  const after = await run.conversations();
+  await pause(1_000);
+  expect(await run.conversations()).toBe(after);
+}
+
+async function finish(run: Run & { target: TargetProcess; work: string }): Promise<void> {
+  await run.target.stop();
+  rmSync(run.work, { recursive: true, force: true });
+}
+
+const LOAD = ['load', 'chat-turns', '--workload', 'smoke', '--duration', '120s', '--engine', 'builtin'];
+const loadDir = (run: Run) => join(run.reports, 'load', 'chat-turns');
+const read = (path: string) => readFileSync(path, 'utf8');
+
+// Each case has its own target, mark and folders, so the cases of a block run side by side; the blocks run one after
+// another, so no more than three runs share the machine (a busy runner's target must still answer dialtone's probe).
+describe('stopping dialtone load from outside with one signal', () => {
+  it.concurrent.each([
+    ['SIGINT', 'to the process group, as Ctrl-C in a terminal'],
+    ['SIGTERM', 'to dialtone alone, as CI cancelling a job'],
+    ['SIGHUP', 'to dialtone alone, as a closed terminal'],
+  ] as const)(
+    '%s %s stops the engine, writes the run marked interrupted and exits 105',
+    async (signal, how) => {
+      const run = await startRun(LOAD);
+      try {
+        await loadUnderWay(run);
+        process.kill(how.includes('group') ? -run.pid : run.pid, signal);
+        const code = await run.exited;
+        expect(code, run.out() + run.err()).toBe(EXIT.interrupted);
+        await nothingLeft(run);
+
+        const result = JSON.parse(read(join(loadDir(run), 'result.json'))) as { interrupted?: { signal: string }; passed: boolean; headline: string[] };
+        expect(result.interrupted?.signal).toBe(signal);
+        expect(result.passed).toBe(false);
+        expect(result.headline[0]).toContain(`interrupted by ${signal}`);
+        expect(read(join(loadDir(run), 'junit.xml'))).toContain(`interrupted by ${signal}`);
+        expect(read(join(loadDir(run), 'index.html'))).toContain(`interrupted by ${signal}`);
+        const history = read(join(loadDir(run), 'history.jsonl'))
+          .trim()
+          .split('\n');
+        expect(history).toHaveLength(1);
+        expect(JSON.parse(history[0] as string).interrupted.signal).toBe(signal);
+        // The engine wrote its summary of the part that ran.
+        expect(JSON.parse(read(join(loadDir(run), 'summary.json'))).metrics).toBeTypeOf('object');
+        expect(run.out()).toContain('interrupted');
+      } finally {
+        await finish(run);
+      }
+    },
+    240_000,
+  );
+});
+
+describe('stopping dialtone load at once', () => {
+  it.concurrent('a second SIGTERM stops everything at once with exit 105', async () => {
+    const run = await startRun(LOAD);
+    try {
+      await loadUnderWay(run);
+      process.kill(run.pid, 'SIGTERM');
+      expect(await until(() => run.err().includes('SIGTERM: stopping'))).toBe(true);
+      process.kill(run.pid, 'SIGTERM');
+      expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+      expect(run.err()).toContain('SIGTERM again: stopping at once');
+      await nothingLeft(run);
+    } finally {
+      await finish(run);
+    }
+  }, 240_000);
+
+  it.concurrent('SIGKILL to dialtone: the engine notices its parent is gone, stops its load and writes its summary', async () => {
+    const run = await startRun(LOAD);
+    try {
+      await loadUnderWay(run);
+      process.kill(run.pid, 'SIGKILL');
+      await run.exited;
+      await nothingLeft(run);
+      expect(existsSync(join(loadDir(run), 'summary.json'))).toBe(true);
+      expect(existsSync(join(loadDir(run), 'result.json'))).toBe(false);
+    } finally {
+      await finish(run);
+    }
+  }, 240_000);
+});
+
+describe('stopping a capacity search and the gate from outside', () => {
+  it.concurrent('SIGTERM to dialtone capacity keeps the finished steps, claims no capacity and exits 105', async () => {
+    const run = await startRun(['capacity', 'chat-turns', '--engine', 'builtin', '--step', '4s', '--warmup', '1s', '--start-rate', '2', '--max-steps', '8']);
+    try {
+      expect(await until(() => run.out().includes('step 0 ')), run.out() + run.err()).toBe(true);
+      process.kill(run.pid, 'SIGTERM');
+      expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+      await nothingLeft(run);
+      const dir = join(run.reports, 'capacity', 'chat-turns');
+      const result = JSON.parse(read(join(dir, 'capacity.json'))) as {
+        stopped: string;
+        interrupted?: { signal: string };
+        steps: unknown[];
+        analysis: { max_sustainable_rate: number | null };
+      };
+      expect(result.stopped).toBe('interrupted');
+      expect(result.interrupted?.signal).toBe('SIGTERM');
+      expect(result.steps.length).toBeGreaterThanOrEqual(1);
+      expect(result.analysis.max_sustainable_rate).toBeNull();
+      expect(read(join(dir, 'index.html'))).toContain('Interrupted by SIGTERM at step');
+      expect(read(join(dir, 'index.html'))).toContain('No maximum sustainable rate is claimed');
+    } finally {
+      await finish(run);
+    }
+  }, 240_000);
+
+  it.concurrent('SIGINT to dialtone conformance writes the report of the cases that finished, fails the gate and exits 105', async () => {
+    const run = await startRun(['conformance']);
+    try {
+      expect(await until(() => /\(2\/\d+ files\)/.test(run.err())), run.out() + run.err()).toBe(true);
+      process.kill(-run.pid, 'SIGINT');
+      expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+      await nothingLeft(run);
+      const dir = join(run.reports, 'conformance');
+      const results = JSON.parse(read(join(dir, 'results.json'))) as {
+        gate: string;
+        totals: { pass: number };
+        interrupted?: { signal: string; rules_not_run: string[] };
+      };
+      expect(results.gate).toBe('fail');
+      expect(results.totals.pass).toBeGreaterThan(0);
+      expect(results.interrupted?.signal).toBe('SIGINT');
+      expect(results.interrupted?.rules_not_run.length).toBeGreaterThan(0);
+      expect(read(join(dir, 'junit.xml'))).toContain('interrupted by SIGINT');
+      expect(run.out()).toContain('gate: fail');
+    } finally {
+      await finish(run);
+    }
+  }, 240_000);
+});
