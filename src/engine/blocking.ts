@@ -25,6 +25,16 @@ const SENDING: Readonly<Record<string, ReadonlySet<string>>> = {
   'k6/experimental/websockets': new Set(['WebSocket']),
 };
 
+/** Array and collection methods whose callback may block: the rewrite runs them one element after the other, awaiting each. */
+const EACH_METHODS: ReadonlySet<string> = new Set(['forEach', 'map']);
+
+/**
+ * The helper the rewrite puts on the bundle's first line (no line break) when it rewrote a forEach or map: for an
+ * array, a typed array, a Map or a Set, forEach and map that await each callback in order; anything else as it is.
+ */
+const EACH_HELPER =
+  'var __dialtone_each = (x) => Array.isArray(x) || ArrayBuffer.isView(x) ? { forEach: async (f, t) => { for (let i = 0; i < x.length; i++) if (i in x) await f.call(t, x[i], i, x); }, map: async (f, t) => { const o = new Array(x.length); for (let i = 0; i < x.length; i++) if (i in x) o[i] = await f.call(t, x[i], i, x); return o; } } : x instanceof Map || x instanceof Set ? { forEach: async (f, t) => { for (const [k, v] of x.entries()) await f.call(t, v, k, x); } } : x; ';
+
 /** Callees that take a handler they run later and whose promise the engine follows: an async handler is fine there. */
 const HANDLER_HOSTS: ReadonlySet<string> = new Set(['on', 'addEventListener', 'setTimeout', 'setInterval']);
 
@@ -236,6 +246,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     if (callee.type === 'MemberExpression') {
       const name = propName(callee);
       if (name === 'call' || name === 'apply') return isConvertedValue(callee.object as N);
+      if (name && EACH_METHODS.has(name) && isConvertedValue((c.node.arguments as N[])[0])) return true;
       return name !== undefined && memberNames.has(name) && !moduleAt(callee.object as N);
     }
     return false;
@@ -320,7 +331,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     const use = valueUse(f, p);
     if (use)
       refusals.push(
-        `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop instead of forEach or map)`,
+        `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop; forEach and map are followed)`,
       );
   }
   for (const s of manager.scopes)
@@ -331,7 +342,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
       const use = valueUse(id, parentOf.get(id));
       if (use)
         refusals.push(
-          `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop instead of forEach or map)`,
+          `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop; forEach and map are followed)`,
         );
     }
 
@@ -350,6 +361,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
       if (k6?.module === 'k6' && k6.name === 'group') return undefined;
       const name = callee.type === 'MemberExpression' ? propName(callee) : callee.type === 'Identifier' ? (callee.name as string) : undefined;
       if (name && HANDLER_HOSTS.has(name)) return undefined;
+      if (name && EACH_METHODS.has(name) && callee.type === 'MemberExpression' && (p.arguments as N[])[0] === n) return undefined;
       if (name && callee.type === 'Identifier' && callee.name === '__export') return undefined;
       if (k6?.module === 'k6/ws' && k6.name === 'connect') return undefined;
       return { at: p, how: `passed to ${name ? `${name}()` : 'a function'}` };
@@ -379,12 +391,27 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
   // The edits: text inserted at positions, the outer of two at one position first.
   const edits: { at: number; text: string; rank: number }[] = [];
   for (const f of converted) edits.push({ at: asyncAt(f, parentOf.get(f), code), text: 'async ', rank: 0 });
+  let eachUsed = false;
   for (const c of calls) {
-    if (!blockingCalls.has(c.node) || c.parent.type === 'AwaitExpression') continue;
+    if (!blockingCalls.has(c.node)) continue;
     const span = c.node.end - c.node.start;
+    const callee = unwrap(c.node.callee as N);
+    const each = !c.k6 && callee.type === 'MemberExpression' && EACH_METHODS.has(propName(callee) ?? '') && isConvertedValue((c.node.arguments as N[])[0]);
+    if (each) {
+      // `xs.forEach(f)` becomes `(await __dialtone_each(xs).forEach(f))`: each element's call awaited in order.
+      const object = callee.object as N;
+      const awaited = c.parent.type === 'AwaitExpression';
+      edits.push({ at: object.start, text: awaited ? '__dialtone_each(' : '(await __dialtone_each(', rank: 1 + 1 / (1 + span) });
+      edits.push({ at: object.end, text: ')', rank: 3 - 1 / (1 + (object.end - object.start)) });
+      if (!awaited) edits.push({ at: c.node.end, text: ')', rank: 3 - 1 / (1 + span) });
+      eachUsed = true;
+      continue;
+    }
+    if (c.parent.type === 'AwaitExpression') continue;
     edits.push({ at: c.node.start, text: '(await ', rank: 1 + 1 / (1 + span) });
     edits.push({ at: c.node.end, text: ')', rank: 3 - 1 / (1 + span) });
   }
+  if (eachUsed) edits.push({ at: 0, text: EACH_HELPER, rank: -1 });
   edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
   let out = '';
   let last = 0;
