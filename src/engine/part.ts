@@ -34,6 +34,8 @@ export interface PartEvents {
   insufficient(scenario: string, executor: string, active: number): void;
   abort(message: string | undefined): void;
   fail(message: string | undefined): void;
+  /** An iteration ended in an exception. */
+  failed?(e: unknown): void;
 }
 
 /** A running part: ready once every VU the scenarios pre-allocate exists; `start(t0)` lets them go. */
@@ -84,6 +86,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     open: opener(spec.scriptPath),
     log: events.log,
     run: state,
+    failed: events.failed,
   };
   const vus: Vu[] = [];
   const peak = { active: 0 };

@@ -20,6 +20,7 @@ import { abortingVerdict, parseThresholds, type ThresholdSet } from './metrics/t
 import { importsOf, moduleTable } from './modules/index.js';
 import { headerLine, maxVusOf, planScenarios, type ScenarioPlan, scheduledMs, trendStatsOf } from './options.js';
 import type { PartSpec } from './part.js';
+import { answeredCounter, type Failures, notRunAsWritten } from './ran-as-written.js';
 import { type Part, parseSegment, shareOf } from './segments.js';
 import { instanceReadings, SharedCounters, sharedCounterBuffer } from './shared-counters.js';
 import { START_LAG } from './start-lag.js';
@@ -153,8 +154,9 @@ export async function runEngine(args: RunArgs): Promise<number> {
   };
 
   let code: string;
+  let sends: readonly string[];
   try {
-    code = await bundleScript(args.script);
+    ({ code, sends } = await bundleScript(args.script));
   } catch (e) {
     return fatal(EXIT.scriptException, (e as Error).message);
   }
@@ -184,6 +186,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     instanceReadings(() => instance),
   );
   const outcome: { aborted?: string; failed?: string; signal?: string; thresholdAbort?: string; crash?: string } = {};
+  const failures: Failures = { count: 0 };
   // A stop signal or the parent gone, from here on: no new iterations, the running ones interrupted, then teardown,
   // the summary export and the outputs as at any end (k6's exit 105); a second signal exits at once.
   const workers: Worker[] = [];
@@ -255,6 +258,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
   for (const m of BUILTIN_METRICS) store.declare(m);
   store.declare(START_LAG);
   forward.connect(store);
+  const answered = answeredCounter(store);
   try {
     store.validateThresholds();
   } catch (e) {
@@ -308,10 +312,17 @@ export async function runEngine(args: RunArgs): Promise<number> {
     try {
       vu0.group = '::setup';
       let data: unknown;
+      let thrown: { e: unknown } | undefined;
       await vu0.iterate(async () => {
-        data = await (vu0.exports.setup as () => unknown)();
+        try {
+          data = await (vu0.exports.setup as () => unknown)();
+        } catch (e) {
+          thrown = { e };
+        }
       }, undefined);
       vu0.group = '';
+      // k6: "If setup throws, teardown is skipped" and the run ends with the exception (/using-k6/test-lifecycle/).
+      if (thrown) throw thrown.e;
       setupData = data === undefined ? undefined : JSON.stringify(data);
     } catch (e) {
       return fatal(EXIT.scriptException, `setup() failed: ${errorText(e)}`);
@@ -359,6 +370,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
               isReady();
               break;
             case 'log':
+              if (m.level === 'warn' && m.message.startsWith('Request Failed')) failures.request ??= m.message;
               log(m.level, m.message, m.fields);
               break;
             case 'console':
@@ -394,6 +406,12 @@ export async function runEngine(args: RunArgs): Promise<number> {
               live.active[index] = 0;
               isReady();
               done();
+              break;
+            case 'failure':
+              failures.first ??= { message: m.message, ...(m.where ? { where: m.where } : {}) };
+              break;
+            case 'failures':
+              failures.count += m.count;
               break;
             case 'crash':
               outcome.crash ??= m.message;
@@ -483,6 +501,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
 
   if (outcome.crash) return fatal(EXIT.scriptException, `the run stopped: ${outcome.crash}`);
   if (outcome.signal) return EXIT.externalAbort;
+  const unfit = outcome.aborted ? undefined : notRunAsWritten({ iterations: store.aggregate('iterations', 'count') ?? 0, sent: answered() }, failures, sends);
+  if (unfit) process.stderr.write(logLine(started, 'error', `the test did not run as written: ${unfit}`));
   if (outcome.aborted) return fatal(EXIT.scriptAborted, `test aborted: ${outcome.aborted}`);
   if (verdicts.some((v) => !v.ok)) {
     process.stderr.write(
@@ -490,6 +510,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     );
     return EXIT.thresholds;
   }
+  if (unfit) return EXIT.scriptException;
   if (outcome.failed) return fatal(EXIT.scriptFailed, `test failed: ${outcome.failed}`);
   return EXIT.ok;
 }

@@ -1,6 +1,7 @@
 // A worker thread of the engine: runs its part of the run and posts samples, logs and its state to the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { type ConsoleLevel, vuConsole } from './console.js';
+import { scriptFrame } from './loader.js';
 import { type PartSpec, startPart } from './part.js';
 import { BatchSink } from './transport.js';
 import { errorText } from './vu.js';
@@ -18,7 +19,11 @@ export type FromWorker =
   | { t: 'fail'; message?: string }
   | { t: 'state'; active: number; initialized: number; completed: number; interrupted: number }
   | { t: 'done'; completed: number; interrupted: number; initialized: number }
-  | { t: 'crash'; message: string };
+  | { t: 'crash'; message: string }
+  /** The first iteration of this worker that ended in an exception, where it was thrown in the script. */
+  | { t: 'failure'; message: string; where?: string }
+  /** How many of this worker's iterations ended in an exception, sent before 'done'. */
+  | { t: 'failures'; count: number };
 
 const port = parentPort;
 if (!port) throw new Error('src/engine/worker.ts runs as a worker thread');
@@ -31,8 +36,16 @@ globalThis.console = vuConsole((level, line) => post({ t: 'console', level, line
 // A promise a script left unhandled must not end the worker: k6 logs it and goes on.
 process.on('unhandledRejection', (e) => post({ t: 'log', level: 'error', message: `Uncaught (in promise) ${errorText(e)}` }));
 
+const failures = { count: 0 };
+const failed = (e: unknown) => {
+  if (failures.count++ > 0) return;
+  const where = scriptFrame(e);
+  post({ t: 'failure', message: e instanceof Error ? e.message : String(e), ...(where ? { where } : {}) });
+};
+
 try {
   const part = await startPart(workerData as PartSpec, sink, {
+    failed,
     log: (level, message, fields) => post({ t: 'log', level, message, ...(fields ? { fields } : {}) }),
     insufficient: (scenario, executor, active) => post({ t: 'insufficient', scenario, executor, active }),
     abort: (message) => post({ t: 'abort', ...(message ? { message } : {}) }),
@@ -55,6 +68,7 @@ try {
   await part.done;
   clearInterval(state);
   sink.close();
+  post({ t: 'failures', count: failures.count });
   post({ t: 'done', completed: s.iterationsCompleted, interrupted: s.iterationsInterrupted, initialized: s.vusInitialized });
 } catch (e) {
   sink.close();

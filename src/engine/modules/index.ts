@@ -13,6 +13,7 @@ type Factory = (vu: VuHost & { vuTags: Record<string, string> }) => Record<strin
 const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
   'k6/http': async () => (await import('./http.js')).httpModule as Factory,
   'k6/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
+  'k6/ws': async () => (await import('./ws.js')).wsModule as Factory,
   'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
   'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,
   'k6/crypto': async () => (await import('./crypto.js')).cryptoModule as Factory,
