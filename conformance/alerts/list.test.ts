@@ -155,24 +155,26 @@ rule(
 
 rule(
   'alerts.active.list',
-  'lists an active alert for a rule in state alert and none for a rule within its threshold',
+  'lists an active alert for a rule while it fires, and none before it fires or once it has resolved',
   async (api) => {
     const { t, check } = api;
     const acct = await mintedAccount(t.agents, t.control);
     const firing = await created(api, acct.client, { metric: 'api_errors', name: 'active' });
     const calm = await created(api, acct.client, { metric: 'function_errors', name: 'quiet' });
-    await acct.control.setMetric(acct.accountId, 'api_errors', 12);
     await acct.control.setMetric(acct.accountId, 'function_errors', 3);
-    await acct.control.evaluate(acct.accountId);
-    const res = await acct.client.alerts();
-    check.success(res, 'GET /v1/alerts succeeds');
-    const entries = Array.isArray(res.json) ? res.json : (Object.values(res.json ?? {}).find(Array.isArray) ?? []);
-    check.that(
-      (entries as unknown[]).some((e) => names(e, firing)),
-      'an active alert for the firing rule',
-      res.text.slice(0, 300),
-    );
-    check.that(!(entries as unknown[]).some((e) => names(e, calm)), 'no active alert for the rule within its threshold', res.text.slice(0, 300));
+    // A list is checked on both sides of each transition into and out of the state it shows: ok, alert, ok again.
+    const listedAfter = async (errors: number, when: string, expected: boolean) => {
+      await acct.control.setMetric(acct.accountId, 'api_errors', errors);
+      await acct.control.evaluate(acct.accountId);
+      const res = await acct.client.alerts();
+      check.success(res, 'GET /v1/alerts succeeds');
+      const entries = (Array.isArray(res.json) ? res.json : (Object.values(res.json ?? {}).find(Array.isArray) ?? [])) as unknown[];
+      check.that(entries.some((e) => names(e, firing)) === expected, `${expected ? 'an' : 'no'} active alert for the rule ${when}`, res.text.slice(0, 300));
+      check.that(!entries.some((e) => names(e, calm)), 'no active alert for the rule within its threshold', res.text.slice(0, 300));
+    };
+    await listedAfter(3, 'before it fires (ok, 3 of 10 errors)', false);
+    await listedAfter(12, 'while it fires (alert, 12 of 10 errors)', true);
+    await listedAfter(4, 'once it has resolved (back to ok, 4 of 10 errors)', false);
   },
   { needs: ['control'] },
 );

@@ -278,7 +278,8 @@ export const AlertsRules = defineRules({
     surface,
     kind: 'field',
     section: 'Endpoints',
-    statement: 'GET /v1/alerts lists the active alerts, including one for each rule in state alert.',
+    statement:
+      'GET /v1/alerts lists the active alerts: one for each rule while it is in state alert, and none for a rule before it fires or once it is back to ok.',
   },
   'alerts.active.response-shape': {
     doc,

@@ -27,6 +27,11 @@ export const AlertsDefects = defineDefects({
     breaks: ['alerts.state.any-to-no-data'],
     description: 'An evaluation without metric data leaves the state as it was instead of no_data.',
   },
+  'alerts-resolved-alert-still-listed': {
+    surface: 'alerts',
+    breaks: ['alerts.active.list'],
+    description: 'GET /v1/alerts lists every rule that has fired, so an alert resolved back to ok stays listed as active.',
+  },
   'alerts-sync-failure-500': {
     surface: 'alerts',
     breaks: ['alerts.errors.502-sync'],

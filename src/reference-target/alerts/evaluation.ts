@@ -8,6 +8,8 @@ export interface EvaluationOptions {
   readonly strictGreater?: boolean;
   readonly noDataKeepsState?: boolean;
   readonly resolvedOnAnyOk?: boolean;
+  /** A defect's: the firing details outlive the alert, so the active list keeps a resolved alert. */
+  readonly keepsFiringAfterResolve?: boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export function evaluateRule(rule: StoredRule, metrics: MetricsRecorder, now: nu
   const firing = rule.firing;
   rule.state = to;
   rule.since = nowIso;
-  rule.firing = to === 'alert' ? { previous_state: from, triggered_at: nowIso } : undefined;
+  rule.firing = to === 'alert' ? { previous_state: from, triggered_at: nowIso } : o.keepsFiringAfterResolve ? firing : undefined;
   return { rule, from, to, event: eventFor(from, to, o), firing: to === 'alert' ? rule.firing : firing };
 }
 

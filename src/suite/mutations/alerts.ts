@@ -33,7 +33,7 @@ export const alertsProofs: Proofs = {
   'alerts.metric.latency-ms': { mutation: { on: { method: 'GET', path: '/v1/alert-rules', nth: 2 }, how: 'empty' } },
   'alerts.metric.counts-absolute': { mutation: { on: { method: 'GET', path: '/v1/alert-rules', nth: 1 }, how: 'empty' } },
   'alerts.metric.gte-threshold': { mutation: { on: { method: 'GET', path: '/v1/agents/*/deployments', nth: 9 }, how: 'status-class' } },
-  'alerts.active.list': { mutation: { on: { method: 'GET', path: '/v1/alerts', nth: 0 }, how: 'empty' } },
+  'alerts.active.list': { mutation: { on: { method: 'GET', path: '/v1/alerts', nth: 1 }, how: 'empty' } },
   'alerts.errors.502-sync': { mutation: { on: { method: 'POST', path: '/v1/alert-rules', nth: 0 }, how: 'status-near' } },
   'alerts.errors.threshold-message': { mutation: { on: { method: 'POST', path: '/v1/alert-rules', nth: 1 }, how: 'values' } },
   'alerts.errors.metric-message': { mutation: { on: { method: 'POST', path: '/v1/alert-rules', nth: 0 }, how: 'values' } },
