@@ -1,7 +1,8 @@
 // k6 run's option flags against the sentences of k6's documentation they follow (/using-k6/k6-options/reference/,
 // /using-k6/k6-options/how-to/, /using-k6/environment-variables/).
 import { describe, expect, it } from 'vitest';
-import { type K6Flags, NO_FLAGS, newFlags, scriptEnv, takeFlag, withFlags } from './cli-options.js';
+import { parseRunArgs } from './cli.js';
+import { flagsFromEnv, type K6Flags, NO_FLAGS, newFlags, scriptEnv, takeFlag, withFlags } from './cli-options.js';
 
 /** The flags of an argument list, every argument a flag. */
 function parse(argv: readonly string[]): K6Flags {
@@ -88,5 +89,36 @@ describe("k6 run's option flags", () => {
     expect(parse(['--no-summary']).summaryMode).toBe('disabled');
     expect(parse(['--summary-mode', 'full']).summaryMode).toBe('full');
     expect(() => parse(['--summary-mode', 'legacy'])).toThrow(/compact, full or disabled/);
+  });
+
+  // environment-variables docs: "-e K6_ITERATIONS=120 does not configure the script iterations. Compare this behavior
+  // with K6_ITERATIONS=120 k6 run script.js, which does set iterations."
+  it('sets options from the K6_* variables, but not from -e values of the same names', () => {
+    expect(flagsFromEnv({ K6_ITERATIONS: '120' }).iterations).toBe(120);
+    expect(parseRunArgs(['-e', 'K6_ITERATIONS=120', 's.js'], {}).iterations).toBeUndefined();
+    const f = flagsFromEnv({ K6_VUS: '3', K6_DURATION: '10s', K6_STAGES: '5s:10,5s:0', K6_SUMMARY_TREND_STATS: 'avg,p(99)', K6_NO_SUMMARY: 'true' });
+    expect([f.vus, f.duration, f.stages, f.summaryTrendStats, f.summaryMode]).toEqual([
+      3,
+      '10s',
+      [
+        { duration: '5s', target: 10 },
+        { duration: '5s', target: 0 },
+      ],
+      ['avg', 'p(99)'],
+      'disabled',
+    ]);
+    expect(flagsFromEnv({ K6_INCLUDE_SYSTEM_ENV_VARS: 'false' }).includeSystemEnvVars).toBe(false);
+    expect(() => flagsFromEnv({ K6_VUS: 'many' })).toThrow(/^K6_VUS: --vus must be a whole number/);
+  });
+
+  // options how-to, order of precedence: "After, k6 uses the environment variable (if set). Finally, k6 takes the value
+  // from the CLI flag (if set)."
+  it('lets the command line flags go over the K6_* variables', () => {
+    const env = { K6_VUS: '3', K6_STAGES: '5s:10', K6_SUMMARY_MODE: 'disabled' };
+    const a = parseRunArgs(['--vus', '5', '-s', '1s:2', '--summary-mode', 'compact', 's.js'], env);
+    expect([a.vus, a.stages, a.summaryMode]).toEqual([5, [{ duration: '1s', target: 2 }], 'compact']);
+    const b = parseRunArgs(['s.js'], env);
+    expect([b.vus, b.stages, b.summaryMode]).toEqual([3, [{ duration: '5s', target: 10 }], 'disabled']);
+    expect('stagesFromEnv' in b).toBe(false);
   });
 });

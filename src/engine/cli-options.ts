@@ -47,8 +47,8 @@ const VALUED: Readonly<Record<string, (f: Mutable, v: string) => void>> = {
   '--duration': (f, v) => (f.duration = duration(v, '--duration')),
   '-i': (f, v) => (f.iterations = whole(v, '--iterations')),
   '--iterations': (f, v) => (f.iterations = whole(v, '--iterations')),
-  '-s': (f, v) => f.stages.push(...stages(v)),
-  '--stage': (f, v) => f.stages.push(...stages(v)),
+  '-s': (f, v) => addStages(f, v),
+  '--stage': (f, v) => addStages(f, v),
   '--summary-trend-stats': (f, v) => (f.summaryTrendStats = trendStats(v)),
   '--tag': (f, v) => Object.assign(f.tags, pair(v, '--tag')),
   '--summary-mode': (f, v) => (f.summaryMode = summaryMode(v)),
@@ -66,11 +66,56 @@ type Mutable = { -readonly [K in keyof K6Flags]: K6Flags[K] } & {
   env: Record<string, string>;
   tags: Record<string, string>;
   stages: { duration: string; target: number }[];
+  /** The stages came from K6_STAGES: the first --stage replaces them. */
+  stagesFromEnv?: boolean;
 };
 
 /** A fresh set of flags to fill. */
 export function newFlags(): Mutable {
   return { ...NO_FLAGS, env: {}, tags: {}, stages: [] };
+}
+
+function addStages(f: Mutable, v: string): void {
+  if (f.stagesFromEnv) {
+    f.stages = [];
+    f.stagesFromEnv = false;
+  }
+  f.stages.push(...stages(v));
+}
+
+/** The K6_* variables that set these options, and the flag whose value each is. */
+const ENV_FLAGS: Readonly<Record<string, string>> = {
+  K6_VUS: '--vus',
+  K6_DURATION: '--duration',
+  K6_ITERATIONS: '--iterations',
+  K6_STAGES: '--stage',
+  K6_SUMMARY_TREND_STATS: '--summary-trend-stats',
+  K6_SUMMARY_MODE: '--summary-mode',
+  K6_NO_SUMMARY: '--no-summary',
+  K6_INCLUDE_SYSTEM_ENV_VARS: '--include-system-env-vars',
+};
+
+/**
+ * Flags filled from the K6_* variables of `env`, for the command line's flags to go over: "k6 uses the environment
+ * variable (if set)" after the script's options, then "the value from the CLI flag (if set)" (options how-to).
+ * A bad value is a one-line error naming the variable.
+ *
+ * @example
+ * flagsFromEnv({ K6_ITERATIONS: '120' }).iterations; // 120
+ */
+export function flagsFromEnv(env: Readonly<Record<string, string | undefined>>): Mutable {
+  const f = newFlags();
+  for (const [name, flag] of Object.entries(ENV_FLAGS)) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    try {
+      takeFlag(f, [`${flag}=${v}`], 0);
+    } catch (e) {
+      throw new Error(`${name}: ${(e as Error).message}`);
+    }
+  }
+  f.stagesFromEnv = f.stages.length > 0;
+  return f;
 }
 
 /**

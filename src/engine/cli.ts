@@ -1,7 +1,7 @@
 // The engine's command line: the part of k6's that dialtone uses, with k6's flags and exit codes
 // (/using-k6/k6-options/reference/, /get-started/running-k6/).
 import { BUILTIN_ENGINE_VERSION } from '../load/engine-version.js';
-import { newFlags, takeFlag } from './cli-options.js';
+import { flagsFromEnv, takeFlag } from './cli-options.js';
 import { EXIT, type RunArgs, runEngine } from './run.js';
 
 const USAGE = `usage: dialtone-engine run [--quiet] [--no-color] [--summary-export FILE] [--out json=FILE|csv=FILE]... [--address HOST:PORT]
@@ -30,9 +30,9 @@ const SWITCHES: Readonly<Record<string, keyof RunArgs | null>> = {
   '--no-thresholds': 'noThresholds',
 };
 
-/** Parses `run`'s arguments; an Error with one line for anything else. */
-export function parseRunArgs(argv: readonly string[]): RunArgs {
-  const flags = newFlags();
+/** Parses `run`'s arguments, over the K6_* variables of `env`; an Error with one line for anything else. */
+export function parseRunArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunArgs {
+  const flags = flagsFromEnv(env);
   const o: Record<string, unknown> = { quiet: false, outs: [], noThresholds: false, noColor: false };
   let script: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -62,7 +62,8 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
     else throw new Error(`one script only, got '${script}' and '${arg}'`);
   }
   if (!script) throw new Error('run needs a script');
-  return { script, ...flags, ...o } as unknown as RunArgs;
+  const { stagesFromEnv: _, ...k6 } = flags;
+  return { script, ...k6, ...o } as unknown as RunArgs;
 }
 
 /** Runs the engine's command line; resolves its exit code. */
