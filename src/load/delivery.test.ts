@@ -87,6 +87,23 @@ describe('judgeDelivery', () => {
   it('finds a run in which no iteration completed not delivered', () => {
     expect(judgeDelivery({ metrics: {} }, generator()).short_by).toEqual(['nothing_completed']);
   });
+
+  // Issue #41: "a run whose p99 lag exceeds a bound the user can set is marked 'generator behind schedule' (exit 5
+  // under dialtone load)". The lag is the built-in engine's iteration_start_lag; without a bound it is only reported.
+  it('finds the generator behind schedule when the p99 start lag is over the bound set, and reports it either way', () => {
+    const lagged = (p99: number): K6Summary => ({ metrics: { ...summary(1000, 0, 12).metrics, iteration_start_lag: { 'p(99)': p99 } } });
+    expect(judgeDelivery(lagged(80), generator(), 50).short_by).toEqual(['behind_schedule']);
+    expect(judgeDelivery(lagged(40), generator(), 50).short_by).toEqual([]);
+    const unbounded = judgeDelivery(lagged(80), generator());
+    expect([unbounded.delivered, unbounded.start_lag_p99_ms, unbounded.max_start_lag_ms]).toEqual([true, 80, null]);
+    expect(judgeDelivery(summary(1000, 0, 12), generator(), 50).start_lag_p99_ms).toBeNull();
+    const behind = judgeDelivery(lagged(80), generator(), 50);
+    expect(deliveryHeadline(behind)[0]).toBe(
+      'LOAD NOT DELIVERED: generator behind schedule: iterations started 80.0 ms late at p99 (bound 50.0 ms; spread the load over more machines or cores)',
+    );
+    expect(deliveryHeadline(behind)[1]).toMatch(/; iterations started 80\.0 ms late at p99$/);
+    expect(exitWithDelivery(0, behind)).toBe(EXIT_LOAD_NOT_DELIVERED);
+  });
 });
 
 describe('deliveryHeadline', () => {

@@ -14,7 +14,7 @@ export const CPU_SATURATED = 0.9;
 export const CPU_SATURATED_SECONDS = 0.25;
 
 /** Why a run fell short, by key; the headline spells each out in numbers. */
-export type ShortBy = 'nothing_completed' | 'dropped_iterations' | 'vus_exhausted' | 'generator_cpu';
+export type ShortBy = 'nothing_completed' | 'dropped_iterations' | 'vus_exhausted' | 'generator_cpu' | 'behind_schedule';
 
 /** A run's delivery: what it asked, what it sent, and what held it back. Written to result.json as `delivery`. */
 export interface Delivery {
@@ -40,19 +40,27 @@ export interface Delivery {
   readonly cores: number;
   /** Share of the machine's CPU that was busy (every process, the target included), on average over the run. */
   readonly machine_busy: number;
+  /**
+   * How late the arrival-rate iterations started against their schedule at p99, ms: the built-in engine's
+   * iteration_start_lag (src/engine/start-lag.ts); null when the run has none (k6, a VU-based scenario).
+   */
+  readonly start_lag_p99_ms: number | null;
+  /** --max-start-lag: the p99 start lag above which the generator is behind schedule; null when none was set. */
+  readonly max_start_lag_ms: number | null;
 }
 
 const EXECUTOR = { constant: 'constant-arrival-rate', ramping: 'ramping-arrival-rate', vus: 'vus' } as const;
 const avg = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /**
- * Judges a run's delivery from k6's summary and what was seen of the generator while it ran.
+ * Judges a run's delivery from k6's summary and what was seen of the generator while it ran; with `maxStartLagMs`, a
+ * run whose iterations started later than that at p99 is behind schedule.
  *
  * @example
  * const d = judgeDelivery(summary, watch.stop());
  * if (!d.delivered) console.log(deliveryHeadline(d)[0]);
  */
-export function judgeDelivery(s: K6Summary, g: GeneratorReport): Delivery {
+export function judgeDelivery(s: K6Summary, g: GeneratorReport, maxStartLagMs?: number): Delivery {
   const iterations = stat(s, 'iterations', 'count') ?? 0;
   const dropped = stat(s, 'dropped_iterations', 'count') ?? 0;
   const scheduled = iterations + dropped;
@@ -68,6 +76,8 @@ export function judgeDelivery(s: K6Summary, g: GeneratorReport): Delivery {
   if (dropped > scheduled * DROPPED_TOLERANCE) shortBy.push('dropped_iterations');
   if (exhausted) shortBy.push('vus_exhausted');
   if (saturated > 0 && saturated > g.cpuCores.length * CPU_SATURATED_SECONDS) shortBy.push('generator_cpu');
+  const lag = stat(s, 'iteration_start_lag', 'p(99)') ?? null;
+  if (maxStartLagMs !== undefined && lag !== null && lag > maxStartLagMs) shortBy.push('behind_schedule');
   return {
     delivered: shortBy.length === 0,
     short_by: shortBy,
@@ -88,6 +98,8 @@ export function judgeDelivery(s: K6Summary, g: GeneratorReport): Delivery {
     generator_saturated_seconds: saturated,
     cores: g.cores,
     machine_busy: avg(g.machineBusy),
+    start_lag_p99_ms: lag,
+    max_start_lag_ms: maxStartLagMs ?? null,
   };
 }
 
@@ -102,6 +114,8 @@ const WHY: Record<ShortBy, (d: Delivery) => string> = {
   vus_exhausted: (d) => `VUs exhausted (peak ${d.peak_vus} of maxVUs ${d.max_vus ?? 'n/a'}; raise --max-vus or spread the load)`,
   generator_cpu: (d) =>
     `the generator's CPU was saturated in ${d.generator_saturated_seconds} s (at least ${pct(CPU_SATURATED)} of ${d.cores} cores; spread the load over more machines)`,
+  behind_schedule: (d) =>
+    `generator behind schedule: iterations started ${n(d.start_lag_p99_ms ?? 0)} ms late at p99 (bound ${n(d.max_start_lag_ms ?? 0)} ms; spread the load over more machines or cores)`,
 };
 
 /**
@@ -113,7 +127,8 @@ const WHY: Record<ShortBy, (d: Delivery) => string> = {
 export function deliveryHeadline(d: Delivery): string[] {
   const asked = d.asked_rate === null ? 'a VU-based load' : `${d.executor === 'ramping-arrival-rate' ? 'up to ' : ''}${n(d.asked_rate)} iterations/s`;
   const sent = `asked ${asked}, delivered ${n(d.delivered_rate)}/s (${n(d.iterations, 0)} iterations, ${n(d.requests_per_s)} requests/s), ${n(d.dropped, 0)} dropped (${pct(d.dropped_share)})`;
-  const generator = `peak ${d.peak_vus} of ${d.max_vus ?? 'n/a'} VUs; generator CPU ${n(d.generator_cpu_avg_cores, 2)} cores on average, peak ${n(d.generator_cpu_peak_cores, 2)} of ${d.cores}; machine ${pct(d.machine_busy)} busy`;
+  const lag = d.start_lag_p99_ms === null ? '' : `; iterations started ${n(d.start_lag_p99_ms)} ms late at p99`;
+  const generator = `peak ${d.peak_vus} of ${d.max_vus ?? 'n/a'} VUs; generator CPU ${n(d.generator_cpu_avg_cores, 2)} cores on average, peak ${n(d.generator_cpu_peak_cores, 2)} of ${d.cores}; machine ${pct(d.machine_busy)} busy${lag}`;
   if (d.delivered) return [`load delivered: ${sent}; ${generator}`];
   return [`LOAD NOT DELIVERED: ${d.short_by.map((k) => WHY[k](d)).join('; ')}`, `${sent}; ${generator}`];
 }

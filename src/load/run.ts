@@ -31,6 +31,8 @@ export interface LoadRun {
   readonly overrides?: LoadConfig['overrides'];
   /** --dashboard: export k6's web dashboard even on a run that pushes the limit (src/load/dashboard.ts). */
   readonly dashboard?: boolean | undefined;
+  /** --max-start-lag: the p99 iteration start lag, ms, above which the generator is behind schedule (delivery.ts). */
+  readonly maxStartLagMs?: number | undefined;
   /** Extra seconds past the scenario's own length before the run is stopped. */
   readonly graceSeconds?: number;
   /** k6 outputs, an execution segment, the history file: src/load/extras.ts. */
@@ -121,7 +123,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const summaryPath = join(dir, 'summary.json');
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   // Load that was not delivered fails the gate too (exit 5), and the headline says so first.
-  const delivery = judgeDelivery(summary, watch.stop());
+  const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs);
   // An interrupted run is reported for what ran, never as a pass or a plain failure.
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).

@@ -17,7 +17,7 @@ import { ROOT } from '../root.js';
 import { LEARNED, learnedOf } from './learned.js';
 import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity|learned [--traffic FILE] [--compress N]] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--baseline-tag NAME] [--control] [--segments N | --segment i/N]
+export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity|learned [--traffic FILE] [--compress N]] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--max-start-lag MS] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--baseline-tag NAME] [--control] [--segments N | --segment i/N]
   Bundles scenarios/SCENARIO.ts, runs it on the engine (the user's k6 when installed, else dialtone's built-in engine)
   and writes DIR/load/SCENARIO/.
   Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
@@ -28,6 +28,8 @@ ${ENGINE_USAGE}
   --workload picks how hard the run pushes (default smoke); --rate/--duration replace its arrival rate (iterations per
   second) and length; --max-vus caps the VUs an arrival-rate scenario may start (default: 5 per iteration per second
   asked, at most 1000).
+  --max-start-lag MS marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS
+  milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run).
   --workload learned (chat-turns) plays a traffic model ('dialtone traffic learn', --traffic FILE, default
   traffic-model.json), judged by the nightly SLOs: conversations arrive at the busiest hour's rate for --duration
   (default 1h), or with --compress N the whole day's hourly rates N times faster (144: 24 h in 10 min), whatever the
@@ -58,6 +60,7 @@ export async function load(argv: string[]): Promise<number> {
       rate: { type: 'string' },
       duration: { type: 'string' },
       'max-vus': { type: 'string' },
+      'max-start-lag': { type: 'string' },
       dashboard: { type: 'boolean' },
       engine: { type: 'string' },
       control: { type: 'boolean' },
@@ -75,6 +78,9 @@ export async function load(argv: string[]): Promise<number> {
   const maxVUs = values['max-vus'] === undefined ? undefined : Number(values['max-vus']);
   if (maxVUs !== undefined && !(Number.isInteger(maxVUs) && maxVUs > 0))
     throw new UsageError(`load: --max-vus must be a positive integer, got '${values['max-vus']}'`);
+  const maxStartLagMs = values['max-start-lag'] === undefined ? undefined : Number(values['max-start-lag']);
+  if (maxStartLagMs !== undefined && !(Number.isFinite(maxStartLagMs) && maxStartLagMs > 0))
+    throw new UsageError(`load: --max-start-lag must be a positive number of milliseconds, got '${values['max-start-lag']}'`);
   if (values.control && !values.target)
     throw new UsageError('load: --control runs the reference target beside --target; without --target the run is the control');
   if (values.control && (values.segment !== undefined || values.segments !== undefined))
@@ -93,6 +99,7 @@ export async function load(argv: string[]): Promise<number> {
     allowLive: values['allow-live'] ?? false,
     overrides: rate || values.duration || maxVUs || learned ? { rate, duration: learned ? undefined : values.duration, maxVUs, learned } : undefined,
     dashboard: values.dashboard,
+    maxStartLagMs,
     engine: values.engine === undefined ? undefined : engineChoice(values.engine, 'load: --engine'),
     control: values.control ?? false,
     ...loadExtrasOf(values),
@@ -108,6 +115,8 @@ export async function runLoadCommand(
     allowLive?: boolean;
     overrides?: LoadConfig['overrides'];
     dashboard?: boolean | undefined;
+    /** --max-start-lag: the p99 iteration start lag, ms, above which the generator is behind schedule. */
+    maxStartLagMs?: number | undefined;
     /** --engine; default DIALTONE_ENGINE, then auto. */
     engine?: EngineChoice | undefined;
     /** --control: run the reference target first, as the control (src/nightly/control.ts). */
@@ -149,6 +158,7 @@ export async function runLoadCommand(
       overrides: o.overrides,
       extras: o.extras,
       dashboard: o.dashboard,
+      maxStartLagMs: o.maxStartLagMs,
       engine,
       control: control?.verdict,
     };
