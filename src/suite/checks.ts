@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Response } from '../clients/exchange.js';
+import { describeNearMisses, nearMisses } from '../contract/near-miss.js';
 
 /** A documented rule was broken: what the document says against what the target sent. */
 export class CheckFailure extends Error {
@@ -45,14 +46,23 @@ export const checks = {
   notSuccess(res: Response, documented = 'not a successful (2xx) answer'): void {
     if (res.status >= 200 && res.status <= 299) fail('notSuccess', documented, received(res));
   },
-  /** The body parses with the documented schema; returns the parsed value. */
+  /**
+   * The body parses with the documented schema, and names no documented field misspelt (a schema drops keys it does
+   * not know, so an optional field sent under a near-miss name would pass unseen); returns the parsed value.
+   */
   schema<S extends z.ZodType>(res: Response, schema: S, documented: string): z.infer<S> {
     const parsed = schema.safeParse(res.json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       fail('schema', documented, `${res.status} ${show(res.text)} (${issue?.path.join('.') || 'body'}: ${issue?.message})`);
     }
+    checks.names(res.json, schema, documented);
     return parsed.data;
+  },
+  /** No documented field of `schema` is sent under a near-miss of its name (another case, one letter off). */
+  names(value: unknown, schema: z.ZodType, documented: string): void {
+    const misses = nearMisses(schema, value);
+    if (misses.length > 0) fail('field-name', `${documented}, with the documented field names`, describeNearMisses(misses));
   },
   /** A value equals the documented one. */
   equal<T>(actual: T, expected: T, documented: string): void {

@@ -51,6 +51,11 @@ export const VoiceDefects = defineDefects({
     breaks: ['voice.signaling.ice-both-ways'],
     description: 'The gateway never trickles its ICE candidates (the call still connects through peer-reflexive candidates).',
   },
+  'voice-candidate-index-misspelt': {
+    surface: 'voice',
+    breaks: ['voice.signaling.ice-both-ways'],
+    description: "The gateway's ice-candidate data carries sdpMlineIndex instead of the documented sdpMLineIndex.",
+  },
   'voice-error-without-message': {
     surface: 'voice',
     breaks: ['voice.signaling.error-shape', 'voice.errors.auth-token-required'],

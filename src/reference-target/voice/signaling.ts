@@ -104,7 +104,8 @@ export class SignalingConnection {
 
   /** How sessions of this socket report back. */
   readonly link: SessionLink = {
-    sendCandidate: (sessionId, data) => this.send({ type: 'ice-candidate', sessionId, data }),
+    sendCandidate: (sessionId, data) =>
+      this.send({ type: 'ice-candidate', sessionId, data: this.defects.has('voice-candidate-index-misspelt') ? misspelt(data) : data }),
     sendError: (error, sessionId) => this.sendError(error, sessionId),
     ended: (session) => {
       this.#sessions.delete(session.id);
@@ -148,6 +149,12 @@ export class SignalingConnection {
 }
 
 /** Checks the offer's token: required on every offer, not just a socket's first. */
+/** A defect's candidate data: the documented sdpMLineIndex under a one-letter-case near miss. */
+function misspelt(data: IceCandidateData): IceCandidateData {
+  const { sdpMLineIndex, ...rest } = data;
+  return { ...rest, sdpMlineIndex: sdpMLineIndex } as IceCandidateData;
+}
+
 function checkToken(conn: SignalingConnection, raw: Record<string, unknown>, sessionId: string): void {
   if (conn.authorized && conn.defects.has('voice-token-checked-once')) return;
   const token = raw.authToken;
