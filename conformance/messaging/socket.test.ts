@@ -3,6 +3,7 @@ import {
   formatCursor,
   MAX_SOCKETS_PER_SESSION,
   RETRY_AFTER_HEADER,
+  retryAfterSeconds,
   SESSION_IDLE_EXPIRY_MS,
   SessionErrors,
   SessionResponse,
@@ -227,7 +228,7 @@ async function fill(api: CaseApi, n: number) {
 }
 
 /** Retry-After is whole seconds or an HTTP date (RFC 9110). */
-const retryAfterOk = (v: string | undefined) => v !== undefined && (/^\d+$/.test(v.trim()) || !Number.isNaN(Date.parse(v)));
+const retryAfterOk = (v: string | undefined) => retryAfterSeconds(v) !== undefined;
 
 rule('messaging.limits.sockets-per-session', 'accepts ten simultaneous sockets on one session and refuses the eleventh with 429', async (api) => {
   const { h } = await fill(api, MAX_SOCKETS_PER_SESSION);
@@ -274,6 +275,34 @@ rule(
       if (res.status === 429) check.that(retryAfterOk(res.headers[RETRY_AFTER_HEADER.toLowerCase()]), 'sessions 429 carries Retry-After', res.headers);
     }
     check.equal(sessions, [200, 200, 429], 'with a limit of 2 the third session request is rate-limited');
+  },
+  { needs: ['control'] },
+);
+
+rule(
+  'messaging.limits.retry-after-when',
+  'refuses a rate-limited access-token request retried before the time its Retry-After gives, and accepts it after',
+  async (api) => {
+    const { check, t } = api;
+    const host = 'limited-until.dialtone.test';
+    const connector = await control(api).connector({ host_domain: host, rate_limits: { http: { limit: 2, window_ms: 60_000 } } });
+    const o = { connectorToken: connector.connector_token, host };
+    for (let i = 0; i < 2; i++) check.success(await t.messaging.accessToken(o), `access-token request ${i + 1} of the limit of 2`);
+    const limited = await t.messaging.accessToken(o);
+    check.status(limited, 429, 'with a limit of 2 the third access-token request is rate-limited');
+    const wait = retryAfterSeconds(limited.headers[RETRY_AFTER_HEADER.toLowerCase()], limited.headers.date);
+    check.that(wait !== undefined, 'the 429 carries Retry-After (whole seconds or an HTTP date)', limited.headers);
+    const s = wait ?? 0;
+    // Time passes for this connector's window alone, so cases beside this one keep the shared clock.
+    let aged = 0;
+    const retryAt = async (ms: number) => {
+      await control(api).ageRateLimit(connector.connector_token, ms - aged);
+      aged = ms;
+      return t.messaging.accessToken(o);
+    };
+    // Halfway to the announced time, so the real time the requests take cannot carry the retry past it.
+    if (s > 0) check.status(await retryAt((s * SECOND_MS) / 2), 429, `a retry ${s / 2} s after the 429, before the Retry-After of ${s} s, is still refused`);
+    check.success(await retryAt(s * SECOND_MS + SECOND_MS / 2), `a retry ${s + 0.5} s after the 429, once the Retry-After of ${s} s has passed, is accepted`);
   },
   { needs: ['control'] },
 );

@@ -45,6 +45,10 @@ export class MessagingControl {
   connector(o: { host_domain?: string | null; handoff?: boolean; rate_limits?: { http?: ControlRateLimit; socket?: ControlRateLimit } } = {}) {
     return this.control.call<{ connector_token: string; connector_id: string; host_domain: string | null }>('POST', '/messaging/connectors', o);
   }
+  /** Makes the connector's access-token rate-limit window older by `ms`, as if that much time had passed for it alone. */
+  ageRateLimit(connectorToken: string, ms: number) {
+    return this.control.call<{ aged: boolean }>('POST', `/messaging/connectors/${encodeURIComponent(connectorToken)}/rate-limit/age`, { ms });
+  }
   removeConnector(token: string) {
     return this.control.call<{ deleted: boolean }>('DELETE', `/messaging/connectors/${encodeURIComponent(token)}`);
   }

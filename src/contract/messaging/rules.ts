@@ -664,6 +664,14 @@ export const MessagingRules = defineRules({
     section: 'Limits',
     statement: 'A rate-limited request to a messaging HTTP endpoint answers 429 with a Retry-After header.',
   },
+  'messaging.limits.retry-after-when': {
+    doc,
+    surface,
+    kind: 'limit',
+    section: 'Errors',
+    statement:
+      'The Retry-After of a rate-limited messaging HTTP request gives when to retry: retried before that time the request is still refused with 429, retried after it the request is accepted.',
+  },
   'messaging.limits.rate-limit-values': {
     doc,
     surface,

@@ -459,6 +459,24 @@ export const RateLimitErrors = defineErrors({
   RATE_LIMITED: { status: 429, text: 'Rate limit exceeded', documented: false },
 });
 
+/**
+ * How many seconds a Retry-After value says to wait (RFC 9110: whole seconds, or an HTTP date, read against the
+ * answer's Date); undefined when it is neither.
+ *
+ * @example
+ * retryAfterSeconds('5') // 5
+ * retryAfterSeconds('Fri, 27 Nov 2026 12:00:05 GMT', 'Fri, 27 Nov 2026 12:00:00 GMT') // 5
+ */
+export function retryAfterSeconds(value: string | undefined, date?: string): number | undefined {
+  const v = value?.trim();
+  if (v === undefined || v === '') return undefined;
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  const now = date === undefined ? Number.NaN : Date.parse(date);
+  return Math.max(0, Math.ceil((at - (Number.isNaN(now) ? Date.now() : now)) / 1000));
+}
+
 /** WebSocket handshake errors: HTTP responses to the upgrade, not events. */
 export const SocketHandshakeErrors = defineErrors({
   SESSION_NOT_FOUND: { status: 404, text: 'session not found', documented: true },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { accessTokenLimitKey } from './rate-limit.js';
 import { SessionFault } from './sessions.js';
 import type { HttpFault, MessagingState } from './state.js';
 import { liveAgentSays } from './turns.js';
@@ -67,6 +68,15 @@ export function registerMessagingControl(app: FastifyInstance, state: MessagingS
   app.delete<{ Params: { token: string } }>('/messaging/connectors/:token', async (req, reply) =>
     state.connectors.remove(req.params.token) ? { deleted: true } : reply.code(404).send({ error_message: 'no such connector' }),
   );
+
+  // Ageing a connector's access-token rate window is the same as that much time passing for it alone.
+  app.post<{ Params: { token: string } }>('/messaging/connectors/:token/rate-limit/age', async (req, reply) => {
+    const body = parse(Age, req.body, reply);
+    if (!body) return reply;
+    const c = state.connectors.byToken(req.params.token);
+    if (!c) return reply.code(404).send({ error_message: 'no such connector' });
+    return { aged: state.limiter.age(accessTokenLimitKey(c.id), body.ms) };
+  });
 
   app.post('/messaging/faults', async (req, reply) => {
     const body = parse(Fault, req.body, reply);

@@ -87,6 +87,11 @@ export const MessagingDefects = defineDefects({
     breaks: ['messaging.limits.rate-limit-http'],
     description: 'A rate-limited HTTP request gets 429 without a Retry-After header.',
   },
+  'messaging-retry-after-zero': {
+    surface: 'messaging',
+    breaks: ['messaging.limits.retry-after-when'],
+    description: 'A rate-limited HTTP request gets Retry-After: 0, though a retry is refused until its window ends.',
+  },
   'messaging-bad-json-closes': {
     surface: 'messaging',
     breaks: ['messaging.events.invalid-keeps-open'],

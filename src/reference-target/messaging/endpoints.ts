@@ -15,6 +15,7 @@ import { isRecord } from '../http.js';
 import { parseLimitedJson } from '../limits.js';
 import { withOp } from '../ops.js';
 import { hostMatches } from './connectors.js';
+import { accessTokenLimitKey } from './rate-limit.js';
 import { checkHandshake } from './sockets.js';
 import type { MessagingState } from './state.js';
 
@@ -48,7 +49,9 @@ function parseBody(req: FastifyRequest): Body {
 function withinLimit(state: MessagingState, reply: FastifyReply, key: string, limit: { limit: number; window_ms: number }): boolean {
   const verdict = state.limiter.hit(key, limit);
   if (verdict.ok) return true;
-  if (!state.ctx.defects.has('messaging-retry-after-missing')) reply.header(RETRY_AFTER_HEADER, String(verdict.retryAfterS));
+  // One defect leaves the header out, another announces a retry at once that the window still refuses.
+  const retryAfterS = state.ctx.defects.has('messaging-retry-after-zero') ? 0 : verdict.retryAfterS;
+  if (!state.ctx.defects.has('messaging-retry-after-missing')) reply.header(RETRY_AFTER_HEADER, String(retryAfterS));
   sendError(reply, RateLimitErrors.RATE_LIMITED);
   return false;
 }
@@ -64,7 +67,7 @@ function accessToken(state: MessagingState, req: FastifyRequest, reply: FastifyR
     const text = defects.has('messaging-connector-text-changed') ? 'Connector token not found' : AccessTokenErrors.CONNECTOR_TOKEN_NOT_FOUND.text;
     return sendError(reply, AccessTokenErrors.CONNECTOR_TOKEN_NOT_FOUND, text);
   }
-  if (!withinLimit(state, reply, `access-token:${connector.id}`, state.rateLimitsOf(connector).http)) return reply;
+  if (!withinLimit(state, reply, accessTokenLimitKey(connector.id), state.rateLimitsOf(connector).http)) return reply;
   if (!connector.hostDomain) return sendError(reply, AccessTokenErrors.CONNECTOR_MISSING_HOST);
   const mode = defects.has('messaging-subdomain-refused') ? 'exact-only' : defects.has('messaging-host-suffix-match') ? 'suffix-only' : 'exact-or-subdomain';
   if (!hostMatches(connector.hostDomain, host, mode)) return sendError(reply, AccessTokenErrors.CONNECTOR_VALIDATION_FAILED);

@@ -14,6 +14,19 @@ describe('the fixed-window rate limiter', () => {
     if (!third.ok) expect(third.retryAfterS).toBeGreaterThanOrEqual(59);
   });
 
+  it('ages one key’s window alone: the Retry-After it announced runs out for that key and no other', () => {
+    const limiter = new RateLimiter(new AdjustableClock());
+    for (const key of ['a', 'b']) for (let i = 0; i < 2; i++) limiter.hit(key, limit);
+    const refused = limiter.hit('a', limit);
+    const s = refused.ok ? 0 : refused.retryAfterS;
+    expect(limiter.age('a', (s * 1000) / 2)).toBe(true);
+    expect(limiter.hit('a', limit).ok).toBe(false);
+    expect(limiter.age('a', (s * 1000) / 2)).toBe(true);
+    expect(limiter.hit('a', limit)).toEqual({ ok: true });
+    expect(limiter.hit('b', limit).ok).toBe(false);
+    expect(limiter.age('none', 1000)).toBe(false);
+  });
+
   it('counts each key on its own', () => {
     const limiter = new RateLimiter(new AdjustableClock());
     limiter.hit('a', limit);

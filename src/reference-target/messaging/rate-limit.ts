@@ -4,6 +4,9 @@ import type { RateLimit } from './config.js';
 /** Ended windows are swept once this many are held: one per session at 10 sessions a second is 100 s of them. */
 const SWEEP_FLOOR = 1000;
 
+/** The key that limits a connector's access-token requests. */
+export const accessTokenLimitKey = (connectorId: string) => `access-token:${connectorId}`;
+
 /** The outcome of one hit: allowed, or refused with the whole seconds until the window resets. */
 export type RateVerdict = { readonly ok: true } | { readonly ok: false; readonly retryAfterS: number };
 
@@ -32,6 +35,15 @@ export class RateLimiter {
     w.count++;
     if (w.count <= limit.limit) return { ok: true };
     return { ok: false, retryAfterS: Math.max(1, Math.ceil((w.end - now) / 1000)) };
+  }
+
+  /** Moves one key's window `ms` into the past, as if that much time had passed for it alone; false when it holds none. */
+  age(key: string, ms: number): boolean {
+    const w = this.#windows.get(key);
+    if (!w) return false;
+    w.start -= ms;
+    w.end -= ms;
+    return true;
   }
 
   /** Drops windows that have ended, so keys of finished sessions do not pile up. */

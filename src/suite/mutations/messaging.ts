@@ -57,6 +57,7 @@ export const messagingProofs: Proofs = {
   'messaging.expiry.idle-ten-minutes': { mutation: { on: { method: 'GET', path: '/ws', nth: 0 }, how: 'status-class' } },
   'messaging.expiry.new-session-required': { mutation: { on: { method: 'POST', path: '/api/v1/sessions', nth: 1 }, how: 'status-class' } },
   'messaging.limits.sockets-per-session': { mutation: { on: { method: 'POST', path: '/api/v1/sessions', nth: 0 }, how: 'values' } },
+  'messaging.limits.retry-after-when': { mutation: { on: { method: 'POST', path: '/api/v1/access-token', nth: 4 }, how: 'status-class' } },
   'messaging.limits.rate-limit-http': { mutation: { on: { method: 'POST', path: '/api/v1/sessions', nth: 2 }, how: 'status-class' } },
   'messaging.limits.access-token-lifetime': { mutation: { on: { method: 'POST', path: '/api/v1/sessions', nth: 1 }, how: 'status-class' } },
   'messaging.ws.dropped-not-session-end': {
