@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmdirSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, type Stats, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -26,11 +26,11 @@ export function usableReportDir(dir: string | undefined): string {
   const abs = resolve(dir ?? 'reports');
   const missing: string[] = [];
   let existing = abs;
-  for (let s = statSync(existing, { throwIfNoEntry: false }); !s; s = statSync(existing, { throwIfNoEntry: false })) {
+  for (let s = statOf(existing); !s; s = statOf(existing)) {
     missing.unshift(existing);
     existing = dirname(existing);
   }
-  if (!statSync(existing).isDirectory())
+  if (!statOf(existing)?.isDirectory())
     throw new UsageError(
       existing === abs ? `--report-dir: ${abs} is a file, not a directory` : `--report-dir: cannot write to ${abs} (${existing} is a file, not a directory)`,
     );
@@ -52,6 +52,17 @@ export function usableReportDir(dir: string | undefined): string {
   }
   if (made.length > 0) process.once('exit', () => removeEmpty(made));
   return abs;
+}
+
+/** A path's stat, or undefined when nothing is there (a path under a file included); other errors are refusals. */
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UsageError(`--report-dir: cannot write to ${path} (${code ?? 'error'})`);
+  }
 }
 
 /** Removes the folders made (deepest first), with any empty folders inside them; a folder with a file in it stays. */
