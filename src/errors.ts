@@ -27,6 +27,3 @@ export const EXIT = {
   /** Stopped by SIGINT, SIGTERM or SIGHUP before the end: what ran was written and marked so. k6's ExternalAbort. */
   interrupted: 105,
 } as const;
-
-/** A fault in dialtone itself (a bug, not the target's or the user's): its own code, so it never reads as a failed rule. */
-export const EXIT_INTERNAL = EXIT.internal;

@@ -1,4 +1,4 @@
-import { EnvironmentError, EXIT_INTERNAL, UsageError } from '../errors.js';
+import { EnvironmentError, EXIT, UsageError } from '../errors.js';
 
 type CommandModule = { usage: string; run: (argv: string[]) => Promise<number> };
 
@@ -87,12 +87,12 @@ export async function main(argv: string[]): Promise<number> {
   if (name === '--version' || name === '-V') return version();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(await help());
-    return name ? 0 : 2;
+    return name ? EXIT.ok : EXIT.usage;
   }
   const loader = COMMANDS[name];
   if (!loader) {
     console.error(`dialtone: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}`);
-    return 2;
+    return EXIT.usage;
   }
   try {
     const command = await loader();
@@ -104,14 +104,14 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       console.error(`dialtone: ${e.message}`);
-      return 2;
+      return EXIT.usage;
     }
     if (e instanceof EnvironmentError) {
       console.error(`dialtone: ${e.message}`);
-      return 3;
+      return EXIT.environment;
     }
     console.error(`dialtone: internal error: ${(e as Error).message?.split('\n')[0] ?? e} (set DIALTONE_DEBUG=1 for the stack)`);
     if (process.env.DIALTONE_DEBUG) console.error(e);
-    return EXIT_INTERNAL;
+    return EXIT.internal;
   }
 }

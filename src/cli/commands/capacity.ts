@@ -32,7 +32,8 @@ export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine au
   Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
   2 usage or profile error; 3 Chromium or the target missing (or k6, under --engine k6); 4 the search could not complete (a step the engine could not run, its step or time budget ran out before the knee, an internal error);
   5 under --workload learned, the load generator was the limit (the conversations asked were not delivered: no headroom);
-  6 capacity regressed, under --fail-on-regression.
+  6 capacity regressed, under --fail-on-regression; 105 a signal stopped the search (its finished steps are written, no
+  capacity is claimed).
   --repeats N (0 to 5, default 0) steps each boundary rate N more times once refined, going down one --precision when
   the rate that held breaks on a repeat; the report gives the interval the boundary lies in, from every step at its ends,
   and says when it is too wide to plan on (over 25 % of its low end).
@@ -235,7 +236,7 @@ export async function capacity(argv: string[]): Promise<number> {
     // load generator was the limit, that is the finding, whatever stopped the search.)
     if (cutShort(result)) {
       console.error(`dialtone: capacity: the search was cut short by its ${result.stopped} before it refined the knee; raise --max-steps or --max-time`);
-      return 4;
+      return EXIT.internal;
     }
     // A learned search is run for its headroom: without the conversations it asked for delivered there is none, so it
     // is no success (the load command's exit for load not delivered).
@@ -247,7 +248,7 @@ export async function capacity(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError || e instanceof EnvironmentError) throw e;
     console.error(`dialtone: capacity: the search could not complete: ${(e as Error).message?.split('\n')[0] ?? e}`);
-    return 4;
+    return EXIT.internal;
   } finally {
     await session.close();
   }

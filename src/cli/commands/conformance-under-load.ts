@@ -64,7 +64,7 @@ export async function conformanceUnderLoad(o: {
     for (const id of result.failed_only_under_load) console.log(`  FAIL UNDER LOAD ${id} (passed idle)`);
     for (const id of result.failed_in_both) console.log(`  FAIL ${id} (idle too)`);
     console.log(`report: ${relative(process.cwd(), resolve(reportDir, 'conformance', 'under-load.html'))}`);
-    if (result.idle_gate !== 'pass') return 1;
+    if (result.idle_gate !== 'pass') return EXIT.failed;
     // A gate under a lighter load than asked is no verdict on that load, whatever it found.
     if (!result.load_delivered) {
       console.error(
@@ -72,7 +72,7 @@ export async function conformanceUnderLoad(o: {
       );
       return EXIT_LOAD_NOT_DELIVERED;
     }
-    return result.under_load_gate === 'pass' ? 0 : 1;
+    return result.under_load_gate === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {
     offInterrupt();
     await runner.close();

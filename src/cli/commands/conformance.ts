@@ -15,7 +15,8 @@ import { defectIds, openTarget } from '../target-session.js';
 
 export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--report-dir DIR] [--defect ID]... [--selftest] [--slow] [--under-load SCENARIO@RATE [--engine auto|k6|builtin]]
   Runs the conformance suite and writes DIR/conformance/{index.html,results.json,junit.xml}.
-  Exit 0 when no documented rule failed, 1 when one did, 2 for a usage or profile error, 3 when the target is unreachable.
+  Exit 0 when no documented rule failed, 1 when one did, 2 for a usage or profile error, 3 when the target is unreachable,
+  105 when a signal stopped it (the cases that finished are reported and the gate fails).
   --selftest  also starts the reference target once per defect and checks the suite fails exactly the broken rules.
   --slow      also runs the real-time variants of the time-based rules (session expiry, access-token lifetime, outbound
               status retention), which wait as long as the documents say: the run takes about 2 h 15 min.
@@ -72,15 +73,15 @@ export async function conformance(argv: string[]): Promise<number> {
     slow: values.slow ?? false,
   });
   if (out.results.interrupted) return EXIT.interrupted; // never green, and never read as a failed rule
-  if (out.targetDied) return 3; // a target that went away mid-run is an environment failure, not a verdict
+  if (out.targetDied) return EXIT.environment; // a target that went away mid-run is an environment failure, not a verdict
   // A gate that checked nothing is no pass: every selected case was skipped (a profile without that surface, say).
   const t = out.results.totals;
   if (t.pass + t.fail + t.observed === 0) {
     const why = out.results.cases.find((c) => c.outcome === 'skip')?.detail;
     console.error(`dialtone: conformance: no case ran, so nothing was checked${why ? ` (every selected case was skipped: ${why})` : ''}`);
-    return 2;
+    return EXIT.usage;
   }
-  return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(out.results) ? 0 : 1;
+  return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(out.results) ? EXIT.ok : EXIT.failed;
 }
 
 /** The self-test's wall time and its slowest defects, so a slow defect is seen where it costs: ` in 98.1 s; slowest: a 20.3 s, …`. */

@@ -22,7 +22,8 @@ export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k
   and writes DIR/load/SCENARIO/.
   Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
   load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated), 6 for a regression under
-  --fail-on-regression, 2 for usage, 3 when the target is missing (or k6, under --engine k6).
+  --fail-on-regression, 2 for usage, 3 when the target is missing (or k6, under --engine k6), 105 when SIGINT, SIGTERM
+  or SIGHUP stopped it (the part that ran is reported, marked interrupted; a second signal stops at once).
 ${ENGINE_USAGE}
   A profile whose environment is live is refused unless --allow-live is given.
   --workload picks how hard the run pushes (default smoke); --rate/--duration replace its arrival rate (iterations per

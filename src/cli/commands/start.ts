@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { EXIT } from '../../errors.js';
 import { parse } from '../args.js';
 import { usableReportDir } from '../report-dir.js';
 import { proofHolds, runConformance } from './conformance.js';
@@ -14,8 +15,11 @@ export async function start(argv: string[]): Promise<number> {
   const { values } = parse('start', argv, { 'report-dir': { type: 'string' } });
   const reportDir = usableReportDir(values['report-dir']);
   const { results } = await runConformance({ reportDir, selftest: true });
+  // Stopped during the gate: nothing more starts.
+  if (results.interrupted) return EXIT.interrupted;
   const loadCode = await runLoadCommand({ scenario: 'chat-turns', profile: 'smoke', reportDir });
+  if (loadCode === EXIT.interrupted) return loadCode;
   const selftestOk = (results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(results);
   console.log(`\nall reports: ${relative(process.cwd(), resolve(reportDir, 'index.html'))}`);
-  return results.gate === 'pass' && selftestOk && loadCode === 0 ? 0 : 1;
+  return results.gate === 'pass' && selftestOk && loadCode === 0 ? EXIT.ok : EXIT.failed;
 }
