@@ -325,6 +325,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
       if (thrown) throw thrown.e;
       setupData = data === undefined ? undefined : JSON.stringify(data);
     } catch (e) {
+      // exec.test.abort() in setup() ends the run with k6's 108, as in the init context.
+      if (outcome.aborted) return fatal(EXIT.scriptAborted, `test aborted: ${outcome.aborted}`);
       return fatal(EXIT.scriptException, `setup() failed: ${errorText(e)}`);
     }
   }
@@ -499,7 +501,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
   await rest?.close();
   if (args.summaryMode !== 'disabled') await endOfTestSummary(vu0, store, trendStats, args);
 
-  if (outcome.crash) return fatal(EXIT.scriptException, `the run stopped: ${outcome.crash}`);
+  // A worker whose VU's init code called exec.test.abort() crashes on it: the abort is what happened (108).
+  if (outcome.crash && !outcome.aborted) return fatal(EXIT.scriptException, `the run stopped: ${outcome.crash}`);
   if (outcome.signal) return EXIT.externalAbort;
   const unfit = outcome.aborted ? undefined : notRunAsWritten({ iterations: store.aggregate('iterations', 'count') ?? 0, sent: answered() }, failures, sends);
   if (unfit) process.stderr.write(logLine(started, 'error', `the test did not run as written: ${unfit}`));

@@ -97,6 +97,20 @@ describe('one test across worker threads', () => {
     expect(r.stderr).toContain('no target');
   });
 
+  // The same sentence, for the init code of one VU on a worker thread, and for setup().
+  it("exits 108 when one VU's init code on a worker, or setup(), aborts the test", async () => {
+    const [vu, setup] = await Promise.all([
+      runScript(
+        `import exec from 'k6/execution';\nif (__VU === 3) exec.test.abort('vu three');\nexport const options = { vus: 4, iterations: 4 };\nexport default function () {}`,
+        ['--workers', '2'],
+      ),
+      runScript(`import exec from 'k6/execution';\nexport function setup() { exec.test.abort('no data'); }\nexport default function () {}`),
+    ]);
+    expect([vu.code, setup.code]).toEqual([108, 108]);
+    expect(vu.stderr).toContain('vu three');
+    expect(setup.stderr).toContain('no data');
+  });
+
   // options reference, console-output: console.* goes through k6's logger, to stderr by default, each line
   // `source=console`. The issue's proof: 1,000 lines of 1,000, in order per VU, the last ones printed as the workers end.
   it('prints every console line of every VU, in order per VU, up to the last one before the workers end', async () => {
