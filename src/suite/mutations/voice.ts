@@ -28,10 +28,8 @@ export const voiceProofs: Proofs = {
   'voice.ice-servers.fresh-credentials': { mutation: { on: { method: 'GET', path: '/api/v1/ice-servers', nth: 1 }, how: 'empty' } },
   'voice.ice-servers.turns-443': { mutation: { on: { method: 'GET', path: '/api/v1/ice-servers', nth: 0 }, how: 'empty' } },
   'voice.audio.opus-48k-stereo': { mutation: { on: { socket: 'voice', type: 'answer', nth: 0 }, how: 'empty' } },
-  'voice.signaling.ice-both-ways': {
-    reason:
-      "Its case checks that ICE candidates flow both ways through the peer connection's own state (werift): what it checks never passes the mutation hook, which sees HTTP answers and signaling frames only.",
-  },
+  // The case reads each gateway ice-candidate frame: one emptied to its type is no longer {type, sessionId, data}.
+  'voice.signaling.ice-both-ways': { mutation: { on: { socket: 'voice', type: 'ice-candidate', nth: 0 }, how: 'empty' } },
   'voice.signaling.close-ends-session': {
     reason:
       "scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks the session ends through the gateway's state after close, and rewriting the frames before it turns into a timeout.",
