@@ -108,7 +108,8 @@ voiceRule('voice.signaling.optional-fields', 'accepts an offer carrying every op
     callee: '+15559870002',
     accountId: t.profile.account_id,
     projectId: t.profile.project_id,
-    variantId: t.profile.variant_id ?? 'VARIANT-main',
+    // A variant other than the default, where the profile names one: a gateway that ignored it would keep the default.
+    variantId: t.profile.variant_id_alt ?? t.profile.variant_id ?? 'VARIANT-main',
     agentVersionOverride: { artifactVersion: 'artifact-1', lambdaDeploymentVersion: '3' },
   };
   const call = await t.voice.call({ offer: fields });
