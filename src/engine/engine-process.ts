@@ -1,5 +1,5 @@
 // Runs the built-in engine as its own process on a script text, the way dialtone spawns it, and reads what it wrote.
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,12 @@ export interface EngineRun {
 export async function runScript(
   script: string,
   args: readonly string[] = [],
-  o: { env?: NodeJS.ProcessEnv; signalAfterMs?: number; dir?: string } = {},
+  o: {
+    env?: NodeJS.ProcessEnv;
+    /** SIGINT this long after the engine printed its header (its init done): a slow start cannot outrun the signal. */
+    signalAfterMs?: number;
+    dir?: string;
+  } = {},
 ): Promise<EngineRun> {
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
   writeFileSync(join(dir, 'script.js'), script);
@@ -34,13 +39,22 @@ export async function runScript(
   const child = spawn(process.execPath, [ENGINE, 'run', '--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], {
     cwd: dir,
     env: { ...process.env, ...o.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    // dialtone gives the engine an IPC channel, whose closing tells it dialtone is gone.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  }) as ChildProcessWithoutNullStreams;
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  if (o.signalAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), o.signalAfterMs);
+  const after = o.signalAfterMs;
+  if (after !== undefined) {
+    let armed = false;
+    child.stdout.on('data', () => {
+      if (armed || !stdout.includes('scenarios:')) return;
+      armed = true;
+      setTimeout(() => child.kill('SIGINT'), after);
+    });
+  }
   const code = await new Promise<number>((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 128 : 1))));
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: {} };
   return { code, stdout, stderr, summary, dir };

@@ -152,6 +152,19 @@ export async function runEngine(args: RunArgs): Promise<number> {
     process.stderr.write(logLine(started, 'error', message));
     return code;
   };
+  // A stop signal or the parent gone, from the start (bundling and init included): no new iterations, the running ones
+  // interrupted, then teardown, the summary export and the outputs as at any end (k6's exit 105); a second signal exits
+  // at once.
+  const outcome: { aborted?: string; failed?: string; signal?: string; thresholdAbort?: string; crash?: string } = {};
+  const workers: Worker[] = [];
+  const stopAll = () => {
+    for (const w of workers) w.postMessage({ t: 'stop' });
+  };
+  const stopWatch = onStopRequest((reason) => {
+    outcome.signal ??= reason;
+    process.stderr.write(logLine(started, 'warn', `stopping the test run: ${reason}; press Ctrl-C again to stop at once`));
+    stopAll();
+  }, EXIT.externalAbort);
 
   let code: string;
   let sends: readonly string[];
@@ -185,19 +198,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     } as RunState,
     instanceReadings(() => instance),
   );
-  const outcome: { aborted?: string; failed?: string; signal?: string; thresholdAbort?: string; crash?: string } = {};
   const failures: Failures = { count: 0 };
-  // A stop signal or the parent gone, from here on: no new iterations, the running ones interrupted, then teardown,
-  // the summary export and the outputs as at any end (k6's exit 105); a second signal exits at once.
-  const workers: Worker[] = [];
-  const stopAll = () => {
-    for (const w of workers) w.postMessage({ t: 'stop' });
-  };
-  const stopWatch = onStopRequest((reason) => {
-    outcome.signal ??= reason;
-    process.stderr.write(logLine(started, 'warn', `stopping the test run: ${reason}; press Ctrl-C again to stop at once`));
-    stopAll();
-  }, EXIT.externalAbort);
   // __ENV: the system's variables and the -e values (cli-options.ts).
   const env = scriptEnv(args, process.env);
   let vu0: Vu;
