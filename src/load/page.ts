@@ -5,6 +5,8 @@ import type { LoadConfig, SloEntry, ValueSource } from './config.js';
 import type { Delivery } from './delivery.js';
 import { type EngineId, engineName } from './engine-version.js';
 import type { Interruption } from './interrupt.js';
+import { metricTables } from './metric-tables.js';
+import { restOfHeadline, verdictBlock } from './run-verdict.js';
 import { sloSetName } from './slos.js';
 import type { K6Summary, ThresholdResult } from './summary.js';
 
@@ -91,7 +93,10 @@ const engineOf = (r: LoadResult) => (r.engine ? engineName(r.engine) : 'k6 (vers
 
 const fmt = (v: number | undefined, unit = '') => (v === undefined ? '—' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit}`);
 
-/** The load report page of one run, with the trend of earlier runs of the same scenario. */
+/**
+ * The load report page of one run: the verdict first (pass or fail, each failed SLO, the load delivered against asked),
+ * then the regression section (`nightly`), the run over time (`timeline`), the tables, and the earlier runs.
+ */
 export function loadPage(
   r: LoadResult,
   summary: K6Summary,
@@ -99,22 +104,8 @@ export function loadPage(
   hasDashboard: boolean,
   nightly = '',
   capacity?: { href: string; text: string },
+  timeline = '',
 ): string {
-  const trends = Object.entries(summary.metrics)
-    .filter(([, m]) => typeof m['p(95)'] === 'number')
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(
-      ([name, m]) =>
-        `<tr><td><code>${esc(name)}</code></td>${['avg', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'].map((k) => `<td>${fmt(m[k] as number | undefined)}</td>`).join('')}</tr>`,
-    )
-    .join('');
-  const counters = Object.entries(summary.metrics)
-    .filter(([, m]) => typeof m.count === 'number' || typeof m.passes === 'number')
-    .map(
-      ([name, m]) =>
-        `<tr><td><code>${esc(name)}</code></td><td>${m.count ?? `${m.passes} passed / ${m.fails} failed`}</td><td>${fmt((m.rate ?? m.value) as number | undefined)}</td></tr>`,
-    )
-    .join('');
   const thresholds = r.thresholds
     .map(
       (t) =>
@@ -133,12 +124,13 @@ export function loadPage(
   const body = `<nav><a href="../../index.html">← all reports</a><a href="result.json">result.json</a><a href="summary.json">summary.json</a>${hasDashboard ? '<a href="dashboard.html">k6 dashboard (time series)</a>' : ''}<a href="engine.log">engine.log</a><a href="junit.xml">junit.xml</a>${capacity ? `<a href="${esc(capacity.href)}">latest capacity report (${esc(capacity.text)})</a>` : ''}</nav>
 <h1>Load: ${esc(r.scenario)} ${badge(r.passed ? 'pass' : 'fail')}</h1>
 <p class="muted">${esc(r.started_at)} · profile ${esc(r.profile)} · target ${esc(r.target)} · ${(r.duration_ms / 1000).toFixed(1)} s · engine ${esc(engineOf(r))} · exit ${r.k6_exit_code}</p>
+${verdictBlock(r)}
 ${r.tls_insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}
-<p>${r.headline.map(esc).join('<br>')}</p>
+<p>${restOfHeadline(r).map(esc).join('<br>')}</p>
 ${nightly}
+${timeline}
 <h2>Thresholds (SLOs)</h2>${expectationsLine(r.expectations)}<table><tr><th>Metric</th><th>Threshold</th><th>Source</th><th>Value</th><th>Result</th></tr>${thresholds}</table>
-<h2>Latency (ms)</h2><table><tr><th>Metric</th><th>avg</th><th>med</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr>${trends}</table>
-<h2>Counts and rates</h2><table><tr><th>Metric</th><th>Count</th><th>Rate / value</th></tr>${counters}</table>
+${metricTables(summary)}
 <h2>Trend (latest first)</h2><table><tr><th>Run</th><th>Profile</th><th>Engine</th><th>SLOs</th>${keys.map((k) => `<th>${esc(k)}</th>`).join('')}</tr>${trend}</table>`;
   return page(`dialtone load: ${r.scenario}`, body);
 }

@@ -50,4 +50,11 @@ describe('the trend plots and the drift', () => {
     expect(points).toBeGreaterThan(0);
     expect(html.match(/aria-roledescription="rule mark"/g)).toHaveLength(points);
   });
+
+  it('collapses the trend plots to one line saying so while the workload has fewer than three runs', async () => {
+    const { verdict, nights } = judged(syntheticHistory({ seed: 9, nights: 2 }));
+    const html = await nightlySection(verdict, nights, summary);
+    expect(html).toContain('<p class="muted trend-collapsed">Trend plots: 2 runs of this workload so far; they are drawn from the 3rd.</p>');
+    expect(html).not.toContain('<svg');
+  });
 });

@@ -6,6 +6,8 @@ import { changeText, driftLine, type MetricVerdict, tagLine, type Verdict } from
 
 const STATUS_COLOUR: Record<MetricVerdict['status'], string> = { improved: '#1a7f37', unchanged: '#57606a', regressed: '#cf222e', 'no baseline': '#bf8700' };
 const MAX_PLOTS = 12;
+/** Runs a trend plot needs before it is drawn. */
+export const MIN_TREND_RUNS = 3;
 
 /**
  * The headline metrics: those a threshold (an SLO) watches, at the statistic it watches, and the
@@ -119,7 +121,8 @@ const driftCell = (m: MetricVerdict) =>
 export async function nightlySection(verdict: Verdict, nights: readonly LoadResult[], summary: K6Summary): Promise<string> {
   const overall = verdict.status === 'no baseline' ? 'no baseline' : verdict.status;
   const cls = { regressed: 'fail', improved: 'pass', unchanged: 'skip', 'no baseline': 'uncovered' }[overall];
-  const shown = headlineMetrics(verdict, summary);
+  // A trend of one or two runs is a dot or a segment: one line says so instead of a row of empty plots.
+  const shown = nights.length < MIN_TREND_RUNS ? [] : headlineMetrics(verdict, summary);
   // Vega loads only when there is something to draw: it is the heaviest import of a load run.
   const { renderSvg } = shown.length ? await import('../report/chart.js') : { renderSvg: async () => '' };
   const plots = await Promise.all(shown.map((m) => renderSvg(trendSpec(m, nights))));
@@ -133,6 +136,10 @@ export async function nightlySection(verdict: Verdict, nights: readonly LoadResu
   const lines = [...drifts, ...(verdict.tags ?? []).map((t) => tagLine(t, verdict.historyRuns))].map((l) => `<li>${esc(l.trim())}</li>`);
   return `<h2>Regression verdict <span class="badge ${cls}">${esc(overall)}</span></h2>
 <p class="muted">Tonight against the last ${verdict.baselineRuns} runs of this workload: each metric's band is its baseline median ± 5 spreads (wider with few runs), at least 10% of the median. Drift: each metric's level over the history (${verdict.historyRuns ?? 0} runs), cut at its change points (E-divisive means, t-test); tonight's level worse than the first one by more than the band's floor is a regression, and so is one worse than at a pinned baseline (--baseline-tag).</p>
-${lines.length ? `<ul class="drift">${lines.join('')}</ul>\n` : ''}<div class="plots" style="display:flex;flex-wrap:wrap;gap:8px">${plots.join('')}</div>
+${lines.length ? `<ul class="drift">${lines.join('')}</ul>\n` : ''}${
+  nights.length < MIN_TREND_RUNS
+    ? `<p class="muted trend-collapsed">Trend plots: ${nights.length} run${nights.length === 1 ? '' : 's'} of this workload so far; they are drawn from the ${MIN_TREND_RUNS}rd.</p>`
+    : `<div class="plots" style="display:flex;flex-wrap:wrap;gap:8px">${plots.join('')}</div>`
+}
 <details><summary>All ${verdict.metrics.length} metrics</summary><table><tr><th>Metric</th><th>Tonight</th><th>Baseline median</th><th>Band</th><th>Drift</th><th>Direction</th><th>Verdict</th></tr>${rows}</table></details>`;
 }
