@@ -9,17 +9,18 @@ import type { LoadedProfile } from '../profile/load.js';
 import { secretEnv } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
 import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
-import { dashboardEnv } from './dashboard.js';
+import { dashboardEnv, wantsDashboard } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { type Engine, type EngineChoice, engineId, engineOfRun } from './engine.js';
-import { k6ExtraArgs, type LoadExtras } from './extras.js';
+import { k6ExtraArgs, type LoadExtras, RAW_FILE } from './extras.js';
 import { GeneratorWatch, goSeconds } from './generator-watch.js';
 import { interruption } from './interrupt.js';
 import { prepareRunKit } from './kit.js';
 import { expectationsOf, type LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
 import { startEngine } from './spawn-engine.js';
-import type { K6Summary } from './summary.js';
+import { type K6Summary, thresholdsOf } from './summary.js';
+import { timelineOfRun, timelineSamples } from './timeline-file.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -91,9 +92,11 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const secrets = Object.values(env);
   const watch = new GeneratorWatch();
   const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
+  // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
+  const samples = timelineSamples({ wanted: wantsDashboard(o), work, segmentRaw: o.extras?.segment ? join(dir, RAW_FILE) : undefined });
   const run = startEngine({
     engine,
-    args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), script],
+    args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), ...samples.args, script],
     env: {
       ...process.env,
       ...env,
@@ -128,6 +131,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
   const workload = workloadOf(o.profile, o.overrides);
+  const { timeline, missing } = await timelineOfRun(samples, thresholdsOf(summary));
   const { result, verdict } = await writeRunReport({
     ...o,
     target: p.name,
@@ -146,6 +150,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     delivery,
     expectations: expectationsOf(p.name, config),
     interrupted,
+    timeline,
+    timelineMissing: missing,
   });
   rmSync(work, { recursive: true, force: true });
   return { exitCode, result, dir, verdict };

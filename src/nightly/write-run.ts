@@ -6,6 +6,9 @@ import { FIGURES } from '../load/figures.js';
 import type { Interruption } from '../load/interrupt.js';
 import { type LoadResult, loadPage, type RunExpectations } from '../load/page.js';
 import { type K6Summary, thresholdsOf } from '../load/summary.js';
+import type { Timeline } from '../load/timeline.js';
+import { TIMELINE_FILE } from '../load/timeline-file.js';
+import { sloKeysOf, timelineSection } from '../load/timeline-plots.js';
 import { redact } from '../profile/redact.js';
 import { latestCapacityLink } from '../report/capacity-index.js';
 import { esc } from '../report/html.js';
@@ -55,6 +58,10 @@ export interface FinishedRun {
   readonly control?: Verdict | undefined;
   /** A stop signal cut the run short: recorded, marked, and neither judged nor a baseline. */
   readonly interrupted?: Interruption | undefined;
+  /** The run over time from its own samples (src/load/timeline.ts): drawn on the page and kept as timeline.json. */
+  readonly timeline?: Timeline | undefined;
+  /** Why there is no timeline, as the page says it (default: the run kept no samples). */
+  readonly timelineMissing?: string | undefined;
 }
 
 /** The headline of a run a stop signal cut short. */
@@ -109,6 +116,7 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
   const section = o.record
     ? (await nightlySection(verdict, nights, o.summary)) + controlHtml
     : '<p class="muted">One execution segment: merge the segments (dialtone merge) for the run\'s verdict.</p>';
+  const timeline = await timelineSection(o.timeline, sloKeysOf(result.thresholds), o.timelineMissing);
   writeReportFiles(
     o.dir,
     {
@@ -119,9 +127,11 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
         existsSync(join(o.dir, 'dashboard.html')),
         section,
         latestCapacityLink(o.reportDir, o.scenario, '../..'),
+        timeline,
       ),
       'result.json': `${JSON.stringify(shown, null, 2)}\n`,
       'junit.xml': loadJunit(result, o.record ? verdict : undefined),
+      ...(o.timeline ? { [TIMELINE_FILE]: `${JSON.stringify(o.timeline)}\n` } : {}),
     },
     o.secrets,
   );
