@@ -76,6 +76,14 @@ rule('alerts.list.filter-enabled', 'lists only disabled rules for enabled=false 
     'only enabled rules, the enabled one among them',
     enabled.map((r) => r.id),
   );
+  // Across the change as well: a rule disabled by PATCH moves from the enabled=true list to the enabled=false one.
+  api.check.success(await client.updateRule(on, { enabled: false }), 'PATCH {enabled: false} succeeds');
+  const after = { off: await listed(api, client, { enabled: 'false' }), on: await listed(api, client, { enabled: 'true' }) };
+  api.check.that(
+    after.off.some((r) => r.id === on) && !after.on.some((r) => r.id === on),
+    'once disabled by PATCH, the rule is listed for enabled=false and not for enabled=true',
+    { false: after.off.map((r) => r.id), true: after.on.map((r) => r.id) },
+  );
 });
 
 rule('alerts.list.filter-metric', 'lists only the rules of the requested metric', async (api) => {
@@ -149,6 +157,21 @@ rule(
       AlertState.options.map(async (s) => ((await listed(api, acct.client, { state: s })).some((r) => r.id === fresh) ? s : undefined)),
     );
     check.equal(byState.filter(Boolean).length, 1, 'the new rule is listed under exactly one state');
+    // Out of alert as well as into it: once resolved, the rule is listed under ok and no longer under alert.
+    await acct.control.setMetric(acct.accountId, 'api_errors', 4);
+    await acct.control.evaluate(acct.accountId);
+    const alerting = await listed(api, acct.client, { state: 'alert' });
+    check.that(
+      !alerting.some((r) => r.id === firing),
+      'state=alert leaves out the rule once it has resolved to ok',
+      alerting.map((r) => r.id),
+    );
+    const ok = await listed(api, acct.client, { state: 'ok' });
+    check.that(
+      ok.some((r) => r.id === firing),
+      'state=ok lists the rule once it has resolved to ok',
+      ok.map((r) => r.id),
+    );
   },
   { needs: ['control'] },
 );

@@ -73,6 +73,10 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
       return handler(req, reply, rule);
     };
 
+  // A defect's: the enabled filter reads what each rule was created with.
+  const enabledAtCreate = new Map<string, boolean>();
+  const enabledOf = (r: StoredRule) => (ctx.defects.has('alerts-enabled-filter-at-create') ? (enabledAtCreate.get(r.id) ?? r.enabled) : r.enabled);
+
   const create: Handler = (req, reply) => {
     const owner = ownerOf(req);
     const body = parse(RuleCreate, req.body, reply);
@@ -82,6 +86,7 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
       return sendApiError(reply, AgentsErrors.ALERT_RULE_LIMIT, [{ field: 'body', message: `at most ${MAX_ALERT_RULES_PER_ACCOUNT} alert rules per account` }]);
     }
     const rule = monitor.rules.create(owner.accountId, { ...DEFAULTS, ...body, project_id: body.project_id ?? null } as RuleFields, nowIso());
+    if (ctx.defects.has('alerts-enabled-filter-at-create')) enabledAtCreate.set(rule.id, rule.enabled);
     return reply.code(201).send(ruleView(rule));
   };
 
@@ -89,14 +94,15 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
     const q = parse(AlertRulesListQuery, req.query, reply, 'query');
     if (!q) return reply;
     const ignoreState = ctx.defects.has('alerts-state-filter-ignored');
+    const staleAlert = ctx.defects.has('alerts-state-filter-stale');
     const data = monitor.rules
       .forAccount(ownerOf(req).accountId)
       .filter(
         (r) =>
-          (q.enabled === undefined || r.enabled === q.enabled) &&
+          (q.enabled === undefined || enabledOf(r) === q.enabled) &&
           (q.metric === undefined || r.metric === q.metric) &&
           (q.project_id === undefined || r.project_id === q.project_id) &&
-          (q.state === undefined || ignoreState || r.state === q.state),
+          (q.state === undefined || ignoreState || r.state === q.state || (staleAlert && q.state === 'alert' && r.firing !== undefined)),
       )
       .map(ruleView);
     return { data };

@@ -22,6 +22,16 @@ export const AlertsDefects = defineDefects({
     breaks: ['alerts.list.filter-state'],
     description: 'The state filter of the alert rule list is ignored.',
   },
+  'alerts-enabled-filter-at-create': {
+    surface: 'alerts',
+    breaks: ['alerts.list.filter-enabled'],
+    description: 'The enabled filter reads the value a rule was created with, so a rule disabled by PATCH stays listed for enabled=true.',
+  },
+  'alerts-state-filter-stale': {
+    surface: 'alerts',
+    breaks: ['alerts.list.filter-state'],
+    description: 'The state filter finds alert rules by whether they have fired, so a rule resolved back to ok is still listed under state=alert.',
+  },
   'alerts-no-data-keeps-state': {
     surface: 'alerts',
     breaks: ['alerts.state.any-to-no-data'],

@@ -39,7 +39,7 @@ export class Monitor {
       strictGreater: d.has('alerts-threshold-strict-greater'),
       noDataKeepsState: d.has('alerts-no-data-keeps-state'),
       resolvedOnAnyOk: d.has('webhooks-resolved-without-trigger'),
-      keepsFiringAfterResolve: d.has('alerts-resolved-alert-still-listed'),
+      keepsFiringAfterResolve: d.has('alerts-resolved-alert-still-listed') || d.has('alerts-state-filter-stale'),
     };
   }
 
