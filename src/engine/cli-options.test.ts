@@ -108,6 +108,7 @@ describe("k6 run's option flags", () => {
       'disabled',
     ]);
     expect(flagsFromEnv({ K6_INCLUDE_SYSTEM_ENV_VARS: 'false' }).includeSystemEnvVars).toBe(false);
+    expect(flagsFromEnv({ K6_CONSOLE_OUTPUT: 'console.log' }).consoleOutput).toBe('console.log');
     expect(() => flagsFromEnv({ K6_VUS: 'many' })).toThrow(/^K6_VUS: --vus must be a whole number/);
   });
 

@@ -22,6 +22,8 @@ export interface K6Flags {
   readonly summaryMode: 'compact' | 'full' | 'disabled';
   /** `-v/--verbose`: console.debug prints. */
   readonly verbose: boolean;
+  /** `--console-output FILE`: console.* lines go to the file, not to stderr. */
+  readonly consoleOutput: string | undefined;
 }
 
 export const NO_FLAGS: K6Flags = {
@@ -35,6 +37,7 @@ export const NO_FLAGS: K6Flags = {
   tags: {},
   summaryMode: 'compact',
   verbose: false,
+  consoleOutput: undefined,
 };
 
 /** The flags that take a value, by every name k6 gives them, and what each does with it. */
@@ -52,6 +55,7 @@ const VALUED: Readonly<Record<string, (f: Mutable, v: string) => void>> = {
   '--summary-trend-stats': (f, v) => (f.summaryTrendStats = trendStats(v)),
   '--tag': (f, v) => Object.assign(f.tags, pair(v, '--tag')),
   '--summary-mode': (f, v) => (f.summaryMode = summaryMode(v)),
+  '--console-output': (f, v) => (f.consoleOutput = v),
 };
 
 /** Boolean flags; `--name=false` turns one off. */
@@ -93,6 +97,7 @@ const ENV_FLAGS: Readonly<Record<string, string>> = {
   K6_SUMMARY_MODE: '--summary-mode',
   K6_NO_SUMMARY: '--no-summary',
   K6_INCLUDE_SYSTEM_ENV_VARS: '--include-system-env-vars',
+  K6_CONSOLE_OUTPUT: '--console-output',
 };
 
 /**

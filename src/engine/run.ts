@@ -1,7 +1,7 @@
 // The main thread of a run: reads the options (the init context once), starts the worker threads that run the
 // scenarios, aggregates their samples, judges the thresholds (abortOnFail while the run goes, all at its end) and
 // writes what k6 writes: the summary export, the outputs, the end-of-test summary, the exit code.
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync, writeSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -144,14 +144,24 @@ export async function runEngine(args: RunArgs): Promise<number> {
     }
     process.stderr.write(logLine(started, level, message, fields));
   };
-  // A VU's console.* line: never cut by the flood limit, console.debug only with --verbose (k6-docs#207).
+  // A VU's console.* line: never cut by the flood limit, console.debug only with --verbose (k6-docs#207); to the
+  // --console-output file when there is one, else to stderr.
+  let consoleFile: number | undefined;
   const consoleLine = (level: 'debug' | 'info' | 'warn' | 'error', line: string) => {
-    if (level !== 'debug' || args.verbose) process.stderr.write(logLine(started, level, line, { source: 'console' }));
+    if (level === 'debug' && !args.verbose) return;
+    const text = logLine(started, level, line, { source: 'console' });
+    if (consoleFile === undefined) process.stderr.write(text);
+    else writeSync(consoleFile, text);
   };
   const fatal = (code: number, message: string) => {
     process.stderr.write(logLine(started, 'error', message));
     return code;
   };
+  try {
+    if (args.consoleOutput) consoleFile = openSync(args.consoleOutput, 'w');
+  } catch (e) {
+    return fatal(EXIT.invalidConfig, `--console-output: ${(e as Error).message}`);
+  }
   // A stop signal or the parent gone, from the start (bundling and init included): no new iterations, the running ones
   // interrupted, then teardown, the summary export and the outputs as at any end (k6's exit 105); a second signal exits
   // at once.

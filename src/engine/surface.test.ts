@@ -57,14 +57,17 @@ describe.concurrent('the k6 surface on the engine', () => {
   });
 
   // options reference (v1), no-summary: "Disables end-of-test summary generation, including calls to handleSummary()
-  // and --summary-export"; v2's --summary-mode=disabled.
-  it('skips handleSummary and the summary export with --no-summary', async () => {
-    const script = `export default function () {}
+  // and --summary-export"; v2's --summary-mode=disabled. The facts sheet (§14): "--console-output path
+  // (K6_CONSOLE_OUTPUT) redirects console.* to the file."
+  it('skips handleSummary and the summary export with --no-summary, and writes console lines to --console-output', async () => {
+    const script = `export default function () { console.log('to the file'); }
        export function handleSummary() { return { 'mine.txt': 'written' }; }`;
-    const off = await runScript(script, ['--no-summary']);
+    const off = await runScript(script, ['--no-summary', '--console-output', 'console.log']);
     expect(off.code).toBe(0);
     expect(existsSync(join(off.dir, 'mine.txt'))).toBe(false);
     expect(existsSync(join(off.dir, 'summary.json'))).toBe(false);
+    expect(readFileSync(join(off.dir, 'console.log'), 'utf8')).toMatch(/^INFO\[\d{4}\] to the file {2}source=console\n$/);
+    expect(off.stderr).not.toContain('to the file');
     const on = await runScript(script, ['--summary-mode', 'compact']);
     expect(readFileSync(join(on.dir, 'mine.txt'), 'utf8')).toBe('written');
   });
