@@ -6,6 +6,8 @@ import { writeRunReport } from '../nightly/write-run.js';
 import type { EngineId } from './engine-version.js';
 import { mergeSegments, type SegmentFiles } from './merge.js';
 import type { LoadResult } from './page.js';
+import { thresholdsOf } from './summary.js';
+import { timelineOfRun } from './timeline-file.js';
 
 /** What the merged report needs besides the segments: where it goes and what it is called. */
 export interface MergeTarget {
@@ -43,8 +45,16 @@ export async function mergeAndReport(
   // A segment a stop signal cut short makes the merged run one too: reported, marked, never judged.
   const interrupted = segs.find((s) => s.result.interrupted)?.result.interrupted;
   const exitCode = interrupted ? EXIT.interrupted : (broken?.result.k6_exit_code ?? (failed ? EXIT.thresholds : EXIT.ok));
+  // The run over time from every segment's samples at once: counts add up, VUs of the segments add up.
+  const jsonRaw = segs.map((s) => s.raw).filter((f) => /\.json(\.gz)?$/.test(f));
+  const { timeline, missing } = await timelineOfRun(
+    { args: [], files: jsonRaw, missing: jsonRaw.length ? undefined : 'the segments kept CSV samples, which carry whole seconds only' },
+    thresholdsOf(summary),
+  );
   const { result, verdict } = await writeRunReport({
     ...t,
+    timeline,
+    timelineMissing: missing,
     exitCode,
     summary,
     dir,
