@@ -61,6 +61,7 @@ rule('chat.respond.handoff-shape', 'carries handoff with destination and reason 
   api.check.that(body.handoff !== undefined, 'a handoff object when a handoff applies', res.text);
   const parsed = Handoff.safeParse(body.handoff);
   api.check.that(parsed.success, 'handoff with destination (string) and reason (string)', JSON.stringify(body.handoff));
+  api.check.names(body.handoff, Handoff, 'handoff with destination (string) and reason (string)');
 });
 
 rule('chat.respond.unknown-conversation', 'records what respond answers for an unknown conversation_id', async ({ t, observe }) => {

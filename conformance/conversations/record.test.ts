@@ -56,6 +56,8 @@ rule('conversations.turn.fields', 'returns every documented turn field with its 
   api.check.that(turns.length > 0, 'turns to check', 0);
   const bad = turns.map((tn) => Turn.safeParse(tn)).find((p) => !p.success);
   api.check.that(bad === undefined, 'each turn has the documented fields and types', bad?.error?.issues[0]);
+  // Optional fields (latency, the translations) sent under another spelling pass the schema; their names do not.
+  for (const tn of turns) api.check.names(tn, Turn, 'each turn has the documented fields and types');
 });
 
 rule('conversations.turn.ordered', "orders turns so each turn's timestamps are no earlier than the previous turn's", async (api) => {
@@ -135,6 +137,7 @@ rule('conversations.metrics.builtin-value-types', 'types CALL_DURATION as a stri
   const metrics = records.map((r) => r.metrics as Record<string, unknown>);
   const bad = metrics.map((m) => ConversationMetrics.safeParse(m)).find((p) => !p.success);
   api.check.that(bad === undefined, 'CALL_DURATION a string, CALL_TURN an array of ISO 8601 timestamps', bad?.error?.issues[0]);
+  for (const m of metrics) api.check.names(m, ConversationMetrics, 'CALL_DURATION and CALL_TURN');
   api.observe('records with CALL_DURATION / CALL_TURN', [
     metrics.filter((m) => m && 'CALL_DURATION' in m).length,
     metrics.filter((m) => m && 'CALL_TURN' in m).length,

@@ -1,5 +1,5 @@
 import type { MessagingSocket, WireEvent } from '../../src/clients/messaging.js';
-import { eventTypeNotAllowed, formatCursor, SocketEventErrors } from '../../src/contract/messaging/shapes.js';
+import { eventTypeNotAllowed, formatCursor, ServerEvent, SocketEventErrors } from '../../src/contract/messaging/shapes.js';
 import { rule } from '../../src/suite/case.js';
 import {
   batchEvents,
@@ -75,6 +75,7 @@ rule('messaging.events.server-envelope-fields', 'stamps every server event with 
     api.check.that(present(e.id), `event ${i} (${String(e.type)}): an id`, e);
     api.check.that(present(e.timestamp), `event ${i} (${String(e.type)}): a timestamp`, e);
     api.check.that(typeof e.metadata === 'object' && e.metadata !== null, `event ${i} (${String(e.type)}): metadata`, e);
+    api.check.names(e, ServerEvent, `event ${i} (${String(e.type)}): id, timestamp, type, payload and metadata`);
   }
 });
 

@@ -44,6 +44,7 @@ voiceRule('voice.signaling.answer-session-id', 'answers an offer with the assign
     '{type: answer, sessionId: <non-empty, assigned>, data: {type: answer, sdp}}',
     JSON.stringify({ ...call.answer, data: { ...call.answer?.data, sdp: '…' } }),
   );
+  check.names(call.answer, AnswerMessage, '{type: answer, sessionId, data: {type: answer, sdp}}');
 });
 
 voiceRule('voice.signaling.session-id-reused', 'accepts ice-candidate and close messages carrying the assigned sessionId', async ({ t, check, observe }) => {

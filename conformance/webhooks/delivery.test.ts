@@ -195,11 +195,9 @@ rule(
         await set(7);
         const d = await rx.waitFor(of(r.name, 'alerts.triggered'), 'alerts.triggered');
         const parsed = AlertTriggeredPayload.safeParse(d.json);
-        check.that(
-          parsed.success,
-          'event_type and alert {id, name, project_id, metric, operator, threshold_value, current_value, previous_state, triggered_at}',
-          d.text.slice(0, 300),
-        );
+        const documented = 'event_type and alert {id, name, project_id, metric, operator, threshold_value, current_value, previous_state, triggered_at}';
+        check.that(parsed.success, documented, d.text.slice(0, 300));
+        check.names(d.json, AlertTriggeredPayload, documented);
         const a = (parsed.data as AlertTriggeredPayload).alert;
         check.equal(
           [a.name, a.project_id, a.metric, a.operator, a.threshold_value, a.current_value],
