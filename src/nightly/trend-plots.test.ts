@@ -51,10 +51,11 @@ describe('the trend plots and the drift', () => {
     expect(html.match(/aria-roledescription="rule mark"/g)).toHaveLength(points);
   });
 
-  it('collapses the trend plots to one line saying so while the workload has fewer than three runs', async () => {
+  it('collapses the trend plots, and the verdict without a baseline, to one line each while the workload has fewer than three runs', async () => {
     const { verdict, nights } = judged(syntheticHistory({ seed: 9, nights: 2 }));
     const html = await nightlySection(verdict, nights, summary);
     expect(html).toContain('<p class="muted trend-collapsed">Trend plots: 2 runs of this workload so far; they are drawn from the 3rd.</p>');
     expect(html).not.toContain('<svg');
+    expect(html).toContain('<p class="muted">No baseline yet: 1 earlier run of this workload, 7 needed before a metric is judged.</p>');
   });
 });

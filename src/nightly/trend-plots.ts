@@ -2,7 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { LoadResult } from '../load/page.js';
 import type { K6Summary } from '../load/summary.js';
 import { esc } from '../report/html.js';
-import { changeText, driftLine, type MetricVerdict, tagLine, type Verdict } from './verdict.js';
+import { BAND, changeText, driftLine, type MetricVerdict, tagLine, type Verdict } from './verdict.js';
 
 const STATUS_COLOUR: Record<MetricVerdict['status'], string> = { improved: '#1a7f37', unchanged: '#57606a', regressed: '#cf222e', 'no baseline': '#bf8700' };
 const MAX_PLOTS = 12;
@@ -135,7 +135,11 @@ export async function nightlySection(verdict: Verdict, nights: readonly LoadResu
   const drifts = verdict.metrics.flatMap((m) => (m.drift?.status === 'regressed' ? [driftLine(m, verdict.historyRuns) ?? ''] : []));
   const lines = [...drifts, ...(verdict.tags ?? []).map((t) => tagLine(t, verdict.historyRuns))].map((l) => `<li>${esc(l.trim())}</li>`);
   return `<h2>Regression verdict <span class="badge ${cls}">${esc(overall)}</span></h2>
-<p class="muted">Tonight against the last ${verdict.baselineRuns} runs of this workload: each metric's band is its baseline median ± 5 spreads (wider with few runs), at least 10% of the median. Drift: each metric's level over the history (${verdict.historyRuns ?? 0} runs), cut at its change points (E-divisive means, t-test); tonight's level worse than the first one by more than the band's floor is a regression, and so is one worse than at a pinned baseline (--baseline-tag).</p>
+${
+  verdict.status === 'no baseline'
+    ? `<p class="muted">No baseline yet: ${verdict.baselineRuns} earlier run${verdict.baselineRuns === 1 ? '' : 's'} of this workload, ${BAND.minBaseline} needed before a metric is judged.</p>`
+    : `<p class="muted">Tonight against the last ${verdict.baselineRuns} runs of this workload: each metric's band is its baseline median ± 5 spreads (wider with few runs), at least 10% of the median. Drift: each metric's level over the history (${verdict.historyRuns ?? 0} runs), cut at its change points (E-divisive means, t-test); tonight's level worse than the first one by more than the band's floor is a regression, and so is one worse than at a pinned baseline (--baseline-tag).</p>`
+}
 ${lines.length ? `<ul class="drift">${lines.join('')}</ul>\n` : ''}${
   nights.length < MIN_TREND_RUNS
     ? `<p class="muted trend-collapsed">Trend plots: ${nights.length} run${nights.length === 1 ? '' : 's'} of this workload so far; they are drawn from the ${MIN_TREND_RUNS}rd.</p>`
