@@ -17,19 +17,30 @@ let current: Interruption | undefined;
 const listeners = new Set<(i: Interruption) => void>();
 const hardStops = new Set<() => void>();
 const handlers = new Map<StopSignal, () => void>();
+let holders = 0;
 
 /** The interruption of this process, once a stop signal arrived. */
 export const interruption = (): Interruption | undefined => current;
 
 /**
  * From here on, the first stop signal is recorded and told to every `onInterrupt` listener instead of ending the
- * process; a second runs every `onHardStop` (children killed) and exits with EXIT.interrupted. Safe to call twice.
+ * process; a second runs every `onHardStop` (children killed) and exits with EXIT.interrupted. A command calls it once
+ * for its whole life; a part that needs it for a while (an engine running) calls the release it returns, and the
+ * signals end the process again once nothing holds them (an in-process caller, a test, keeps its own handling).
  *
  * @example
  * catchInterrupts(); … if (interruption()) result.interrupted = interruption();
  */
-export function catchInterrupts(): void {
-  if (handlers.size > 0) return;
+export function catchInterrupts(): () => void {
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    if (--holders > 0) return;
+    for (const [signal, h] of handlers) process.off(signal, h);
+    handlers.clear();
+  };
+  if (holders++ > 0) return release;
   for (const signal of STOP_SIGNALS) {
     const h = () => {
       if (current) {
@@ -44,6 +55,7 @@ export function catchInterrupts(): void {
     handlers.set(signal, h);
     process.on(signal, h);
   }
+  return release;
 }
 
 /** Calls `fn` on the first stop signal (at once when one already came); returns what removes it. */
@@ -57,12 +69,4 @@ export function onInterrupt(fn: (i: Interruption) => void): () => void {
 export function onHardStop(fn: () => void): () => void {
   hardStops.add(fn);
   return () => hardStops.delete(fn);
-}
-
-/** Throws when a stop signal came: a command checks between its parts so nothing new starts after one. */
-export class InterruptedError extends Error {
-  override readonly name = 'InterruptedError';
-  constructor(readonly interruption: Interruption) {
-    super(`interrupted by ${interruption.signal} at ${interruption.at}`);
-  }
 }

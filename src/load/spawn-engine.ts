@@ -3,8 +3,13 @@
 // all run through here, so they stop alike.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../root.js';
 import type { Engine } from './engine.js';
 import { catchInterrupts, type Interruption, onHardStop, onInterrupt } from './interrupt.js';
+
+/** Runs the user's k6 and stops it when dialtone's IPC channel closes. */
+export const GUARD = join(ROOT, 'bin', 'engine-guard.mjs');
 
 /** The exit code when the engine could not be started at all (a shell's "command not found"). */
 export const EXIT_NOT_STARTED = 127;
@@ -34,18 +39,22 @@ export interface RunningEngine {
 
 /**
  * Starts `engine.command [...engine.args, 'run', ...args]`. The engine runs in a process group of its own, so a Ctrl-C
- * in the terminal reaches it once, from here (twice would stop it before it wrote what ran); the built-in engine also
- * gets an IPC channel, which closes when dialtone dies in a way no handler sees (SIGKILL), and it stops then.
+ * in the terminal reaches it once, from here (twice would stop it before it wrote what ran); it gets an IPC channel,
+ * which closes when dialtone dies in a way no handler sees (SIGKILL), and it stops then (the built-in engine itself,
+ * the user's k6 through bin/engine-guard.mjs).
  *
  * @example
  * const run = startEngine({ engine, args: ['--summary-export', 's.json', 'script.js'], env });
  * const code = await run.exited;
  */
 export function startEngine(o: EngineStart): RunningEngine {
-  catchInterrupts();
-  const child = spawn(o.engine.command, [...o.engine.args, 'run', ...o.args], {
+  const releaseSignals = catchInterrupts();
+  const line = [o.engine.command, ...o.engine.args, 'run', ...o.args];
+  // The user's k6 runs under bin/engine-guard.mjs, which holds the IPC channel for it (k6 takes none).
+  const [command, ...args] = o.engine.kind === 'builtin' ? line : [process.execPath, GUARD, ...line];
+  const child = spawn(command as string, args, {
     env: o.env,
-    stdio: o.engine.kind === 'builtin' ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
   }) as ChildProcessWithoutNullStreams;
   let ended = false;
@@ -94,6 +103,7 @@ export function startEngine(o: EngineStart): RunningEngine {
       for (const t of timers) clearTimeout(t);
       offInterrupt();
       offHard();
+      releaseSignals();
       // What the engine started dies with it, even when the engine itself was killed before it could stop them.
       if (child.pid !== undefined) {
         try {
