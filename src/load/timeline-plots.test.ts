@@ -31,13 +31,14 @@ type Layer = { mark: { type: string }; data: { values: Record<string, unknown>[]
 const layers = (spec: unknown) => (spec as { layer: Layer[] }).layer;
 
 describe('the plots of the run over time', () => {
-  it('draws throughput, VUs, error rate, the judged rates, latency per operation and the distribution', () => {
+  it('draws throughput, VUs, every plot with a breach, error rate, the judged rates, latency per operation and the distribution', () => {
     expect(timelineSpecs(timeline(), SLOS).map((s) => s.name)).toEqual([
       'throughput',
       'vus',
+      // Breached, so right after the load it ran under.
+      'latency http_req_duration{op:chat.respond}',
       'errors',
       'rates',
-      'latency http_req_duration{op:chat.respond}',
       'distribution',
     ]);
   });

@@ -106,8 +106,9 @@ const opOf = (key: string) => /\{op:([^,}]+)\}$/.exec(key)?.[1] ?? key;
 const endOf = (tl: Timeline) => (tl.points.at(-1)?.t ?? 0) + tl.interval_s;
 
 /**
- * The Vega-Lite specs of a run's timeline, in the page's order: throughput, VUs, error rate, the other rates an SLO
- * judges, latency per operation (and any other trend an SLO judges), the latency distribution.
+ * The Vega-Lite specs of a run's timeline, in the page's order: throughput, VUs, then every plot with a breach, then the
+ * others: error rate, the other rates an SLO judges, latency per operation (and any other trend an SLO judges), the
+ * latency distribution.
  *
  * @example
  * const specs = timelineSpecs(timeline, [{ key: 'http_req_duration{op:chat.respond}', expressions: ['p(95)<500'] }]);
@@ -193,8 +194,13 @@ export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: st
     });
   }
   if (latency.length) out.push({ name: 'distribution', spec: distributionSpec(tl, series) });
-  return out;
+  // A plot with a breach comes right after the load it ran under, so what failed is on the first screen of plots.
+  const breached = (o: { spec: TopLevelSpec }) => layersOf(o.spec).some((l) => l.mark?.type === 'rect');
+  const [throughput, vus, ...rest] = out;
+  return [...(throughput ? [throughput] : []), ...(vus ? [vus] : []), ...rest.filter(breached), ...rest.filter((o) => !breached(o))];
 }
+
+const layersOf = (spec: TopLevelSpec) => ((spec as { layer?: { mark?: { type?: string } }[] }).layer ?? []) as { mark?: { type?: string } }[];
 
 /** The whole run's latency per operation: share of requests per log-spaced bin, each latency SLO a vertical rule. */
 function distributionSpec(tl: Timeline, series: readonly SloSeries[]): TopLevelSpec {
