@@ -9,7 +9,7 @@ export const ChatDefects = defineDefects({
   },
   'chat-create-drops-conversation-id': {
     surface: 'chat',
-    breaks: ['chat.create.response-fields', 'chat.create.fields-accepted'],
+    breaks: ['chat.create.response-fields', 'chat.create.fields-accepted', 'chat.create.variant-routes'],
     description: 'The create response omits conversation_id when the request carries an initial_message.',
   },
   'chat-whatsapp-rejected': {

@@ -84,7 +84,7 @@ export const MessagingDefects = defineDefects({
   },
   'messaging-retry-after-missing': {
     surface: 'messaging',
-    breaks: ['messaging.limits.rate-limit-http'],
+    breaks: ['messaging.limits.rate-limit-http', 'messaging.limits.retry-after-when'],
     description: 'A rate-limited HTTP request gets 429 without a Retry-After header.',
   },
   'messaging-retry-after-zero': {
