@@ -15,7 +15,8 @@ function lines(stderr: string, tag: string): Record<string, number>[] {
 const upTo = (count: number, from = 0) => Array.from({ length: count }, (_, i) => i + from);
 const sorted = (xs: readonly (number | undefined)[]) => [...xs].sort((a, b) => (a ?? 0) - (b ?? 0));
 
-describe('one test across worker threads', () => {
+// Each test judges counts, never when anything ran, so they run side by side (vitest's maxConcurrency).
+describe.concurrent('one test across worker threads', () => {
   // k6-execution docs: vu.idInTest is "The identifier of the VU across the instance" … "Iteration ids are generated
   // sequentially from 0, VU ids from 1"; scenario.iterationInTest is "The unique and zero-based sequential number of
   // the current iteration in the scenario."
@@ -55,21 +56,29 @@ describe('one test across worker threads', () => {
     expect(lines(r.stderr, 'end')).toEqual([{ completed: 40, initialized: 4 }]);
   });
 
-  // k6-execution docs, instance.vusActive: "The number of active VUs." All four VUs wait until they see each other
-  // active: on four workers, only a count for the whole instance lets them.
-  it('counts the VUs active on every worker in exec.instance.vusActive', async () => {
+  // k6-execution docs, instance.vusActive: "The number of active VUs", and instance.iterationsCompleted: "The number of
+  // completed iterations in the current k6 instance". One VU per worker: VU 1 waits until it sees all four active; the
+  // other three stay active until they see VU 1's iteration completed. Only counts for the whole instance let both end.
+  it('counts the VUs active and the iterations completed on every worker in exec.instance', async () => {
     const r = await runScript(
       `import exec from 'k6/execution';
-       export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 4, iterations: 1, maxDuration: '1m' } } };
+       export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 4, iterations: 1, maxDuration: '10m' } } };
+       const tick = () => new Promise((r) => setTimeout(r, 5));
        export default async function () {
-         let most = 0;
-         while (most < 4) { most = Math.max(most, exec.instance.vusActive); await new Promise((r) => setTimeout(r, 5)); }
-         console.log('active most=' + most);
+         if (exec.vu.idInTest === 1) {
+           let most = 0;
+           while (most < 4) { most = Math.max(most, exec.instance.vusActive); await tick(); }
+           console.log('active most=' + most);
+         } else {
+           while (exec.instance.iterationsCompleted < 1) await tick();
+           console.log('waited completed=' + exec.instance.iterationsCompleted);
+         }
        }`,
       ['--workers', '4'],
     );
     expect(r.code).toBe(0);
-    expect(lines(r.stderr, 'active')).toEqual(upTo(4).map(() => ({ most: 4 })));
+    expect(lines(r.stderr, 'active')).toEqual([{ most: 4 }]);
+    expect(lines(r.stderr, 'waited')).toHaveLength(3);
   });
 
   // k6-execution docs, test.abort: "Aborts the test run with the exit code 108, and an optional string parameter"; the
