@@ -20,7 +20,7 @@ import { expectationsOf, type LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
 import { startEngine } from './spawn-engine.js';
 import { type K6Summary, thresholdsOf } from './summary.js';
-import { timelineOfRun, timelineSamples } from './timeline-file.js';
+import { keepsSamples, timelineOfRun, timelineSamples } from './timeline-file.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -93,7 +93,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const watch = new GeneratorWatch();
   const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
   // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
-  const samples = timelineSamples({ wanted: wantsDashboard(o), work, segmentRaw: o.extras?.segment ? join(dir, RAW_FILE) : undefined });
+  const wanted = keepsSamples({ dashboard: o.dashboard, atLimit: !wantsDashboard(o), seconds: goSeconds(shapeDuration(config.shape) ?? '') });
+  const samples = timelineSamples({ wanted, work, segmentRaw: o.extras?.segment ? join(dir, RAW_FILE) : undefined });
   const run = startEngine({
     engine,
     args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), ...samples.args, script],

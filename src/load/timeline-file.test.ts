@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readTimeline, timelineOfRun, timelineSamples } from './timeline-file.js';
+import { keepsSamples, readTimeline, timelineOfRun, timelineSamples } from './timeline-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dialtone-timeline-'));
 
@@ -43,7 +43,14 @@ describe("a run's samples read into its timeline", () => {
       files: ['/w/samples.json.gz'],
       missing: undefined,
     });
-    expect(timelineSamples({ wanted: false, work: '/w' }).missing).toMatch(/keeps its samples only with --dashboard/);
+    expect(timelineSamples({ wanted: false, work: '/w' }).missing).toMatch(/or lasts longer than 15 minutes keeps its samples only with --dashboard/);
+  });
+
+  it('keeps the samples of smoke and nightly runs, and of a run at the limit or a long one only with --dashboard', () => {
+    expect(keepsSamples({ dashboard: undefined, atLimit: false, seconds: 300 })).toBe(true);
+    expect(keepsSamples({ dashboard: undefined, atLimit: true, seconds: 60 })).toBe(false);
+    expect(keepsSamples({ dashboard: undefined, atLimit: false, seconds: 3600 })).toBe(false);
+    expect(keepsSamples({ dashboard: true, atLimit: true, seconds: 3600 })).toBe(true);
   });
 
   it('says why there is no timeline when the samples cannot be read, and the report stands', async () => {

@@ -79,10 +79,25 @@ export interface TimelineSamples {
   readonly missing: string | undefined;
 }
 
+/** The longest run that keeps its samples for the timeline unless asked: reading them back grows with the run. */
+export const TIMELINE_MAX_S = 900;
+
 /**
- * The samples a run keeps for its timeline: a segment's raw samples (written for `dialtone merge` anyway), else, on a
- * run that does not push the generator's limit, k6's JSON output gzipped into the run's scratch folder (`work`, removed
- * after the report). A run at the limit keeps none unless asked: writing every sample costs the generator CPU there.
+ * Whether a run keeps k6's JSON output for its timeline: always with --dashboard; otherwise when the run neither pushes
+ * the generator's limit (`atLimit`: the capacity workload, or --rate) nor runs past TIMELINE_MAX_S.
+ *
+ * @example
+ * keepsSamples({ dashboard: undefined, atLimit: false, seconds: 300 }); // true (a nightly run)
+ * keepsSamples({ dashboard: undefined, atLimit: false, seconds: 3600 }); // false (a learned hour, a soak)
+ */
+export function keepsSamples(o: { readonly dashboard: boolean | undefined; readonly atLimit: boolean; readonly seconds: number | undefined }): boolean {
+  return o.dashboard === true || (!o.atLimit && (o.seconds ?? 0) <= TIMELINE_MAX_S);
+}
+
+/**
+ * The samples a run keeps for its timeline: a segment's raw samples (written for `dialtone merge` anyway), else, when
+ * `wanted` (keepsSamples), k6's JSON output gzipped into the run's scratch folder (`work`, removed after the report). A
+ * run at the limit keeps none unless asked: writing every sample costs the generator CPU there.
  *
  * @example
  * timelineSamples({ wanted: true, work: 'reports/load/chat-turns/.work' });
@@ -94,7 +109,7 @@ export function timelineSamples(o: { readonly wanted: boolean; readonly work: st
     return {
       args: [],
       files: [],
-      missing: "a run that pushes the generator's limit (the capacity workload, or --rate) keeps its samples only with --dashboard",
+      missing: `a run that pushes the generator's limit (the capacity workload, or --rate) or lasts longer than ${TIMELINE_MAX_S / 60} minutes keeps its samples only with --dashboard`,
     };
   const file = join(o.work, 'samples.json.gz');
   return { args: ['--out', `json=${file}`], files: [file], missing: undefined };
