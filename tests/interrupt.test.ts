@@ -1,12 +1,12 @@
-// Stopping a run from outside, as CI, a pod eviction or Ctrl-C do: real dialtone processes against a target of their
-// own, signalled once load is under way. Nothing here judges time: each case waits for what it needs to see (load
+// Stopping a run from outside, as CI, a pod eviction or Ctrl-C do: real dialtone processes against a reference target,
+// signalled once load is under way. Nothing here judges time: each case waits for what it needs to see (load
 // started, the process ended, no process left), and checks what was written, the exit code and that load stopped.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient } from '../src/clients/control-client.js';
 import { EXIT } from '../src/errors.js';
 import { spawnTarget, type TargetProcess } from '../src/fuzz/target-process.js';
@@ -39,23 +39,61 @@ async function until(done: () => boolean | Promise<boolean>, bound = 120_000): P
   return done();
 }
 
+interface Target {
+  readonly profilePath: string;
+  /** Conversations the target holds: grows while load reaches it. */
+  conversations(): Promise<number>;
+}
+
+/**
+ * One target for the runs of a block (a target each made the probe of a busy machine time out), stopped after them once
+ * it counted no new conversation over a second: by then no run of the block sends it any load.
+ */
+function sharedTarget(): Target {
+  let target: TargetProcess | undefined;
+  let control: ControlClient | undefined;
+  let work = '';
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'dialtone-interrupt-target-'));
+    target = await spawnTarget(join(work, 'ref.json'));
+    control = new ControlClient(loadProfile(target.profilePath, {}));
+  }, 60_000);
+  const conversations = async () => (await (control as ControlClient).call<{ conversations: number }>('GET', '/state')).conversations;
+  afterAll(async () => {
+    try {
+      const after = await conversations();
+      await pause(1_000);
+      expect(await conversations(), 'load reached the target after every run had ended').toBe(after);
+    } finally {
+      await target?.stop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+  return {
+    get profilePath() {
+      return (target as TargetProcess).profilePath;
+    },
+    conversations,
+  };
+}
+
 interface Run {
   readonly child: ChildProcess;
   readonly pid: number;
   readonly mark: string;
   readonly reports: string;
+  readonly target: Target;
   out(): string;
   err(): string;
+  /** Resolves once the process ended and everything it printed was read. */
   readonly exited: Promise<number | null>;
-  /** Conversations the target holds: grows while load reaches it. */
-  conversations(): Promise<number>;
+  ended(): boolean;
+  finish(): void;
 }
 
-/** A target of its own, and `dialtone ARGS --target … --report-dir …` in a process group of its own (as a terminal's job). */
-async function startRun(args: string[]): Promise<Run & { target: TargetProcess; work: string }> {
+/** `dialtone ARGS --target … --report-dir …` in a process group of its own, as a terminal's job, marked in its environment. */
+function startRun(target: Target, args: string[]): Run {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-interrupt-'));
-  const target = await spawnTarget(join(work, 'ref.json'));
-  const control = new ControlClient(loadProfile(target.profilePath, {}));
   const mark = `DIALTONE_TEST_MARK_${randomUUID().replaceAll('-', '')}`;
   const reports = join(work, 'reports');
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), ...args, '--target', target.profilePath, '--report-dir', reports], {
@@ -66,55 +104,53 @@ async function startRun(args: string[]): Promise<Run & { target: TargetProcess; 
   });
   let out = '';
   let err = '';
+  let ended = false;
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      ended = true;
+      resolve(code);
+    }),
+  );
   return {
     child,
     pid: child.pid as number,
     mark,
     reports,
+    target,
     out: () => out,
     err: () => err,
     exited,
-    conversations: async () => (await control.call<{ conversations: number }>('GET', '/state')).conversations,
-    target,
-    work,
+    ended: () => ended,
+    finish: () => rmSync(work, { recursive: true, force: true }),
   };
 }
 
-/** Once load reached the target: more conversations than before the run started. */
+/** Once the run's engine has begun (its header relayed) and load reaches the target (more conversations than before). */
 async function loadUnderWay(run: Run): Promise<void> {
-  const before = await run.conversations();
-  const ended = () => run.child.exitCode !== null || run.child.signalCode !== null;
-  const reached = await until(async () => ended() || (await run.conversations()) > before);
-  expect(reached && !ended(), `load never reached the target:\n${run.out()}\n${run.err()}`).toBe(true);
+  const before = await run.target.conversations();
+  const reached = await until(async () => run.ended() || (run.out().includes('scenarios:') && (await run.target.conversations()) > before));
+  expect(reached && !run.ended(), `load never reached the target (exit ${run.child.exitCode}):\n${run.out()}\n${run.err()}`).toBe(true);
 }
 
 /**
- * After the run: no process of it left, and the target sees no new conversation. A helper process (tsx's esbuild
+ * After the run: no process of it left (the engine was the only thing sending load). A helper process (tsx's esbuild
  * service) ends a moment after its parent; the bound only keeps a process that never ends from hanging the test.
  */
 async function nothingLeft(run: Run): Promise<void> {
   await until(() => processesMarked(run.mark).length === 0, 30_000);
   expect(processesMarked(run.mark)).toEqual([]);
-  const after = await run.conversations();
-  await pause(1_000);
-  expect(await run.conversations()).toBe(after);
-}
-
-async function finish(run: Run & { target: TargetProcess; work: string }): Promise<void> {
-  await run.target.stop();
-  rmSync(run.work, { recursive: true, force: true });
 }
 
 const LOAD = ['load', 'chat-turns', '--workload', 'smoke', '--duration', '120s', '--engine', 'builtin'];
 const loadDir = (run: Run) => join(run.reports, 'load', 'chat-turns');
 const read = (path: string) => readFileSync(path, 'utf8');
 
-// Each case has its own target, mark and folders, so the cases of a block run side by side; the blocks run one after
-// another, so no more than three runs share the machine (a busy runner's target must still answer dialtone's probe).
+// Each case has its own mark and folders, so the cases of a block run side by side against the block's target; the
+// blocks run one after another, so no more than three runs share the machine.
 describe('stopping dialtone load from outside with one signal', () => {
+  const target = sharedTarget();
   it.concurrent.each([
     ['SIGINT', 'to the process group, as Ctrl-C in a terminal'],
     ['SIGTERM', 'to dialtone alone, as CI cancelling a job'],
@@ -122,7 +158,7 @@ describe('stopping dialtone load from outside with one signal', () => {
   ] as const)(
     '%s %s stops the engine, writes the run marked interrupted and exits 105',
     async (signal, how) => {
-      const run = await startRun(LOAD);
+      const run = startRun(target, LOAD);
       try {
         await loadUnderWay(run);
         process.kill(how.includes('group') ? -run.pid : run.pid, signal);
@@ -145,7 +181,7 @@ describe('stopping dialtone load from outside with one signal', () => {
         expect(JSON.parse(read(join(loadDir(run), 'summary.json'))).metrics).toBeTypeOf('object');
         expect(run.out()).toContain('interrupted');
       } finally {
-        await finish(run);
+        run.finish();
       }
     },
     240_000,
@@ -153,8 +189,9 @@ describe('stopping dialtone load from outside with one signal', () => {
 });
 
 describe('stopping dialtone load at once', () => {
+  const target = sharedTarget();
   it.concurrent('a second SIGTERM stops everything at once with exit 105', async () => {
-    const run = await startRun(LOAD);
+    const run = startRun(target, LOAD);
     try {
       await loadUnderWay(run);
       process.kill(run.pid, 'SIGTERM');
@@ -164,12 +201,12 @@ describe('stopping dialtone load at once', () => {
       expect(run.err()).toContain('SIGTERM again: stopping at once');
       await nothingLeft(run);
     } finally {
-      await finish(run);
+      run.finish();
     }
   }, 240_000);
 
   it.concurrent('SIGKILL to dialtone: the engine notices its parent is gone, stops its load and writes its summary', async () => {
-    const run = await startRun(LOAD);
+    const run = startRun(target, LOAD);
     try {
       await loadUnderWay(run);
       process.kill(run.pid, 'SIGKILL');
@@ -178,14 +215,15 @@ describe('stopping dialtone load at once', () => {
       expect(existsSync(join(loadDir(run), 'summary.json'))).toBe(true);
       expect(existsSync(join(loadDir(run), 'result.json'))).toBe(false);
     } finally {
-      await finish(run);
+      run.finish();
     }
   }, 240_000);
 });
 
 describe('stopping a capacity search and the gate from outside', () => {
+  const target = sharedTarget();
   it.concurrent('SIGTERM to dialtone capacity keeps the finished steps, claims no capacity and exits 105', async () => {
-    const run = await startRun(['capacity', 'chat-turns', '--engine', 'builtin', '--step', '4s', '--warmup', '1s', '--start-rate', '2', '--max-steps', '8']);
+    const run = startRun(target, ['capacity', 'chat-turns', '--engine', 'builtin', '--step', '4s', '--warmup', '1s', '--start-rate', '2', '--max-steps', '8']);
     try {
       expect(await until(() => run.out().includes('step 0 ')), run.out() + run.err()).toBe(true);
       process.kill(run.pid, 'SIGTERM');
@@ -205,12 +243,12 @@ describe('stopping a capacity search and the gate from outside', () => {
       expect(read(join(dir, 'index.html'))).toContain('Interrupted by SIGTERM at step');
       expect(read(join(dir, 'index.html'))).toContain('No maximum sustainable rate is claimed');
     } finally {
-      await finish(run);
+      run.finish();
     }
   }, 240_000);
 
   it.concurrent('SIGINT to dialtone conformance writes the report of the cases that finished, fails the gate and exits 105', async () => {
-    const run = await startRun(['conformance']);
+    const run = startRun(target, ['conformance']);
     try {
       expect(await until(() => /\(2\/\d+ files\)/.test(run.err())), run.out() + run.err()).toBe(true);
       process.kill(-run.pid, 'SIGINT');
@@ -229,7 +267,7 @@ describe('stopping a capacity search and the gate from outside', () => {
       expect(read(join(dir, 'junit.xml'))).toContain('interrupted by SIGINT');
       expect(run.out()).toContain('gate: fail');
     } finally {
-      await finish(run);
+      run.finish();
     }
   }, 240_000);
 });
