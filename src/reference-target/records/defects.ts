@@ -2,6 +2,11 @@ import { defineDefects } from '../defect.js';
 
 /** Defects of the conversations list, the concurrency series and audio (document 2). Each breaks documented rules the way a real regression would. */
 export const RecordsDefects = defineDefects({
+  'conversations-record-default-variant': {
+    surface: 'conversations',
+    breaks: ['conversations.record.shows-what-chat-sent'],
+    description: "A conversation's record names the project's default variant, whatever variant create routed it to.",
+  },
   'conversations-cursor-skips-edge': {
     surface: 'conversations',
     breaks: ['conversations.cursor.walk-complete', 'conversations.cursor.pass-returned'],

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { REFERENCE_HISTORY } from '../../contract/conversations/shapes.js';
 import type { TargetContext } from '../context.js';
+import type { StoredConversation } from '../conversations.js';
 import { recordOf } from './build.js';
 import { generateHistory } from './history.js';
 import { compareRecords, type RecordData } from './model.js';
@@ -138,7 +139,7 @@ export class RecordsStore {
     for (const c of this.ctx.conversations.values()) {
       if (bounds.fromMs !== undefined && c.startedAt < bounds.fromMs) continue;
       if (bounds.toMs !== undefined && c.startedAt >= bounds.toMs) continue;
-      live.push(recordOf(c, project.variants));
+      live.push(this.#recordOf(c, project.variants));
     }
     live.sort(compareRecords);
     const merged = out.concat(live);
@@ -148,11 +149,16 @@ export class RecordsStore {
     return first && last && compareRecords(last, first) > 0 ? merged.sort(compareRecords) : merged;
   }
 
+  /** The record of a conversation the target served; a defect's names the default variant whatever it was routed to. */
+  #recordOf(c: StoredConversation, variants: Project['variants']): RecordData {
+    return recordOf(this.ctx.defects.has('conversations-record-default-variant') ? { ...c, variantId: undefined } : c, variants);
+  }
+
   /** A record by conversation id, in any project, with its project. */
   find(id: string): { project: Project; record: RecordData } | undefined {
     const c = this.ctx.conversations.get(id);
     const main = this.#projects.get('main') as Project;
-    if (c) return { project: main, record: recordOf(c, main.variants) };
+    if (c) return { project: main, record: this.#recordOf(c, main.variants) };
     if (!this.#byId) {
       this.#byId = new Map();
       for (const p of this.#projects.values()) for (const r of this.history(p)) this.#byId.set(r.id, { project: p, record: r });
