@@ -211,6 +211,14 @@ export async function runEngine(args: RunArgs): Promise<number> {
   const failures: Failures = { count: 0 };
   // __ENV: the system's variables and the -e values (cli-options.ts).
   const env = scriptEnv(args, process.env);
+  // setup() and teardown() emit iteration_duration ("including time spent in setup and teardown") but no `iterations`:
+  // that is "The aggregate number of times the VUs execute the JS script (the default function)" (metrics reference).
+  const setupSink: SampleSink = {
+    declare: (m) => forward.declare(m),
+    emit: (metric, value, tags, time) => {
+      if (metric !== 'iterations') forward.emit(metric, value, tags, time);
+    },
+  };
   let vu0: Vu;
   let tls: EngineTls;
   let options: Record<string, unknown>;
@@ -223,7 +231,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     globalThis.console = vuConsole(consoleLine);
     try {
       vu0 = new Vu(0, 0, {
-        sink: forward,
+        sink: setupSink,
         tls,
         options: {},
         baseEnv: env,

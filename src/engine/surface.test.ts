@@ -125,4 +125,20 @@ describe.concurrent('the k6 surface on the engine', () => {
     expect(data.metrics.checks.values).toEqual({ rate: 4 / 6, passes: 4, fails: 2 });
     expect(data.state.testRunDurationMs).toBeGreaterThan(0);
   });
+
+  // Metrics reference: iterations is "The aggregate number of times the VUs execute the JS script (the default
+  // function)"; iteration_duration is "The time to complete one full iteration, including time spent in setup and
+  // teardown".
+  it('counts in iterations the default function only, and in iteration_duration setup and teardown too', async () => {
+    const r = await runScript(
+      `export const options = { iterations: 2 };
+       export function setup() {}
+       export default function () {}
+       export function teardown() {}`,
+      ['--summary-trend-stats', 'avg,count'],
+    );
+    expect(r.code).toBe(0);
+    expect(n(r, 'iterations', 'count')).toBe(2);
+    expect(n(r, 'iteration_duration', 'count')).toBe(4);
+  });
 });
