@@ -71,6 +71,11 @@ export const VoiceDefects = defineDefects({
     breaks: ['voice.signaling.optional-fields'],
     description: 'caller and callee of the offer are not kept on the call’s conversation record.',
   },
+  'voice-variant-default': {
+    surface: 'voice',
+    breaks: ['voice.signaling.optional-fields'],
+    description: "The offer's variantId is ignored: every call is routed to the project's default variant.",
+  },
   'voice-call-sid-snake-case': {
     surface: 'voice',
     breaks: ['voice.signaling.call-sid-camel-case'],

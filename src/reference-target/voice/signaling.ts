@@ -204,7 +204,8 @@ async function offer(conn: SignalingConnection, raw: Record<string, unknown>, en
     ctx.conversations.create({
       source: 'voice',
       channel: 'VOICE-WEBRTC',
-      variantId: message.variantId,
+      // A defect's gateway routes every call to the project's default variant.
+      variantId: conn.defects.has('voice-variant-default') ? ctx.tenant.variants[0]?.id : message.variantId,
       integrationAttributes: undefined,
       ...(conn.defects.has('voice-drops-caller-fields') ? {} : { caller: message.caller, callee: message.callee }),
       callSid: conn.defects.has('voice-call-sid-snake-case') ? (typeof raw.call_sid === 'string' ? raw.call_sid : undefined) : message.callSid,
