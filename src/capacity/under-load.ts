@@ -5,6 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { type Engine, type EngineChoice, type EngineId, engineId, engineName } from '../load/engine.js';
+import { interruption } from '../load/interrupt.js';
 import { sloSetName } from '../load/slos.js';
 import { startEngine } from '../load/spawn-engine.js';
 import { type K6Summary, stat } from '../load/summary.js';
@@ -39,6 +40,12 @@ export function parseUnderLoad(v: string): { scenario: string; rate: number } {
   const m = /^([a-z0-9-]+)@(\d+(?:\.\d+)?)$/.exec(v);
   if (!m || !(Number(m[2]) > 0)) throw new UsageError(`conformance: --under-load must look like SCENARIO@RATE, e.g. chat-turns@30, got '${v}'`);
   return { scenario: m[1] as string, rate: Number(m[2]) };
+}
+
+/** A stop signal ends the gate under load where it is: its load is stopped, and it gives no verdict. */
+function stopIfInterrupted(): void {
+  const cut = interruption();
+  if (cut) throw new Error(`interrupted by ${cut.signal}`);
 }
 
 /** A free loopback port for the engine's REST API (k6's, which the built-in engine serves too). */
@@ -157,6 +164,7 @@ export async function gateUnderLoad(o: {
   engine?: Engine | EngineChoice | undefined;
 }): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results }> {
   const idle = await o.runSuite();
+  stopIfInterrupted();
   const ctx = await prepareSteps(o.root, o.scenario, o.loaded, join(o.reportDir, 'conformance', '.under-load'), false, o.engine);
   const hold = holdLoad(ctx, o.rate, await freePort());
   let underLoad: Results;
@@ -165,12 +173,15 @@ export async function gateUnderLoad(o: {
     // The engine initialises its VUs first: the gate starts once iterations complete, and RAMP_S later.
     const deadline = Date.now() + START_TIMEOUT_S * 1000;
     while (((await hold.running()) ?? 0) === 0) {
+      stopIfInterrupted();
       if (Date.now() > deadline) throw new EnvironmentError(`conformance: the ${o.scenario} load did not start within ${START_TIMEOUT_S} s`);
       await new Promise((r) => setTimeout(r, 500));
     }
     await new Promise((r) => setTimeout(r, RAMP_S * 1000));
+    stopIfInterrupted();
     const before = { n: await countOf(hold, o.scenario), t: Date.now() };
     underLoad = await o.runSuite();
+    stopIfInterrupted();
     const short = MIN_MEASURE_S * 1000 - (Date.now() - before.t);
     if (short > 0) await new Promise((r) => setTimeout(r, short));
     const after = { n: await countOf(hold, o.scenario), t: Date.now() };
