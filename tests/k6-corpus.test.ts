@@ -119,6 +119,9 @@ const HTTP_METRICS = [
   'data_received',
   'vus_max',
 ];
+/** The WebSocket metrics of both k6/ws and k6/websockets (/using-k6/metrics/reference/#websockets). */
+const WS_METRICS = ['ws_sessions', 'ws_msgs_sent', 'ws_msgs_received', 'ws_connecting', 'ws_session_duration', 'data_sent', 'data_received'];
+
 function expectHttpRun(r: CorpusRun, code = 0, o: { interruptedVus?: number } = {}): void {
   expect(r.code, said(r)).toBe(code);
   for (const name of HTTP_METRICS) expect(r.metrics[name], `${r.script}: ${name}`).toBeDefined();
@@ -490,6 +493,7 @@ describe.concurrent('the k6 compatibility corpus', () => {
     it("runs k6/ws's connect callback until socket.setTimeout closes the socket, returning the 101 response", async () => {
       const r = await corpus('ws-legacy.js');
       expect(r.code, said(r)).toBe(0);
+      for (const name of WS_METRICS) expect(r.metrics[name], name).toBeDefined();
       expect(check(r, 'status is 101')).toMatchObject({ passes: 3, fails: 0 });
       expect(check(r, 'echoed hello')).toMatchObject({ passes: 3, fails: 0 });
       expect(m(r, 'ws_sessions')).toBe(3);
@@ -503,6 +507,7 @@ describe.concurrent('the k6 compatibility corpus', () => {
     it('opens a k6/websockets socket per iteration, echoes its message and counts the session', async () => {
       const r = await corpus('websockets.js');
       expect(r.code, said(r)).toBe(0);
+      for (const name of WS_METRICS) expect(r.metrics[name], name).toBeDefined();
       expect(m(r, 'iterations')).toBe(4);
       expect(m(r, 'ws_sessions')).toBe(4);
       expect(m(r, 'ws_msgs_sent')).toBe(4);
