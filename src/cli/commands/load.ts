@@ -148,6 +148,12 @@ export async function runLoadCommand(
     return EXIT.interrupted;
   }
   const session = await openTarget(o.target);
+  const early = interruption();
+  if (early) {
+    await session.close();
+    console.log(`load ${o.scenario} (${o.profile}): interrupted by ${early.signal} before the run started`);
+    return EXIT.interrupted;
+  }
   try {
     const run = {
       root: ROOT,
