@@ -49,6 +49,9 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
       res.end();
     } else if (p === '/slow') {
       setTimeout(() => res.end('late'), 2_000).unref();
+    } else if (p === '/page') {
+      res.setHeader('Content-Type', 'text/html');
+      res.end('<html><head><title>k6 page</title></head><body><a href="/next">next</a></body></html>');
     } else if (p === '/bytes') {
       res.end(Buffer.from([0, 1, 2, 250, 255]));
     } else {
@@ -264,7 +267,7 @@ describe('k6/http asyncRequest', () => {
     expect(res.json('missing.path')).toBeUndefined();
     const bad = await h.asyncRequest('GET', `${base}/not-json`);
     expect(bad.json()).toBeUndefined();
-    expect(() => res.html()).toThrow(/not supported/);
+    expect(() => res.html()).toThrow('k6/http: res.html() found no HTML parser (k6/html was not loaded for this script)');
     await vu.close();
   });
 
@@ -503,5 +506,19 @@ describe('k6/http cookies', () => {
       expect((h.cookieJar as () => Jar)().cookiesForURL(`${base}/`)).toEqual(left);
       await vu.close();
     }
+  });
+});
+
+describe('k6/http res.html()', () => {
+  // /javascript-api/k6-http/response/response-html/: "Parses response as HTML and populates a Selection object."
+  it('parses the body as HTML with k6/html, once the script loaded it', async () => {
+    const { parseHTML } = await import('./html.js');
+    const { useHtmlParser } = await import('./http.js');
+    useHtmlParser(parseHTML);
+    const { h, vu } = setup();
+    const res = await h.asyncRequest('GET', `${base}/page`);
+    expect((res.html() as { find(s: string): { text(): string } }).find('title').text()).toBe('k6 page');
+    expect((res.html('a') as { attr(n: string): string }).attr('href')).toBe('/next');
+    await vu.close();
   });
 });

@@ -322,6 +322,14 @@ function parseSetCookie(line: string): ResponseCookie | undefined {
   return c;
 }
 
+/** k6/html's parseHTML, set when the script's modules load it (cheerio costs a worker time to load: only when used). */
+let htmlParser: ((html: string) => { find(selector: string): unknown }) | undefined;
+
+/** Lets `res.html()` parse with k6/html's `parseHTML`. */
+export function useHtmlParser(parse: (html: string) => { find(selector: string): unknown }): void {
+  htmlParser = parse;
+}
+
 /** k6's Response (/javascript-api/k6-http/response/). Headers, cookies and the request are built when first read. */
 export class HttpResponse {
   readonly proto = 'HTTP/1.1';
@@ -416,8 +424,11 @@ export class HttpResponse {
     return selector === undefined ? this.#json : gjsonGet(this.#json, selector);
   }
 
-  html(): never {
-    throw new Error('k6/http: res.html() is not supported by the built-in engine (no HTML parser); use res.body');
+  /** /javascript-api/k6-http/response/response-html/: "Parses response as HTML and populates a Selection object." */
+  html(selector?: string): unknown {
+    if (!htmlParser) throw new Error('k6/http: res.html() found no HTML parser (k6/html was not loaded for this script)');
+    const doc = htmlParser(typeof this.body === 'string' ? this.body : '');
+    return selector === undefined ? doc : doc.find(selector);
   }
 
   clickLink(): never {

@@ -17,7 +17,11 @@ const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
   'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
   'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,
   'k6/crypto': async () => (await import('./crypto.js')).cryptoModule as Factory,
-  'k6/html': async () => (await import('./html.js')).htmlModule as Factory,
+  'k6/html': async () => {
+    const html = await import('./html.js');
+    (await import('./http.js')).useHtmlParser(html.parseHTML);
+    return html.htmlModule as Factory;
+  },
 };
 
 const EAGER: Readonly<Record<string, Factory>> = {
@@ -30,7 +34,10 @@ const EAGER: Readonly<Record<string, Factory>> = {
 
 /** The import names a bundle asks `require` for. */
 export function importsOf(code: string): string[] {
-  return [...new Set([...code.matchAll(/\brequire\("(k6(?:\/[\w-]+)*)"\)/g)].map((m) => m[1] as string))];
+  const names = new Set([...code.matchAll(/\brequire\("(k6(?:\/[\w-]+)*)"\)/g)].map((m) => m[1] as string));
+  // `res.html()` parses with k6/html: loaded only for a script that may call it.
+  if (names.has('k6/http') && /\.html\(/.test(code)) names.add('k6/html');
+  return [...names];
 }
 
 /**
