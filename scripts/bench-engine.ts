@@ -72,6 +72,8 @@ export interface ChatTurnsRow {
   readonly engine_cpu_seconds: number;
   readonly engine_cpu_ms_per_request: number;
   readonly machine_busy: number;
+  /** How late the arrivals started against their schedule, p99 (the built-in engine's iteration_start_lag), ms. */
+  readonly start_lag_p99_ms: number | null;
   /** Where the engine's CPU was read: result.json's delivery, or this script's watch of the whole `dialtone load`. */
   readonly cpu_from: 'result.json' | 'watch of dialtone load';
 }
@@ -288,6 +290,7 @@ async function chatTurns(t: Target, rate: number, seconds: number, work: string)
     engine_cpu_seconds: cpuSeconds,
     engine_cpu_ms_per_request: (cpuSeconds * 1000) / Math.max(1, requests),
     machine_busy: d?.machine_busy ?? median(m.watched.machineBusy),
+    start_lag_p99_ms: d?.start_lag_p99_ms ?? stat(summary, 'iteration_start_lag', 'p(99)') ?? null,
     cpu_from: d ? 'result.json' : 'watch of dialtone load',
   };
   rmSync(dir, { recursive: true, force: true });
@@ -473,9 +476,9 @@ export function engineTable(r: EngineBench): string {
     '',
     '### chat-turns at a rate (`dialtone load chat-turns --engine builtin`)',
     '',
-    '| asked conv/s | delivered conv/s | requests/s | turns/s | dropped | engine CPU avg (peak) cores | engine CPU ms / request | machine busy | short by | exit |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    `| ${f(c.asked_conversations_per_s)} | ${f(c.delivered_conversations_per_s)} | ${f(c.requests_per_s)} | ${f(c.turns_per_s)} | ${f(c.dropped_share * 100)} % | ${f(c.engine_cpu_avg_cores, 2)} (${f(c.engine_cpu_peak_cores, 2)}) | ${f(c.engine_cpu_ms_per_request, 3)} | ${f(c.machine_busy * 100)} % | ${c.short_by.join(', ') || '—'} | ${c.exit_code} |`,
+    '| asked conv/s | delivered conv/s | requests/s | turns/s | dropped | engine CPU avg (peak) cores | engine CPU ms / request | start lag p99 (ms) | machine busy | short by | exit |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${f(c.asked_conversations_per_s)} | ${f(c.delivered_conversations_per_s)} | ${f(c.requests_per_s)} | ${f(c.turns_per_s)} | ${f(c.dropped_share * 100)} % | ${f(c.engine_cpu_avg_cores, 2)} (${f(c.engine_cpu_peak_cores, 2)}) | ${f(c.engine_cpu_ms_per_request, 3)} | ${c.start_lag_p99_ms === null ? '—' : f(c.start_lag_p99_ms, 1)} | ${f(c.machine_busy * 100)} % | ${c.short_by.join(', ') || '—'} | ${c.exit_code} |`,
     '',
     `### CPU per request: chat/respond at ${p.rate}/s, ${p.connections} VUs / connections, engine vs autocannon`,
     '',
