@@ -26,7 +26,11 @@ describe('dialtone conformance --under-load', () => {
     expect(result.failed_in_both).toEqual([]);
     expect(run.stdout).toContain('FAIL UNDER LOAD chat.close.success-true (passed idle)');
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(readFileSync(join(dir, 'conformance', 'under-load.html'), 'utf8')).toContain('<code>chat.close.success-true</code>');
+    const html = readFileSync(join(dir, 'conformance', 'under-load.html'), 'utf8');
+    expect(html).toContain('<code>chat.close.success-true</code>');
+    // The held load over time, the gate's run marked on every plot.
+    expect(html).toContain('<h2>The run over time</h2>');
+    expect(html.match(/>the gate ran under this load</g)?.length).toBeGreaterThanOrEqual(5);
     rmSync(dir, { recursive: true, force: true });
   }, 250_000);
 });

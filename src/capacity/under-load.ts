@@ -1,6 +1,6 @@
 // The conformance gate under load: the suite idle, then again while a load scenario holds the target
 // at a constant arrival rate; the report lists the rules that passed idle but failed under load.
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, UsageError } from '../errors.js';
@@ -9,6 +9,8 @@ import { interruption } from '../load/interrupt.js';
 import { sloSetName } from '../load/slos.js';
 import { startEngine } from '../load/spawn-engine.js';
 import { type K6Summary, stat } from '../load/summary.js';
+import { timelineOfRun } from '../load/timeline-file.js';
+import { sloKeysOf, timelineSection } from '../load/timeline-plots.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
 import { esc, page } from '../report/html.js';
@@ -74,7 +76,7 @@ function holdLoad(
   ctx: StepContext,
   rate: number,
   port: number,
-): { running: () => Promise<number | undefined>; stop: () => Promise<{ iterations: number; seconds: number }> } {
+): { running: () => Promise<number | undefined>; stop: () => Promise<{ iterations: number; seconds: number }>; samples: string } {
   // Few VUs up front (the engine starts faster), more on demand up to the step budget.
   const budget = vuBudget(rate, 2000);
   const shape: StepShape = {
@@ -86,15 +88,18 @@ function holdLoad(
     maxVUs: budget.maxVUs,
   };
   const summaryPath = join(ctx.workDir, 'hold.summary.json');
+  // The held load's own samples, for the page's run over time; at the gate's modest rate they cost the generator little.
+  const samples = join(ctx.workDir, 'hold.samples.json.gz');
   const started = Date.now();
   const log = createWriteStream(join(ctx.workDir, 'hold.engine.log'));
   const run = startEngine({
     engine: ctx.engine,
-    args: ['--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, ctx.script],
+    args: ['--no-color', '--quiet', '--address', `127.0.0.1:${port}`, '--summary-export', summaryPath, '--out', `json=${samples}`, ctx.script],
     env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
     output: (c) => log.write(redact(c.toString('utf8'), ctx.secrets)),
   });
   return {
+    samples,
     running: () => iterationsSoFar(port),
     async stop() {
       const seconds = (Date.now() - started) / 1000;
@@ -169,6 +174,7 @@ export async function gateUnderLoad(o: {
   const hold = holdLoad(ctx, o.rate, await freePort());
   let underLoad: Results;
   let gate: { iterations: number; seconds: number };
+  let gateSpan: { from: number; to: number } | undefined;
   try {
     // The engine initialises its VUs first: the gate starts once iterations complete, and RAMP_S later.
     const deadline = Date.now() + START_TIMEOUT_S * 1000;
@@ -186,6 +192,7 @@ export async function gateUnderLoad(o: {
     if (short > 0) await new Promise((r) => setTimeout(r, short));
     const after = { n: await countOf(hold, o.scenario), t: Date.now() };
     gate = { iterations: after.n - before.n, seconds: (after.t - before.t) / 1000 };
+    gateSpan = { from: before.t, to: after.t };
   } finally {
     await hold.stop();
   }
@@ -208,6 +215,12 @@ export async function gateUnderLoad(o: {
     failed_in_both: [...loadFailing].filter((id) => idleFailing.has(id)),
     ...(ctx.slos ? { slo_set: sloSetName(o.loaded.profile.name, ctx.slos) } : {}),
   };
+  const thresholds = (ctx.slos ?? []).flatMap((e) => e.expressions.map((t) => ({ metric: e.key, expression: typeof t === 'string' ? t : t.threshold })));
+  const { timeline, missing } = await timelineOfRun({ args: [], files: [hold.samples], missing: undefined }, thresholds);
+  rmSync(hold.samples, { force: true });
+  const t0 = timeline ? Date.parse(timeline.started_at) : 0;
+  const spans = gateSpan ? [{ from: (gateSpan.from - t0) / 1000, to: (gateSpan.to - t0) / 1000, label: 'the gate ran under this load' }] : [];
+  const overTime = await timelineSection(timeline, sloKeysOf(thresholds), missing, spans);
   const list = (ids: readonly string[]) =>
     ids.length ? `<ul>${ids.map((id) => `<li><code>${esc(id)}</code></li>`).join('')}</ul>` : '<p class="muted">none</p>';
   writeReportFiles(
@@ -224,7 +237,8 @@ export async function gateUnderLoad(o: {
             ? ''
             : ` <strong>(less than ${DELIVERED_SHARE * 100} % of the ${o.rate}/s asked: the load was not delivered, so the gate under load judged a lighter load)</strong>`
         }. Idle gate: ${esc(idle.gate)}; gate under load: ${esc(underLoad.gate)}.</p>
-<h2>Passed idle, failed under load</h2>${list(result.failed_only_under_load)}<h2>Failed in both</h2>${list(result.failed_in_both)}`,
+<h2>Passed idle, failed under load</h2>${list(result.failed_only_under_load)}<h2>Failed in both</h2>${list(result.failed_in_both)}
+${overTime}`,
       ),
     },
     ctx.secrets,

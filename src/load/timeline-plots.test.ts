@@ -50,6 +50,16 @@ describe('the plots of the run over time', () => {
     expect(ls.find((l) => l.mark.type === 'rect')?.data.values).toEqual([{ from: 3, to: 6, series: 'SLO breached in the interval' }]);
   });
 
+  it('marks a stretch of the run on every plot over time, named in its legend, without taking it for a breach', () => {
+    const specs = timelineSpecs(timeline(), SLOS, [{ from: 1, to: 2.5, label: 'the gate ran under this load' }]);
+    for (const { name, spec } of specs.filter((x) => x.name !== 'distribution')) {
+      expect(layers(spec).find((l) => l.data.values[0]?.series === 'the gate ran under this load')?.data.values, name).toEqual([
+        { from: 1, to: 2.5, series: 'the gate ran under this load' },
+      ]);
+    }
+    expect(specs.map((x) => x.name).slice(0, 3)).toEqual(['throughput', 'vus', 'latency http_req_duration{op:chat.respond}']);
+  });
+
   it('gives every plot a colour legend naming each series, even a plot of one', () => {
     for (const { spec } of timelineSpecs(timeline(), SLOS)) {
       const colours = layers(spec).map((l) => l.encoding.color);

@@ -6,6 +6,13 @@ import type { TopLevelSpec } from 'vega-lite';
 import { esc } from '../report/html.js';
 import { ERROR_METRIC, LATENCY_METRIC, type SloSeries, sloSeries, type Timeline } from './timeline.js';
 
+/** A stretch of the run to mark on every plot over time (the gate's run under load), in seconds from its start. */
+export interface Span {
+  readonly from: number;
+  readonly to: number;
+  readonly label: string;
+}
+
 /** An SLO as a run's thresholds give it: a metric key and its expressions. */
 export interface SloKey {
   readonly key: string;
@@ -15,6 +22,7 @@ export interface SloKey {
 const WIDTH = 470;
 const HEIGHT = 170;
 const BREACH = '#cf222e';
+const SPAN = '#8c959f';
 const SLO_LINE = '#57606a';
 const PALETTE = ['#0969da', '#bf8700', '#8250df', '#1a7f37', '#bc4c00', '#1b7c83', '#d1242f', '#6e7781'];
 
@@ -43,12 +51,20 @@ function overTime(o: {
   end: number;
   y: { title: string; log?: boolean; format?: string; zero?: boolean };
   interpolate?: 'linear' | 'step-after';
+  spans?: readonly Span[];
 }): TopLevelSpec {
+  const spans = (o.spans ?? []).map((p) => ({ from: p.from, to: p.to, series: p.label }));
   const names = [...new Set(o.rows.map((r) => r.series))];
   const rules = [...new Map(o.slos.map((s) => [sloName(s), { series: sloName(s), bound: s.expression.value }])).values()];
   const breaches = o.slos.flatMap((s) => s.breaches.map((b) => ({ ...b, series: BREACH_NAME })));
-  const domain = [...names, ...rules.map((r) => r.series), ...(breaches.length ? [BREACH_NAME] : [])];
-  const range = [...names.map((_, i) => PALETTE[i % PALETTE.length] as string), ...rules.map(() => SLO_LINE), ...(breaches.length ? [BREACH] : [])];
+  const spanNames = [...new Set(spans.map((p) => p.series))];
+  const domain = [...names, ...rules.map((r) => r.series), ...(breaches.length ? [BREACH_NAME] : []), ...spanNames];
+  const range = [
+    ...names.map((_, i) => PALETTE[i % PALETTE.length] as string),
+    ...rules.map(() => SLO_LINE),
+    ...(breaches.length ? [BREACH] : []),
+    ...spanNames.map(() => SPAN),
+  ];
   const color = {
     field: 'series',
     type: 'nominal' as const,
@@ -86,6 +102,9 @@ function overTime(o: {
       ...(breaches.length
         ? [{ data: { values: breaches }, mark: { type: 'rect' as const, opacity: 0.14 }, encoding: { x: { ...x, field: 'from' }, x2: { field: 'to' }, color } }]
         : []),
+      ...(spans.length
+        ? [{ data: { values: spans }, mark: { type: 'rect' as const, opacity: 0.16 }, encoding: { x: { ...x, field: 'from' }, x2: { field: 'to' }, color } }]
+        : []),
       ...(rules.length
         ? [
             {
@@ -113,7 +132,7 @@ const endOf = (tl: Timeline) => (tl.points.at(-1)?.t ?? 0) + tl.interval_s;
  * @example
  * const specs = timelineSpecs(timeline, [{ key: 'http_req_duration{op:chat.respond}', expressions: ['p(95)<500'] }]);
  */
-export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: string; spec: TopLevelSpec }[] {
+export function timelineSpecs(tl: Timeline, slos: readonly SloKey[], spans: readonly Span[] = []): { name: string; spec: TopLevelSpec }[] {
   const end = endOf(tl);
   const series = sloSeries(tl, slos);
   const per = tl.interval_s === 1 ? 'per second' : `per second, over ${tl.interval_s} s intervals`;
@@ -121,6 +140,7 @@ export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: st
   out.push({
     name: 'throughput',
     spec: overTime({
+      spans,
       title: 'Throughput',
       subtitle: per,
       end,
@@ -136,6 +156,7 @@ export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: st
   out.push({
     name: 'vus',
     spec: overTime({
+      spans,
       title: 'Active VUs',
       subtitle: 'the most at once in each interval',
       end,
@@ -148,6 +169,7 @@ export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: st
   out.push({
     name: 'errors',
     spec: overTime({
+      spans,
       title: 'Error rate',
       subtitle: `${ERROR_METRIC}: the share of requests that failed in each interval`,
       end,
@@ -161,6 +183,7 @@ export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: st
     out.push({
       name: 'rates',
       spec: overTime({
+        spans,
         title: 'Rates the SLOs judge',
         subtitle: 'the share of true samples in each interval',
         end,
@@ -177,6 +200,7 @@ export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: st
     out.push({
       name: `latency ${key}`,
       spec: overTime({
+        spans,
         title: key.startsWith(`${LATENCY_METRIC}{op:`) ? `Latency of ${opOf(key)}` : `Latency: ${key}`,
         subtitle: `${key} in each interval`,
         end,
@@ -195,12 +219,13 @@ export function timelineSpecs(tl: Timeline, slos: readonly SloKey[]): { name: st
   }
   if (latency.length) out.push({ name: 'distribution', spec: distributionSpec(tl, series) });
   // A plot with a breach comes right after the load it ran under, so what failed is on the first screen of plots.
-  const breached = (o: { spec: TopLevelSpec }) => layersOf(o.spec).some((l) => l.mark?.type === 'rect');
+  const breached = (o: { spec: TopLevelSpec }) => layersOf(o.spec).some((l) => l.data?.values?.[0]?.series === BREACH_NAME);
   const [throughput, vus, ...rest] = out;
   return [...(throughput ? [throughput] : []), ...(vus ? [vus] : []), ...rest.filter(breached), ...rest.filter((o) => !breached(o))];
 }
 
-const layersOf = (spec: TopLevelSpec) => ((spec as { layer?: { mark?: { type?: string } }[] }).layer ?? []) as { mark?: { type?: string } }[];
+type LayerView = { data?: { values?: { series?: string }[] } };
+const layersOf = (spec: TopLevelSpec) => ((spec as { layer?: LayerView[] }).layer ?? []) as LayerView[];
 
 /** The whole run's latency per operation: share of requests per log-spaced bin, each latency SLO a vertical rule. */
 function distributionSpec(tl: Timeline, series: readonly SloSeries[]): TopLevelSpec {
@@ -213,7 +238,10 @@ function distributionSpec(tl: Timeline, series: readonly SloSeries[]): TopLevelS
     b.ops.push(opOf(s.key));
     bounds.set(sloName(s), b);
   }
-  const rules = [...bounds].map(([name, b]) => ({ ms: b.ms, series: `${name} (${b.ops.join(', ')})` }));
+  const rules = [...bounds].map(([name, b]) => ({
+    ms: b.ms,
+    series: `${name} (${b.ops.length === ops.length && ops.length > 1 ? 'every operation' : b.ops.join(', ')})`,
+  }));
   const domain = [...ops.map(opOf), ...rules.map((r) => r.series)];
   const range = [...ops.map((_, i) => PALETTE[i % PALETTE.length] as string), ...rules.map(() => SLO_LINE)];
   const color = {
@@ -270,10 +298,11 @@ export async function timelineSection(
   tl: Timeline | undefined,
   slos: readonly SloKey[],
   missing = 'this run kept no samples to draw it from',
+  spans: readonly Span[] = [],
 ): Promise<string> {
   if (!tl || tl.points.length === 0) return `<h2>The run over time</h2><p class="muted">Not drawn: ${esc(missing)}.</p>`;
   const { renderSvg } = await import('../report/chart.js');
-  const specs = timelineSpecs(tl, slos);
+  const specs = timelineSpecs(tl, slos, spans);
   const svgs = await Promise.all(specs.map(async (s) => `<figure class="plot" data-plot="${esc(s.name)}">${await renderSvg(s.spec)}</figure>`));
   const breached = sloSeries(tl, slos).filter((s) => s.breaches.length > 0);
   const note = breached.length
