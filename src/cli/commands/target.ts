@@ -193,7 +193,7 @@ export async function target(argv: string[]): Promise<number> {
   if (!defaultRetention) console.log(`retention: ${describeRetention(retention)}`);
   console.log(`profile: ${out} (credentials in ${envFile}); stop with Ctrl-C`);
   await new Promise<void>((done) => {
-    for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => done());
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => done());
   });
   await running.close();
   return 0;
