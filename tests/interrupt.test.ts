@@ -220,54 +220,84 @@ describe('stopping dialtone load at once', () => {
   }, 240_000);
 });
 
-describe('stopping a capacity search and the gate from outside', () => {
-  const target = sharedTarget();
-  it.concurrent('SIGTERM to dialtone capacity keeps the finished steps, claims no capacity and exits 105', async () => {
-    const run = startRun(target, ['capacity', 'chat-turns', '--engine', 'builtin', '--step', '4s', '--warmup', '1s', '--start-rate', '2', '--max-steps', '8']);
-    try {
-      expect(await until(() => run.out().includes('step 0 ')), run.out() + run.err()).toBe(true);
-      process.kill(run.pid, 'SIGTERM');
-      expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
-      await nothingLeft(run);
-      const dir = join(run.reports, 'capacity', 'chat-turns');
-      const result = JSON.parse(read(join(dir, 'capacity.json'))) as {
-        stopped: string;
-        interrupted?: { signal: string };
-        steps: unknown[];
-        analysis: { max_sustainable_rate: number | null };
-      };
-      expect(result.stopped).toBe('interrupted');
-      expect(result.interrupted?.signal).toBe('SIGTERM');
-      expect(result.steps.length).toBeGreaterThanOrEqual(1);
-      expect(result.analysis.max_sustainable_rate).toBeNull();
-      expect(read(join(dir, 'index.html'))).toContain('Interrupted by SIGTERM at step');
-      expect(read(join(dir, 'index.html'))).toContain('No maximum sustainable rate is claimed');
-    } finally {
-      run.finish();
-    }
-  }, 240_000);
+const HOW = [
+  ['SIGINT', 'to the process group, as Ctrl-C in a terminal'],
+  ['SIGTERM', 'to dialtone alone, as CI cancelling a job'],
+] as const;
+const send = (run: Run, signal: string, how: string) => process.kill(how.includes('group') ? -run.pid : run.pid, signal);
 
-  it.concurrent('SIGINT to dialtone conformance writes the report of the cases that finished, fails the gate and exits 105', async () => {
-    const run = startRun(target, ['conformance']);
-    try {
-      expect(await until(() => /\(2\/\d+ files\)/.test(run.err())), run.out() + run.err()).toBe(true);
-      process.kill(-run.pid, 'SIGINT');
-      expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
-      await nothingLeft(run);
-      const dir = join(run.reports, 'conformance');
-      const results = JSON.parse(read(join(dir, 'results.json'))) as {
-        gate: string;
-        totals: { pass: number };
-        interrupted?: { signal: string; rules_not_run: string[] };
-      };
-      expect(results.gate).toBe('fail');
-      expect(results.totals.pass).toBeGreaterThan(0);
-      expect(results.interrupted?.signal).toBe('SIGINT');
-      expect(results.interrupted?.rules_not_run.length).toBeGreaterThan(0);
-      expect(read(join(dir, 'junit.xml'))).toContain('interrupted by SIGINT');
-      expect(run.out()).toContain('gate: fail');
-    } finally {
-      run.finish();
-    }
-  }, 240_000);
+describe('stopping a capacity search from outside', () => {
+  const target = sharedTarget();
+  it.concurrent.each(HOW)(
+    '%s %s keeps the finished steps, claims no capacity and exits 105',
+    async (signal, how) => {
+      const run = startRun(target, [
+        'capacity',
+        'chat-turns',
+        '--engine',
+        'builtin',
+        '--step',
+        '4s',
+        '--warmup',
+        '1s',
+        '--start-rate',
+        '2',
+        '--max-steps',
+        '8',
+      ]);
+      try {
+        expect(await until(() => run.out().includes('step 0 ')), run.out() + run.err()).toBe(true);
+        send(run, signal, how);
+        expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+        await nothingLeft(run);
+        const dir = join(run.reports, 'capacity', 'chat-turns');
+        const result = JSON.parse(read(join(dir, 'capacity.json'))) as {
+          stopped: string;
+          interrupted?: { signal: string };
+          steps: unknown[];
+          analysis: { max_sustainable_rate: number | null };
+        };
+        expect(result.stopped).toBe('interrupted');
+        expect(result.interrupted?.signal).toBe(signal);
+        expect(result.steps.length).toBeGreaterThanOrEqual(1);
+        expect(result.analysis.max_sustainable_rate).toBeNull();
+        expect(read(join(dir, 'index.html'))).toContain(`Interrupted by ${signal} at step`);
+        expect(read(join(dir, 'index.html'))).toContain('No maximum sustainable rate is claimed');
+      } finally {
+        run.finish();
+      }
+    },
+    240_000,
+  );
+});
+
+describe('stopping the gate from outside', () => {
+  const target = sharedTarget();
+  it.concurrent.each(HOW)(
+    '%s %s writes the report of the cases that finished, fails the gate and exits 105',
+    async (signal, how) => {
+      const run = startRun(target, ['conformance']);
+      try {
+        expect(await until(() => /\(2\/\d+ files\)/.test(run.err())), run.out() + run.err()).toBe(true);
+        send(run, signal, how);
+        expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+        await nothingLeft(run);
+        const dir = join(run.reports, 'conformance');
+        const results = JSON.parse(read(join(dir, 'results.json'))) as {
+          gate: string;
+          totals: { pass: number };
+          interrupted?: { signal: string; rules_not_run: string[] };
+        };
+        expect(results.gate).toBe('fail');
+        expect(results.totals.pass).toBeGreaterThan(0);
+        expect(results.interrupted?.signal).toBe(signal);
+        expect(results.interrupted?.rules_not_run.length).toBeGreaterThan(0);
+        expect(read(join(dir, 'junit.xml'))).toContain(`interrupted by ${signal}`);
+        expect(run.out()).toContain('gate: fail');
+      } finally {
+        run.finish();
+      }
+    },
+    240_000,
+  );
 });
