@@ -46,9 +46,13 @@ export async function mergeAndReport(
   const interrupted = segs.find((s) => s.result.interrupted)?.result.interrupted;
   const exitCode = interrupted ? EXIT.interrupted : (broken?.result.k6_exit_code ?? (failed ? EXIT.thresholds : EXIT.ok));
   // The run over time from every segment's samples at once: counts add up, VUs of the segments add up.
-  const jsonRaw = segs.map((s) => s.raw).filter((f) => /\.json(\.gz)?$/.test(f));
+  const jsonRaw = segs.flatMap((s) => (s.raw && /\.json(\.gz)?$/.test(s.raw) ? [s.raw] : []));
   const { timeline, missing } = await timelineOfRun(
-    { args: [], files: jsonRaw, missing: jsonRaw.length ? undefined : 'the segments kept CSV samples, which carry whole seconds only' },
+    {
+      args: [],
+      files: jsonRaw,
+      missing: jsonRaw.length ? undefined : 'the segments kept no JSON samples (CSV carries whole seconds only; histograms.json no times)',
+    },
     thresholdsOf(summary),
   );
   const { result, verdict } = await writeRunReport({

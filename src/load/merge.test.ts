@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/root.js';
 import { resolveEngine } from './engine.js';
 import { RAW_FILE, segmentArgs } from './extras.js';
-import { mergeSegments, percentile, readSegment } from './merge.js';
+import { HISTOGRAMS_FILE, mergeSegments, percentile, readSegment, segmentHistograms } from './merge.js';
 import type { K6Summary } from './summary.js';
 
 // A tiny real script: one trend with an op-tagged submetric, a counter and a rate, under an arrival-rate executor that
@@ -101,6 +101,44 @@ describe('merging execution segments', () => {
     expect(merged.metrics.iterations?.count).toBe(sum('iterations', 'count'));
     expect(merged.metrics.merge_ok?.passes).toBe(sum('merge_ok', 'passes'));
     expect(merged.metrics.merge_ok?.fails).toBe(sum('merge_ok', 'fails'));
+    expect(merged.metrics['merge_latency{op:a}']?.thresholds).toEqual({ 'p(95)<1000': false });
+    expect(merged.metrics.merge_ok?.thresholds).toEqual({ 'rate>0.99': true });
+  });
+
+  it('merges segments that kept only their histograms: every percentile within 1 % of the sample at its rank, counts exact', async () => {
+    const segs = await Promise.all(
+      dirs.map(async (d) => {
+        const seg = readSegment(d);
+        const h = await segmentHistograms({ summary: seg.summary, raw: seg.raw as string });
+        const file = join(d, '..', `${d.split('/').at(-1)}-${HISTOGRAMS_FILE}`);
+        writeFileSync(file, JSON.stringify(h));
+        return { ...seg, raw: undefined, histograms: file };
+      }),
+    );
+    const merged = await mergeSegments(segs);
+    const exact = await mergeSegments(dirs.map(readSegment));
+    for (const [key, op] of [
+      ['merge_latency', undefined],
+      ['merge_latency{op:a}', 'a'],
+    ] as const) {
+      const all = dirs.flatMap((d) => rawValues(d, 'merge_latency', op)).sort((a, b) => a - b);
+      for (const [stat, p] of [
+        ['p(95)', 0.95],
+        ['p(99)', 0.99],
+        ['med', 0.5],
+      ] as const) {
+        const atRank = all[Math.floor(p * (all.length - 1))] as number;
+        expect(Math.abs((merged.metrics[key]?.[stat] as number) - atRank) / atRank, `${key} ${stat}`).toBeLessThanOrEqual(0.01);
+      }
+      expect(merged.metrics[key]?.max).toBe(all.at(-1));
+    }
+    for (const [metric, stat] of [
+      ['merge_things', 'count'],
+      ['merge_ok', 'passes'],
+      ['merge_ok', 'fails'],
+      ['iterations', 'count'],
+    ] as const)
+      expect(merged.metrics[metric]?.[stat]).toBe(exact.metrics[metric]?.[stat]);
     expect(merged.metrics['merge_latency{op:a}']?.thresholds).toEqual({ 'p(95)<1000': false });
     expect(merged.metrics.merge_ok?.thresholds).toEqual({ 'rate>0.99': true });
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { UsageError } from '../errors.js';
+import { emptyHistogram, type LogHistogram, mergeInto, quantile, RELATIVE_ERROR, record } from './log-histogram.js';
 import type { LoadResult } from './page.js';
 import type { K6Metric, K6Summary } from './summary.js';
 
@@ -13,13 +14,37 @@ interface Sub {
   readonly tags: Readonly<Record<string, string>>;
 }
 
-/** Every sample of one (sub)metric across all segments; trends keep all values for exact percentiles. */
+/**
+ * Every sample of one (sub)metric across all segments: trends keep all values for exact percentiles, or, when a segment
+ * brought histograms only, a log histogram (percentiles within RELATIVE_ERROR).
+ */
 interface Acc {
   kind: Kind;
   values: number[];
+  hist?: LogHistogram;
   sum: number;
   count: number;
   nonZero: number;
+}
+
+/** A segment's metrics as bounded histograms, beside its summary: what `merge` reads when the raw samples are gone. */
+export const HISTOGRAMS_FILE = 'histograms.json';
+
+/** histograms.json: per summary key, a trend's log histogram (bucket index and count), a counter's sum, a rate's counts. */
+export interface SegmentHistograms {
+  readonly relative_error: number;
+  readonly metrics: Readonly<
+    Record<
+      string,
+      {
+        readonly kind: Kind;
+        readonly sum: number;
+        readonly count: number;
+        readonly nonZero: number;
+        readonly histogram?: { readonly zeros: number; readonly min: number; readonly max: number; readonly buckets: readonly (readonly [number, number])[] };
+      }
+    >
+  >;
 }
 
 const DEFAULT_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
@@ -56,23 +81,29 @@ const kindOfSummary = (m: K6Metric): Kind =>
         ? 'counter'
         : 'gauge';
 
-/** One segment's files: its k6 summary, its result, and the raw samples (k6 JSON output, or CSV). */
+/** One segment's files: its k6 summary, its result, and the raw samples (k6 JSON output, or CSV) or its histograms. */
 export interface SegmentFiles {
   readonly dir: string;
   readonly summary: K6Summary;
   readonly result: LoadResult;
-  readonly raw: string;
+  /** The raw samples; undefined when the segment kept its histograms only. */
+  readonly raw: string | undefined;
+  /** histograms.json, when the segment wrote one. */
+  readonly histograms?: string | undefined;
 }
 
-/** Reads a segment directory; a directory without raw samples is a usage error naming what is missing. */
+/** Reads a segment directory; a directory with neither raw samples nor histograms is a usage error naming what is missing. */
 export function readSegment(dir: string): SegmentFiles {
   const raw = ['raw.json.gz', 'raw.json', 'raw.csv.gz', 'raw.csv'].map((f) => join(dir, f)).find(existsSync);
+  const histograms = existsSync(join(dir, HISTOGRAMS_FILE)) ? join(dir, HISTOGRAMS_FILE) : undefined;
   for (const f of ['summary.json', 'result.json'])
     if (!existsSync(join(dir, f))) throw new UsageError(`merge: ${dir}: no ${f} (give the report directory of a segment run, e.g. reports/load/chat-turns)`);
-  if (!raw) throw new UsageError(`merge: ${dir}: no raw samples (raw.json.gz, raw.json or raw.csv); run the segment with --segment i/N`);
+  if (!raw && !histograms)
+    throw new UsageError(`merge: ${dir}: no raw samples (raw.json.gz, raw.json or raw.csv) and no ${HISTOGRAMS_FILE}; run the segment with --segment i/N`);
   return {
     dir,
     raw,
+    ...(histograms ? { histograms } : {}),
     summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as K6Summary,
     result: JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as LoadResult,
   };
@@ -131,49 +162,18 @@ const COMPARE: Record<string, (a: number, b: number) => boolean> = {
  * const summary = await mergeSegments(['m1/load/chat-turns', 'm2/load/chat-turns'].map(readSegment));
  */
 export async function mergeSegments(segs: readonly SegmentFiles[]): Promise<K6Summary> {
-  const kinds = new Map<string, Kind>();
-  const stats = new Map<string, string[]>();
-  const thresholds = new Map<string, Set<string>>();
-  const subsOf = new Map<string, Sub[]>();
-  const gauges = new Map<string, K6Metric[]>();
-  for (const s of segs) {
-    for (const [key, m] of Object.entries(s.summary.metrics)) {
-      kinds.set(key, kindOfSummary(m));
-      const keys = Object.keys(m).filter((k) => k !== 'thresholds');
-      if (kindOfSummary(m) === 'trend') stats.set(key, [...new Set([...(stats.get(key) ?? []), ...keys])]);
-      if (kindOfSummary(m) === 'gauge') gauges.set(key, [...(gauges.get(key) ?? []), m]);
-      for (const t of Object.keys(m.thresholds ?? {})) thresholds.set(key, new Set([...(thresholds.get(key) ?? []), t]));
-      const sub = subOf(key);
-      if (sub && !subsOf.get(sub.parent)?.some((x) => x.name === key)) subsOf.set(sub.parent, [...(subsOf.get(sub.parent) ?? []), sub.sub]);
-    }
-  }
-  const accs = new Map<string, Acc>();
-  const add = (key: string, kind: Kind, v: number) => {
-    const a = accs.get(key) ?? { kind, values: [], sum: 0, count: 0, nonZero: 0 };
-    accs.set(key, a);
-    if (kind === 'trend') a.values.push(v);
-    a.sum += v;
-    a.count++;
-    if (v !== 0) a.nonZero++;
-  };
-  for (const s of segs) {
-    for await (const [metric, value, tags] of samples(s.raw)) {
-      const kind = kinds.get(metric) ?? 'trend';
-      if (kind === 'gauge') continue;
-      add(metric, kind, value);
-      for (const sub of subsOf.get(metric) ?? []) if (Object.entries(sub.tags).every(([k, v]) => tags[k] === v)) add(sub.name, kind, value);
-    }
-  }
+  const { accs, thresholds, stats, gauges } = await accumulate(segs);
   // Segments run side by side: the merged run lasted as long as its longest segment.
   const seconds = Math.max(...segs.map((s) => elapsedSeconds(s.summary) ?? s.result.duration_ms / 1000));
   const metrics: Record<string, K6Metric> = {};
   for (const [key, a] of accs) {
-    const sorted = a.kind === 'trend' ? a.values.sort((x, y) => x - y) : [];
+    const sorted = a.kind === 'trend' && !a.hist ? a.values.sort((x, y) => x - y) : [];
+    const pct = (p: number) => (a.hist ? quantile(a.hist, p) : percentile(sorted, p));
     const stat = (k: string): number | undefined => {
       if (a.kind === 'trend') {
         const p = /^p\((\d+(?:\.\d+)?)\)$/.exec(k);
-        if (p) return percentile(sorted, Number(p[1]) / 100);
-        return { avg: a.sum / a.count, min: sorted[0], max: sorted.at(-1), med: percentile(sorted, 0.5), count: a.count }[k];
+        if (p) return pct(Number(p[1]) / 100);
+        return { avg: a.sum / a.count, min: a.hist ? a.hist.min : sorted[0], max: a.hist ? a.hist.max : sorted.at(-1), med: pct(0.5), count: a.count }[k];
       }
       if (a.kind === 'counter') return { count: a.sum, rate: a.sum / seconds }[k];
       return { rate: a.nonZero / a.count, value: a.nonZero / a.count, passes: a.nonZero, fails: a.count - a.nonZero }[k];
@@ -201,6 +201,97 @@ export async function mergeSegments(segs: readonly SegmentFiles[]): Promise<K6Su
     metrics[key] = { value: total('value'), min: total('min'), max: total('max') };
   }
   return { metrics };
+}
+
+/**
+ * Every (sub)metric of the segments accumulated: exactly from the raw samples when every segment kept them, else in log
+ * histograms (a segment's histograms.json joined as it is, raw samples folded in).
+ */
+async function accumulate(segs: readonly Pick<SegmentFiles, 'summary' | 'raw' | 'histograms'>[], bounded = false) {
+  const kinds = new Map<string, Kind>();
+  const stats = new Map<string, string[]>();
+  const thresholds = new Map<string, Set<string>>();
+  const subsOf = new Map<string, Sub[]>();
+  const gauges = new Map<string, K6Metric[]>();
+  for (const s of segs) {
+    for (const [key, m] of Object.entries(s.summary.metrics)) {
+      kinds.set(key, kindOfSummary(m));
+      const keys = Object.keys(m).filter((k) => k !== 'thresholds');
+      if (kindOfSummary(m) === 'trend') stats.set(key, [...new Set([...(stats.get(key) ?? []), ...keys])]);
+      if (kindOfSummary(m) === 'gauge') gauges.set(key, [...(gauges.get(key) ?? []), m]);
+      for (const t of Object.keys(m.thresholds ?? {})) thresholds.set(key, new Set([...(thresholds.get(key) ?? []), t]));
+      const sub = subOf(key);
+      if (sub && !subsOf.get(sub.parent)?.some((x) => x.name === key)) subsOf.set(sub.parent, [...(subsOf.get(sub.parent) ?? []), sub.sub]);
+    }
+  }
+  const exact = !bounded && segs.every((s) => s.raw !== undefined);
+  const accs = new Map<string, Acc>();
+  const add = (key: string, kind: Kind, v: number) => {
+    const a = accs.get(key) ?? { kind, values: [], sum: 0, count: 0, nonZero: 0, ...(kind === 'trend' && !exact ? { hist: emptyHistogram() } : {}) };
+    accs.set(key, a);
+    if (a.hist) record(a.hist, v);
+    else if (kind === 'trend') a.values.push(v);
+    a.sum += v;
+    a.count++;
+    if (v !== 0) a.nonZero++;
+  };
+  for (const s of segs) {
+    if (s.raw === undefined) {
+      joinStored(accs, JSON.parse(readFileSync(s.histograms as string, 'utf8')) as SegmentHistograms);
+      continue;
+    }
+    for await (const [metric, value, tags] of samples(s.raw)) {
+      const kind = kinds.get(metric) ?? 'trend';
+      if (kind === 'gauge') continue;
+      add(metric, kind, value);
+      for (const sub of subsOf.get(metric) ?? []) if (Object.entries(sub.tags).every(([k, v]) => tags[k] === v)) add(sub.name, kind, value);
+    }
+  }
+  return { accs, thresholds, stats, gauges };
+}
+
+/** Adds a segment's stored histograms, counts and sums into the accumulators. */
+function joinStored(accs: Map<string, Acc>, h: SegmentHistograms): void {
+  for (const [key, m] of Object.entries(h.metrics)) {
+    const a = accs.get(key) ?? { kind: m.kind, values: [], sum: 0, count: 0, nonZero: 0, ...(m.kind === 'trend' ? { hist: emptyHistogram() } : {}) };
+    accs.set(key, a);
+    a.sum += m.sum;
+    a.count += m.count;
+    a.nonZero += m.nonZero;
+    if (a.hist && m.histogram) {
+      const from = emptyHistogram();
+      for (const [i, c] of m.histogram.buckets) from.buckets.set(i, c);
+      Object.assign(from, { zeros: m.histogram.zeros, min: m.histogram.min, max: m.histogram.max, count: m.count, sum: m.sum });
+      mergeInto(a.hist, from);
+    }
+  }
+}
+
+/**
+ * A segment's metrics as bounded histograms (histograms.json): every trend of its summary, sub-metrics included, in log
+ * buckets within RELATIVE_ERROR, and every counter and rate as its counts. Its size grows with the spread of the
+ * latencies and the number of metrics, never with the request count.
+ *
+ * @example
+ * writeFileSync(join(dir, HISTOGRAMS_FILE), JSON.stringify(await segmentHistograms({ summary, raw: join(dir, RAW_FILE) })));
+ */
+export async function segmentHistograms(seg: { readonly summary: K6Summary; readonly raw: string }): Promise<SegmentHistograms> {
+  const { accs } = await accumulate([seg], true);
+  return {
+    relative_error: RELATIVE_ERROR,
+    metrics: Object.fromEntries(
+      [...accs].map(([key, a]) => [
+        key,
+        {
+          kind: a.kind,
+          sum: a.sum,
+          count: a.count,
+          nonZero: a.nonZero,
+          ...(a.hist ? { histogram: { zeros: a.hist.zeros, min: a.hist.min, max: a.hist.max, buckets: [...a.hist.buckets].sort((x, y) => x[0] - y[0]) } } : {}),
+        },
+      ]),
+    ),
+  };
 }
 
 /** A segment's own run length: k6 computes every counter's rate as count / elapsed seconds. */

@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from 'k6/options';
 import { EXIT, UsageError } from '../errors.js';
@@ -16,11 +16,12 @@ import { k6ExtraArgs, type LoadExtras, RAW_FILE } from './extras.js';
 import { GeneratorWatch, goSeconds } from './generator-watch.js';
 import { interruption } from './interrupt.js';
 import { prepareRunKit } from './kit.js';
+import { HISTOGRAMS_FILE, segmentHistograms } from './merge.js';
 import { expectationsOf, type LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
 import { startEngine } from './spawn-engine.js';
 import { type K6Summary, thresholdsOf } from './summary.js';
-import { keepsSamples, timelineOfRun, timelineSamples } from './timeline-file.js';
+import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -61,6 +62,20 @@ export function runLimitSeconds(profile: WorkloadName, duration: string | undefi
   return Math.max(MAX_SECONDS[profile], asked === undefined ? 0 : asked + DURATION_ALLOWANCE_S);
 }
 
+/**
+ * A segment's metrics as bounded histograms beside its raw samples (histograms.json), which `merge` joins when the raw
+ * samples are gone; a raw file it cannot read (a run cut short) leaves none, and the raw samples stand.
+ */
+async function keepHistograms(dir: string, summary: K6Summary): Promise<void> {
+  const raw = join(dir, RAW_FILE);
+  if (!existsSync(raw)) return;
+  try {
+    writeFileSync(join(dir, HISTOGRAMS_FILE), `${JSON.stringify(await segmentHistograms({ summary, raw }))}\n`);
+  } catch {
+    rmSync(join(dir, HISTOGRAMS_FILE), { force: true });
+  }
+}
+
 /** How long an executor runs: its duration, or its stages' together (a learned day is 24 of them). */
 function shapeDuration(scenario: Scenario): string | undefined {
   const shape = scenario as { duration?: string; stages?: readonly { duration: string }[] };
@@ -82,7 +97,8 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const dir = join(o.reportDir, 'load', o.scenario);
   mkdirSync(dir, { recursive: true });
   const engine = engineOfRun(o);
-  for (const f of ['summary.json', 'dashboard.html', 'engine.log']) rmSync(join(dir, f), { force: true });
+  // What an earlier run in this folder left must not pass for this run's.
+  for (const f of ['summary.json', 'dashboard.html', 'engine.log', TIMELINE_FILE, HISTOGRAMS_FILE]) rmSync(join(dir, f), { force: true });
   const work = join(dir, '.work');
   const kit = await prepareRunKit({ root: o.root, engine, scenario: o.scenario, profile: o.profile, loaded: o.loaded, work, overrides: o.overrides });
   const { script, config } = kit;
@@ -133,6 +149,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
   const workload = workloadOf(o.profile, o.overrides);
   const { timeline, missing } = await timelineOfRun(samples, thresholdsOf(summary));
+  if (o.extras?.segment) await keepHistograms(dir, summary);
   const { result, verdict } = await writeRunReport({
     ...o,
     target: p.name,
