@@ -55,8 +55,12 @@ export async function mergeAndReport(
     },
     thresholdsOf(summary),
   );
+  // Segments of one run were judged by one SLO set: the first one's says where each SLO came from, when all agree.
+  const sets = new Set(segs.map((s) => JSON.stringify(s.result.expectations?.slos ?? null)));
+  const expectations = sets.size === 1 ? segs[0]?.result.expectations : undefined;
   const { result, verdict } = await writeRunReport({
     ...t,
+    expectations,
     timeline,
     timelineMissing: missing,
     exitCode,
