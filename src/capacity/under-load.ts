@@ -44,10 +44,11 @@ export function parseUnderLoad(v: string): { scenario: string; rate: number } {
   return { scenario: m[1] as string, rate: Number(m[2]) };
 }
 
-/** A stop signal ends the gate under load where it is: its load is stopped, and it gives no verdict. */
+/** Thrown where a stop signal is seen: the gate under load ends there, its load stopped, with no verdict. */
+class Cut extends Error {}
 function stopIfInterrupted(): void {
   const cut = interruption();
-  if (cut) throw new Error(`interrupted by ${cut.signal}`);
+  if (cut) throw new Cut(`interrupted by ${cut.signal}`);
 }
 
 /** A free loopback port for the engine's REST API (k6's, which the built-in engine serves too). */
@@ -146,6 +147,11 @@ export interface UnderLoadResult {
   readonly failed_in_both: readonly string[];
   /** The SLO set of the load that was held (the scenario's defaults, or the profile's `slos`). */
   readonly slo_set?: string | undefined;
+  /**
+   * A stop signal ended the run: no verdict. `during` says where; the rates are what the load delivered from its start
+   * to the stop (over `measured_s`), never compared with the rate asked.
+   */
+  readonly interrupted?: { signal: string; at: string; during: 'the idle gate' | 'the load start' | 'the gate under load' } | undefined;
 }
 
 const failing = (r: Results) => new Set(r.rules.filter((x) => x.outcome === 'fail').map((x) => x.id));
@@ -167,14 +173,21 @@ export async function gateUnderLoad(o: {
   runSuite: () => Promise<Results>;
   /** The engine, or the --engine choice: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
   engine?: Engine | EngineChoice | undefined;
-}): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results }> {
+}): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results | undefined }> {
   const idle = await o.runSuite();
-  stopIfInterrupted();
   const ctx = await prepareSteps(o.root, o.scenario, o.loaded, join(o.reportDir, 'conformance', '.under-load'), false, o.engine);
+  const cutIdle = interruption();
+  if (cutIdle) {
+    const result = resultOf(o, ctx, idle, undefined, { iterations: 0, seconds: 0 }, { ...cutIdle, during: 'the idle gate' });
+    await writeUnderLoad(o, ctx, result, '');
+    return { result, idle, underLoad: undefined };
+  }
   const hold = holdLoad(ctx, o.rate, await freePort());
-  let underLoad: Results;
-  let gate: { iterations: number; seconds: number };
+  let underLoad: Results | undefined;
+  let gate: { iterations: number; seconds: number } = { iterations: 0, seconds: 0 };
   let gateSpan: { from: number; to: number } | undefined;
+  let during: 'the load start' | 'the gate under load' = 'the load start';
+  let held = { iterations: 0, seconds: 0 };
   try {
     // The engine initialises its VUs first: the gate starts once iterations complete, and RAMP_S later.
     const deadline = Date.now() + START_TIMEOUT_S * 1000;
@@ -186,38 +199,82 @@ export async function gateUnderLoad(o: {
     await new Promise((r) => setTimeout(r, RAMP_S * 1000));
     stopIfInterrupted();
     const before = { n: await countOf(hold, o.scenario), t: Date.now() };
+    during = 'the gate under load';
+    gateSpan = { from: before.t, to: before.t };
     underLoad = await o.runSuite();
+    gateSpan.to = Date.now();
     stopIfInterrupted();
     const short = MIN_MEASURE_S * 1000 - (Date.now() - before.t);
     if (short > 0) await new Promise((r) => setTimeout(r, short));
     const after = { n: await countOf(hold, o.scenario), t: Date.now() };
     gate = { iterations: after.n - before.n, seconds: (after.t - before.t) / 1000 };
     gateSpan = { from: before.t, to: after.t };
+  } catch (e) {
+    // Once a signal came, whatever broke off (the engine it stopped no longer answers) is the interruption.
+    if (!(e instanceof Cut) && !interruption()) throw e;
   } finally {
-    await hold.stop();
+    held = await hold.stop();
+  }
+  const cut = interruption();
+  if (cut) {
+    const result = resultOf(o, ctx, idle, underLoad, held, { ...cut, during });
+    await writeUnderLoad(o, ctx, result, hold.samples, gateSpan);
+    return { result, idle, underLoad };
   }
   // A gate "under load" with no load behind it would be a verdict on something that did not happen.
-  const achieved = gate.iterations / Math.max(0.001, gate.seconds);
   if (gate.iterations <= 0) throw new EnvironmentError(`conformance: the ${o.scenario} load completed no iteration while the gate ran`);
+  const result = resultOf(o, ctx, idle, underLoad, gate, undefined);
+  await writeUnderLoad(o, ctx, result, hold.samples, gateSpan);
+  return { result, idle, underLoad };
+}
+
+type GateOptions = { loaded: LoadedProfile; scenario: string; rate: number; reportDir: string };
+
+/** under-load.json's content; an interrupted run has no verdict, so nothing in it is compared with the rate asked. */
+function resultOf(
+  o: GateOptions,
+  ctx: StepContext,
+  idle: Results,
+  underLoad: Results | undefined,
+  load: { iterations: number; seconds: number },
+  cut: UnderLoadResult['interrupted'],
+): UnderLoadResult {
+  const achieved = load.seconds > 0 ? load.iterations / load.seconds : 0;
   const idleFailing = failing(idle);
-  const loadFailing = failing(underLoad);
-  const result: UnderLoadResult = {
+  const loadFailing = cut || !underLoad ? new Set<string>() : failing(underLoad);
+  return {
     tool_version: DIALTONE_VERSION,
     scenario: o.scenario,
     rate: o.rate,
     engine: engineId(ctx.engine),
     achieved_rate: achieved,
-    measured_s: Math.round(gate.seconds * 10) / 10,
-    load_delivered: achieved >= DELIVERED_SHARE * o.rate,
-    idle_gate: idle.gate,
-    under_load_gate: underLoad.gate,
+    measured_s: Math.round(load.seconds * 10) / 10,
+    load_delivered: !cut && achieved >= DELIVERED_SHARE * o.rate,
+    idle_gate: cut?.during === 'the idle gate' ? 'interrupted' : idle.gate,
+    under_load_gate: cut ? (underLoad ? 'interrupted' : 'not run') : (underLoad as Results).gate,
     failed_only_under_load: [...loadFailing].filter((id) => !idleFailing.has(id)),
     failed_in_both: [...loadFailing].filter((id) => idleFailing.has(id)),
     ...(ctx.slos ? { slo_set: sloSetName(o.loaded.profile.name, ctx.slos) } : {}),
+    ...(cut ? { interrupted: cut } : {}),
   };
+}
+
+/** Writes under-load.{json,html}; `samples` is the held load's samples file ('' when no load ran), removed once read. */
+async function writeUnderLoad(
+  o: GateOptions,
+  ctx: StepContext,
+  result: UnderLoadResult,
+  samples: string,
+  gateSpan?: { from: number; to: number },
+): Promise<void> {
+  const achieved = result.achieved_rate;
+  const idle = { gate: result.idle_gate };
+  const underLoad = { gate: result.under_load_gate };
   const thresholds = (ctx.slos ?? []).flatMap((e) => e.expressions.map((t) => ({ metric: e.key, expression: typeof t === 'string' ? t : t.threshold })));
-  const { timeline, missing } = await timelineOfRun({ args: [], files: [hold.samples], missing: undefined }, thresholds);
-  rmSync(hold.samples, { force: true });
+  const { timeline, missing } = samples
+    ? await timelineOfRun({ args: [], files: [samples], missing: undefined }, thresholds)
+    : { timeline: undefined, missing: undefined };
+  if (samples) rmSync(samples, { force: true });
   const t0 = timeline ? Date.parse(timeline.started_at) : 0;
   const spans = gateSpan ? [{ from: (gateSpan.from - t0) / 1000, to: (gateSpan.to - t0) / 1000, label: 'the gate ran under this load' }] : [];
   const overTime = await timelineSection(timeline, sloKeysOf(thresholds), missing, spans);
@@ -232,16 +289,29 @@ export async function gateUnderLoad(o: {
         `<nav><a href="../index.html">← all reports</a><a href="index.html">the gate under load</a><a href="under-load.json">under-load.json</a></nav>
 <h1>Conformance under load: ${esc(o.scenario)} at ${o.rate}/s</h1>
 <p class="muted">engine ${esc(engineName(result.engine))}${result.slo_set ? ` · the load's SLOs: ${esc(result.slo_set)}` : ''}</p>
-<p>The engine held ${achieved.toFixed(1)} iterations/s while the gate ran (measured over ${result.measured_s.toFixed(1)} s: the gate's run, and at least ${MIN_MEASURE_S} s)${
-          result.load_delivered
-            ? ''
-            : ` <strong>(less than ${DELIVERED_SHARE * 100} % of the ${o.rate}/s asked: the load was not delivered, so the gate under load judged a lighter load)</strong>`
-        }. Idle gate: ${esc(idle.gate)}; gate under load: ${esc(underLoad.gate)}.</p>
+${
+  result.interrupted
+    ? interruptedNote(result)
+    : `<p>The engine held ${achieved.toFixed(1)} iterations/s while the gate ran (measured over ${result.measured_s.toFixed(1)} s: the gate's run, and at least ${MIN_MEASURE_S} s)${
+        result.load_delivered
+          ? ''
+          : ` <strong>(less than ${DELIVERED_SHARE * 100} % of the ${o.rate}/s asked: the load was not delivered, so the gate under load judged a lighter load)</strong>`
+      }. Idle gate: ${esc(idle.gate)}; gate under load: ${esc(underLoad.gate)}.</p>`
+}
 <h2>Passed idle, failed under load</h2>${list(result.failed_only_under_load)}<h2>Failed in both</h2>${list(result.failed_in_both)}
 ${overTime}`,
       ),
     },
     ctx.secrets,
   );
-  return { result, idle, underLoad };
+}
+
+/** The page's first lines for a run a stop signal ended: where, and what the load delivered until then. */
+function interruptedNote(r: UnderLoadResult): string {
+  const cut = r.interrupted as NonNullable<UnderLoadResult['interrupted']>;
+  const load =
+    r.measured_s > 0
+      ? `The load delivered ${r.achieved_rate.toFixed(1)} iterations/s from its start to the stop (over ${r.measured_s.toFixed(1)} s), interrupted.`
+      : 'No load had started.';
+  return `<p><strong>Interrupted by ${esc(cut.signal)} at ${esc(cut.at)}, during ${esc(cut.during)}: no verdict.</strong> ${load} Idle gate: ${esc(r.idle_gate)}; gate under load: ${esc(r.under_load_gate)}. <a href="index.html">The report of the cases that finished</a> lists the rules that got none.</p>`;
 }

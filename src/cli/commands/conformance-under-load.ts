@@ -2,8 +2,11 @@ import { relative, resolve } from 'node:path';
 import { EXIT } from '../../errors.js';
 import type { EngineChoice } from '../../load/engine.js';
 import { engineName } from '../../load/engine-version.js';
-import { catchInterrupts, interruption, onInterrupt } from '../../load/interrupt.js';
+import { catchInterrupts, type Interruption, interruption, onInterrupt } from '../../load/interrupt.js';
+import type { LoadedProfile } from '../../profile/load.js';
 import type { DefectId } from '../../reference-target/defects.js';
+import type { Results } from '../../report/results.js';
+import { interruptedResults, writeGateReport } from '../gate-report.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { openTarget } from '../target-session.js';
@@ -39,6 +42,7 @@ export async function conformanceUnderLoad(o: {
   catchInterrupts();
   const stopped = new AbortController();
   const offInterrupt = onInterrupt(() => stopped.abort());
+  let gates = 0;
   try {
     const ran = await gateUnderLoad({
       root: ROOT,
@@ -46,7 +50,11 @@ export async function conformanceUnderLoad(o: {
       scenario,
       rate,
       reportDir,
-      runSuite: () => runner.run(session.loaded, o.only, { signal: stopped.signal }),
+      runSuite: () => {
+        // Each gate's progress, as the plain gate prints it, named so the idle gate's lines are told from the other's.
+        const label = gates++ === 0 ? 'idle' : 'under load';
+        return runner.run(session.loaded, o.only, { signal: stopped.signal, progress: (line) => process.stderr.write(`${label}: ${line}\n`) });
+      },
       engine,
     }).catch((e: unknown) => {
       if (interruption()) return undefined;
@@ -54,7 +62,8 @@ export async function conformanceUnderLoad(o: {
     });
     const cut = interruption();
     if (!ran || cut) {
-      console.log(`conformance under load (${scenario} at ${rate}/s): interrupted by ${cut?.signal}; no verdict`);
+      if (ran && cut) await reportInterrupted(ran, cut, reportDir, session.loaded);
+      else console.log(`conformance under load (${scenario} at ${rate}/s): interrupted by ${cut?.signal}; no verdict`);
       return EXIT.interrupted;
     }
     const { result } = ran;
@@ -78,4 +87,39 @@ export async function conformanceUnderLoad(o: {
     await runner.close();
     await session.close();
   }
+}
+
+/**
+ * A stop signal ended the gate under load: the gate it was in (or the one about to start, with no case finished) is
+ * reported as the plain gate reports one, failing; under-load.json already holds what the load delivered until then.
+ */
+async function reportInterrupted(
+  ran: { result: import('../../capacity/under-load.js').UnderLoadResult; idle: Results; underLoad: Results | undefined },
+  cut: Interruption,
+  reportDir: string,
+  loaded: LoadedProfile,
+): Promise<void> {
+  const { result } = ran;
+  const during = result.interrupted?.during ?? 'the idle gate';
+  const gate = during === 'the idle gate' ? ran.idle : (ran.underLoad ?? noCaseRun(ran.idle));
+  const results = interruptedResults(gate, cut);
+  const dir = await writeGateReport(reportDir, results, loaded);
+  const load = result.measured_s > 0 ? `the load delivered ${result.achieved_rate.toFixed(1)}/s until then` : 'no load had started';
+  console.log(
+    `conformance under load (${result.scenario} at ${result.rate}/s): interrupted by ${cut.signal} during ${during}; ${load}; ${results.totals.pass} pass, ${results.totals.fail} fail, ${results.interrupted?.rules_not_run.length} rules not run; no verdict`,
+  );
+  console.log(`gate: fail; report: ${relative(process.cwd(), resolve(dir, 'index.html'))}, ${relative(process.cwd(), resolve(dir, 'under-load.html'))}`);
+}
+
+/** The gate under load before its first case: the idle gate's rules, none of them run. */
+function noCaseRun(idle: Results): Results {
+  return {
+    ...idle,
+    started_at: new Date().toISOString(),
+    duration_ms: 0,
+    cases: [],
+    rules: idle.rules.map((r) => ({ ...r, cases: 0, outcome: r.outcome === 'uncovered' ? 'uncovered' : 'skip' })),
+    totals: { pass: 0, fail: 0, skip: 0, observed: 0, uncovered: idle.totals.uncovered },
+    errors: [],
+  };
 }

@@ -2,13 +2,14 @@ import { join, relative } from 'node:path';
 import { ruleList } from '../../contract/index.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { engineChoice } from '../../load/engine.js';
-import { catchInterrupts, type Interruption, interruption, onInterrupt } from '../../load/interrupt.js';
+import { catchInterrupts, interruption, onInterrupt } from '../../load/interrupt.js';
 import type { Defect } from '../../reference-target/defect.js';
 import { type DefectId, Defects } from '../../reference-target/defects.js';
 import type { IssuedCredentials } from '../../reference-target/tenancy.js';
 import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { parse } from '../args.js';
+import { interruptedResults, writeGateReport } from '../gate-report.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';
@@ -112,20 +113,6 @@ function alsoFailed(results: Results): string {
   ].join('');
 }
 
-/** The results of a gate a stop signal cut short: it fails, and says which rules got no finished case. */
-function interruptedResults(r: Results, cut: Interruption): Results {
-  const notRun = r.rules.filter((x) => x.cases === 0 || r.cases.every((c) => c.rule !== x.id || c.outcome === 'skip')).map((x) => x.id);
-  return {
-    ...r,
-    gate: 'fail',
-    interrupted: { signal: cut.signal, at: cut.at, rules_not_run: notRun },
-    errors: [
-      ...r.errors,
-      `interrupted by ${cut.signal} at ${cut.at}: ${r.cases.filter((c) => c.outcome !== 'skip').length} cases finished, ${notRun.length} rules got no finished case`,
-    ],
-  };
-}
-
 export async function runConformance(o: {
   target?: string | undefined;
   only?: string | undefined;
@@ -139,14 +126,10 @@ export async function runConformance(o: {
   // The profile first, so a bad one is one line before vitest and the report writers load (about 2.5 s of CPU at every
   // start); they load once the arguments and the profile are known to be good.
   const session = await openTarget(o.target, o.defects ?? []);
-  const [proof, { runSuite }, { runSelftest }, { conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
+  const [proof, { runSuite }, { runSelftest }] = await Promise.all([
     import('../../suite/proof.js'),
     import('../../suite/run.js'),
     import('../../suite/selftest.js'),
-    import('../../report/conformance-page.js'),
-    import('../../report/index-page.js'),
-    import('../../report/junit.js'),
-    import('../../report/write.js'),
   ]);
   if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; each wait is announced with its end.');
   let results: Results;
@@ -214,14 +197,7 @@ export async function runConformance(o: {
     results = { ...results, selftest: { defects: verdicts, caught, total: verdicts.length, mutation_score: verdicts.length ? caught / verdicts.length : 0 } };
     results = { ...results, proof: proof.summarizeProof(proof.withDefects(proofRun.rows, verdicts), proofRun.durationMs) };
   }
-  const secrets = Object.values(session.loaded.secrets).filter((s): s is string => typeof s === 'string');
-  const dir = join(reportDir, 'conformance');
-  writeReportFiles(
-    dir,
-    { 'index.html': conformancePage(results), 'results.json': `${JSON.stringify(results, null, 2)}\n`, 'junit.xml': junitXml(results) },
-    secrets,
-  );
-  writeIndexPage(reportDir);
+  const dir = await writeGateReport(reportDir, results, session.loaded);
   const t = results.totals;
   console.log(
     `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered (${(results.duration_ms / 1000).toFixed(1)} s)`,
