@@ -29,10 +29,10 @@ export function emptyHistogram(): LogHistogram {
   return { buckets: new Map(), zeros: 0, count: 0, sum: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
 }
 
-/** The bucket a positive value falls in. */
+/** The bucket a positive value falls in: `bucketOf(700)` is 328. */
 export const bucketOf = (v: number): number => Math.ceil(Math.log(v) / LOG_GAMMA);
 
-/** The value a bucket stands for: within RELATIVE_ERROR of everything in it. */
+/** The value a bucket stands for, within RELATIVE_ERROR of everything in it: `bucketValue(bucketOf(700))` is about 700. */
 export const bucketValue = (i: number): number => (2 * GAMMA ** i) / (GAMMA + 1);
 
 /**

@@ -1,6 +1,6 @@
 // Reads a run's samples (k6's JSON output, gzipped or not; one file per engine process or segment) into its timeline
 // (src/load/timeline.ts), and keeps the timeline beside the summary as timeline.json.
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -53,22 +53,6 @@ export async function readTimeline(
     source++;
   }
   return timelineOf(tally);
-}
-
-/**
- * A timeline written earlier, or undefined when the file is missing or not one.
- *
- * @example
- * readTimelineFile('reports/load/chat-turns/timeline.json');
- */
-export function readTimelineFile(path: string): Timeline | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    const t = JSON.parse(readFileSync(path, 'utf8')) as Timeline;
-    return Array.isArray(t.points) ? t : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Where a run's samples for its timeline go, the engine flags that write them, and why there are none when not. */

@@ -106,7 +106,12 @@ export function emptyTally(slos: readonly { readonly key: string; readonly expre
   return { watched, aggregations, seconds: new Map(), whole: new Map() };
 }
 
-/** A threshold expression, or undefined for one that does not parse (it is judged elsewhere; here it is not drawn). */
+/**
+ * A threshold expression, or undefined for one that does not parse (it is judged elsewhere; here it is not drawn).
+ *
+ * @example
+ * expressionOf('p(95)<500'); // { aggregation: 'p(95)', percentile: 95, operator: '<', value: 500, source: 'p(95)<500' }
+ */
 export function expressionOf(e: string): ThresholdExpression | undefined {
   try {
     return parseThresholdExpression(e);
@@ -254,7 +259,12 @@ export function timelineOf(t: Tally, maxPoints = MAX_POINTS): Timeline | undefin
   return { started_at: new Date(first * 1000).toISOString(), interval_s: width, points, distribution };
 }
 
-/** Whether `value` holds against an expression, as k6 compares. */
+/**
+ * Whether `value` holds against an expression, as k6 compares.
+ *
+ * @example
+ * holds(parseThresholdExpression('p(95)<500'), 702); // false
+ */
 export function holds(e: ThresholdExpression, value: number): boolean {
   switch (e.operator) {
     case '<':
