@@ -162,10 +162,11 @@ export async function runConformance(o: {
   // secret values and the defects start at once, beside the suite and the mutation proof; against a profile's target
   // they run after both.
   const reference = session.reference?.context.credentials;
+  // A stop signal cancels the suite: the cases that finished are reported, and nothing else starts. Caught before the
+  // self-test starts: each suite runner it makes drops the signal handlers that appeared while vitest started.
+  catchInterrupts();
   const early = o.selftest && reference ? defects(reference) : undefined;
   early?.catch(() => {}); // awaited below; this only keeps a failure meanwhile from going unhandled
-  // A stop signal cancels the suite: the cases that finished are reported, and nothing else starts.
-  catchInterrupts();
   const stopped = new AbortController();
   const offInterrupt = onInterrupt(() => stopped.abort());
   try {
