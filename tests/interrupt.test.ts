@@ -82,7 +82,9 @@ interface Run {
   readonly pid: number;
   readonly mark: string;
   readonly reports: string;
-  readonly target: Target;
+  /** The run's own folder, which `{work}` in its arguments names. */
+  readonly work: string;
+  readonly target: Target | undefined;
   out(): string;
   err(): string;
   /** Resolves once the process ended and everything it printed was read. */
@@ -91,12 +93,16 @@ interface Run {
   finish(): void;
 }
 
-/** `dialtone ARGS --target … --report-dir …` in a process group of its own, as a terminal's job, marked in its environment. */
-function startRun(target: Target, args: string[]): Run {
+/**
+ * `dialtone ARGS --target … --report-dir …` in a process group of its own, as a terminal's job, marked in its environment.
+ * Without a target, no `--target` (the command starts its own); with `bare`, no `--report-dir` either (`dialtone target`).
+ */
+function startRun(target: Target | undefined, args: string[], o: { bare?: boolean } = {}): Run {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-interrupt-'));
   const mark = `DIALTONE_TEST_MARK_${randomUUID().replaceAll('-', '')}`;
   const reports = join(work, 'reports');
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), ...args, '--target', target.profilePath, '--report-dir', reports], {
+  const flags = [...(target ? ['--target', target.profilePath] : []), ...(o.bare ? [] : ['--report-dir', reports])];
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), ...args.map((a) => a.replace('{work}', work)), ...flags], {
     cwd: ROOT,
     env: { ...process.env, K6_NO_USAGE_REPORT: 'true', [mark]: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -118,6 +124,7 @@ function startRun(target: Target, args: string[]): Run {
     pid: child.pid as number,
     mark,
     reports,
+    work,
     target,
     out: () => out,
     err: () => err,
@@ -129,8 +136,9 @@ function startRun(target: Target, args: string[]): Run {
 
 /** Once the run's engine has begun (its header relayed) and load reaches the target (more conversations than before). */
 async function loadUnderWay(run: Run): Promise<void> {
-  const before = await run.target.conversations();
-  const reached = await until(async () => run.ended() || (run.out().includes('scenarios:') && (await run.target.conversations()) > before));
+  const target = run.target as Target;
+  const before = await target.conversations();
+  const reached = await until(async () => run.ended() || (run.out().includes('scenarios:') && (await target.conversations()) > before));
   expect(reached && !run.ended(), `load never reached the target (exit ${run.child.exitCode}):\n${run.out()}\n${run.err()}`).toBe(true);
 }
 
@@ -301,3 +309,101 @@ describe('stopping the gate from outside', () => {
     240_000,
   );
 });
+
+describe('stopping the gate under load from outside', () => {
+  const target = sharedTarget();
+  it.concurrent.each(HOW)(
+    '%s %s during the gate under load stops the load, writes the finished cases and the load so far marked interrupted, and exits 105',
+    async (signal, how) => {
+      const run = startRun(target, ['conformance', '--only', 'chat.*', '--under-load', 'chat-turns@5', '--engine', 'builtin']);
+      try {
+        // The gate under load has begun once a file of it finished: its load is under way.
+        expect(await until(() => run.ended() || /under load: conformance: .*\(1\/\d+ files\)/.test(run.err())), run.out() + run.err()).toBe(true);
+        const before = await target.conversations();
+        expect(await until(async () => run.ended() || (await target.conversations()) > before), run.out() + run.err()).toBe(true);
+        send(run, signal, how);
+        expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+        await nothingLeft(run);
+        const dir = join(run.reports, 'conformance');
+        const results = JSON.parse(read(join(dir, 'results.json'))) as {
+          gate: string;
+          totals: { pass: number };
+          interrupted?: { signal: string; rules_not_run: string[] };
+        };
+        expect(results.gate).toBe('fail');
+        expect(results.interrupted?.signal).toBe(signal);
+        expect(results.totals.pass + (results.interrupted?.rules_not_run.length ?? 0)).toBeGreaterThan(0);
+        expect(read(join(dir, 'junit.xml'))).toContain(`interrupted by ${signal}`);
+        const underLoad = JSON.parse(read(join(dir, 'under-load.json'))) as {
+          interrupted?: { signal: string; during: string };
+          under_load_gate: string;
+          idle_gate: string;
+          achieved_rate: number;
+          measured_s: number;
+          load_delivered: boolean;
+        };
+        expect(underLoad.interrupted).toMatchObject({ signal, during: 'the gate under load' });
+        expect(underLoad.idle_gate).toBe('pass');
+        expect(underLoad.under_load_gate).toBe('interrupted');
+        expect(underLoad.achieved_rate).toBeGreaterThan(0);
+        expect(underLoad.measured_s).toBeGreaterThan(0);
+        expect(underLoad.load_delivered).toBe(false);
+        expect(read(join(dir, 'under-load.html'))).toContain(`Interrupted by ${signal} at `);
+        expect(run.out()).toContain(`interrupted by ${signal} during the gate under load`);
+        expect(run.out()).toContain('gate: fail');
+      } finally {
+        run.finish();
+      }
+    },
+    240_000,
+  );
+});
+
+describe('stopping dialtone start from outside', () => {
+  it.concurrent.each(HOW)(
+    '%s %s during its gate writes the finished cases, starts no load run and exits 105',
+    async (signal, how) => {
+      const run = startRun(undefined, ['start']);
+      try {
+        expect(await until(() => run.ended() || /\(2\/\d+ files\)/.test(run.err())), run.out() + run.err()).toBe(true);
+        send(run, signal, how);
+        expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+        // The reference target, the defects' targets and the suite's workers all went with it.
+        await nothingLeft(run);
+        const results = JSON.parse(read(join(run.reports, 'conformance', 'results.json'))) as { gate: string; interrupted?: { signal: string } };
+        expect(results.gate).toBe('fail');
+        expect(results.interrupted?.signal).toBe(signal);
+        expect(existsSync(join(run.reports, 'load'))).toBe(false);
+        expect(run.out()).toContain('gate: fail');
+      } finally {
+        run.finish();
+      }
+    },
+    240_000,
+  );
+});
+
+describe('stopping dialtone target from outside', () => {
+  it.concurrent.each(HOW)(
+    '%s %s closes the target and exits 0, its profile written',
+    async (signal, how) => {
+      const run = startRun(undefined, ['target', '--profile-out', '{work}/ref.json'], { bare: true });
+      try {
+        expect(await until(() => run.ended() || run.out().includes('stop with Ctrl-C')), run.out() + run.err()).toBe(true);
+        const profile = JSON.parse(read(join(run.work, 'ref.json'))) as { hosts: Record<string, string> };
+        const host = Object.values(profile.hosts)[0] as string;
+        send(run, signal, how);
+        // A target's documented end is Ctrl-C: stopping it is no failure.
+        expect(await run.exited, run.out() + run.err()).toBe(EXIT.ok);
+        await nothingLeft(run);
+        await expect(fetch(host)).rejects.toThrow();
+      } finally {
+        run.finish();
+      }
+    },
+    60_000,
+  );
+});
+
+// No case for `dialtone merge`: it starts no process and holds no load; it reads the segments' files, judges them and
+// writes its report in one go, with no point at which a stop signal could leave anything behind to keep or to stop.
