@@ -68,6 +68,7 @@ describe('the verdict at the top of a load page', () => {
   it('calls an interrupted run neither passed nor failed', () => {
     const html = verdictBlock({ ...failing, interrupted: { signal: 'SIGINT', at: '2026-11-27T16:00:00.000Z' } });
     expect(html).toContain('INTERRUPTED');
+    expect(html).toContain('interrupted by SIGINT at 2026-11-27T16:00:00.000Z');
     expect(html).toContain('neither passed nor failed; 2 of 3 SLOs failed on it');
   });
 

@@ -57,7 +57,7 @@ function outcome(r: RunOutcome): { cls: string; word: string; text: string } {
     return {
       cls: 'skip',
       word: 'interrupted',
-      text: `stopped by ${r.interrupted.signal} at ${r.interrupted.at}: the part that ran is reported, neither passed nor failed${failed ? `; ${failed} of ${of} failed on it` : ''}`,
+      text: `interrupted by ${r.interrupted.signal} at ${r.interrupted.at}: the part that ran is reported, neither passed nor failed${failed ? `; ${failed} of ${of} failed on it` : ''}`,
     };
   if (failed) return { cls: 'fail', word: 'fail', text: `${failed} of ${of} failed (exit ${r.k6_exit_code})` };
   if (r.delivery && !r.delivery.delivered) return { cls: 'fail', word: 'fail', text: `every SLO held, but the load asked for was not delivered` };
