@@ -36,6 +36,17 @@ describe("a run's samples read into its timeline", () => {
     expect(Object.keys(tl?.points[0]?.trends ?? {})).toEqual(['http_req_duration{op:chat.respond}']);
   });
 
+  it('reads lines whose metric name is not the last key, as another writer may order them', async () => {
+    const lines = [
+      '{"metric":"vus","type":"Metric","data":{"name":"vus","type":"gauge","contains":"default"}}',
+      '{"metric":"vus","type":"Point","data":{"time":"2017-05-09T14:34:45.625742514+02:00","value":5,"tags":null}}',
+    ];
+    writeFileSync(join(dir, 'reordered.json'), `${lines.join('\n')}\n`);
+    const tl = await readTimeline([join(dir, 'reordered.json')], []);
+    expect(tl?.points.map((p) => p.vus)).toEqual([5]);
+    expect(tl?.started_at).toBe('2017-05-09T12:34:45.000Z');
+  });
+
   it('keeps a segment’s raw samples, else asks the engine for its JSON output when the run does not push the limit', () => {
     expect(timelineSamples({ wanted: false, work: '/w', segmentRaw: '/d/raw.json.gz' })).toEqual({ args: [], files: ['/d/raw.json.gz'], missing: undefined });
     expect(timelineSamples({ wanted: true, work: '/w' })).toEqual({

@@ -36,9 +36,17 @@ export async function readTimeline(
     const input = file.endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
     for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
       // Most samples are of metrics no plot draws: their lines are skipped before they are parsed.
-      const name = METRIC_AT_END.exec(line)?.[1];
-      if (name === undefined || !wanted.has(name)) continue;
-      const entry = JSON.parse(line) as { type: string; data: { type?: Sample['type']; time?: string; value?: number; tags?: Record<string, string> | null } };
+      const last = METRIC_AT_END.exec(line)?.[1];
+      if (last !== undefined && !wanted.has(last)) continue;
+      if (last === undefined && !line.includes('"metric"')) continue;
+      // A line whose name is not last (another writer's key order) is parsed to find it.
+      const entry = JSON.parse(line) as {
+        type: string;
+        metric: string;
+        data: { type?: Sample['type']; time?: string; value?: number; tags?: Record<string, string> | null };
+      };
+      const name = entry.metric;
+      if (!wanted.has(name)) continue;
       if (entry.type === 'Metric') types.set(name, entry.data.type);
       else if (entry.type === 'Point' && entry.data.time && typeof entry.data.value === 'number')
         addSample(tally, {
