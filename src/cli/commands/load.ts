@@ -35,7 +35,8 @@ ${ENGINE_USAGE}
   traffic-model.json), judged by the nightly SLOs: conversations arrive at the busiest hour's rate for --duration
   (default 1h), or with --compress N the whole day's hourly rates N times faster (144: 24 h in 10 min), whatever the
   agent's speed; each turn waits for the answer, then a think time drawn from the model; turns per conversation drawn too.
-  --dashboard exports k6's web dashboard on a capacity or --rate run too (smoke and nightly runs always get it); k6 only.
+  --dashboard exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either
+  engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it.
 ${LOAD_EXTRA_USAGE}
   --control (with --target) first runs the same scenario and workload against the reference target on this machine,
   with its own history (DIR/control/, or the --history file's .control.jsonl sibling), and reads tonight's verdict
