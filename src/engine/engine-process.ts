@@ -30,6 +30,8 @@ export async function runScript(
     env?: NodeJS.ProcessEnv;
     /** SIGINT this long after the engine printed its header (its init done): a slow start cannot outrun the signal. */
     signalAfterMs?: number;
+    /** SIGINT once the engine printed this (a script's console line, say): a signal at a point of the script's choosing. */
+    signalOn?: string;
     dir?: string;
   } = {},
 ): Promise<EngineRun> {
@@ -54,6 +56,17 @@ export async function runScript(
       armed = true;
       setTimeout(() => child.kill('SIGINT'), after);
     });
+  }
+  const mark = o.signalOn;
+  if (mark !== undefined) {
+    let sent = false;
+    const look = () => {
+      if (sent || !(stdout + stderr).includes(mark)) return;
+      sent = true;
+      child.kill('SIGINT');
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
   }
   const code = await new Promise<number>((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 128 : 1))));
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: {} };

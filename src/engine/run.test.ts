@@ -97,6 +97,25 @@ describe('the built-in engine', () => {
     expect(n(r, 'iterations', 'count')).toBeGreaterThan(0);
   });
 
+  // A signal while setup() waits (on a slow target, say) ends the run there: no VU runs without setup's data, and
+  // teardown is skipped as when setup throws; the summary is still written and the code is k6's 105.
+  it('stops during setup() without waiting for it to end, runs no iteration and no teardown, and exits 105', async () => {
+    const r = await runScript(
+      `import { Counter } from 'k6/metrics';
+       const ran = new Counter('ran');
+       export const options = { iterations: 1 };
+       export async function setup() { console.log('setup began'); await new Promise((r) => setTimeout(r, 3_600_000)); }
+       export default function () { ran.add(1); }
+       export function teardown() { console.log('teardown ran'); }`,
+      [],
+      { signalOn: 'setup began' },
+    );
+    expect(r.code, r.stderr).toBe(105);
+    expect(r.summary.metrics.ran).toBeUndefined();
+    expect(r.summary.metrics.iterations).toBeUndefined();
+    expect(r.stdout + r.stderr).not.toContain('teardown ran');
+  });
+
   // Issue #41, beyond k6: "For arrival-rate executors, record how late each iteration started against its intended
   // time (a metric with k6-style naming, e.g. iteration_start_lag)". The first iteration holds the event loop for
   // 300 ms of its 1 s run, so the arrival due at 100 ms cannot start before 300 ms: a lower bound any machine keeps.

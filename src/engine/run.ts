@@ -170,9 +170,12 @@ export async function runEngine(args: RunArgs): Promise<number> {
   const stopAll = () => {
     for (const w of workers) w.postMessage({ t: 'stop' });
   };
+  // The VU running setup() while it runs: a stop request interrupts it there rather than waiting for setup to end.
+  let inSetup: Vu | undefined;
   const stopWatch = onStopRequest((reason) => {
     outcome.signal ??= reason;
     process.stderr.write(logLine(started, 'warn', `stopping the test run: ${reason}; press Ctrl-C again to stop at once`));
+    inSetup?.interrupt();
     stopAll();
   }, EXIT.externalAbort);
 
@@ -327,21 +330,28 @@ export async function runEngine(args: RunArgs): Promise<number> {
 
   // setup() (/using-k6/test-lifecycle/): once, before the VUs run; its data goes to every VU as a copy.
   let setupData: string | undefined;
+  // Stopped before setup() finished: no VU runs (they would need its data) and teardown is skipped, as when it throws.
+  let setupCut = false;
   if (typeof vu0.exports.setup === 'function') {
     try {
       vu0.group = '::setup';
       let data: unknown;
       let thrown: { e: unknown } | undefined;
-      await vu0.iterate(async () => {
-        try {
-          data = await (vu0.exports.setup as () => unknown)();
-        } catch (e) {
-          thrown = { e };
-        }
-      }, undefined);
+      inSetup = vu0;
+      const end = outcome.signal
+        ? 'interrupted'
+        : await vu0.iterate(async () => {
+            try {
+              data = await (vu0.exports.setup as () => unknown)();
+            } catch (e) {
+              thrown = { e };
+            }
+          }, undefined);
+      inSetup = undefined;
+      setupCut = end === 'interrupted';
       vu0.group = '';
       // k6: "If setup throws, teardown is skipped" and the run ends with the exception (/using-k6/test-lifecycle/).
-      if (thrown) throw thrown.e;
+      if (thrown && !setupCut) throw thrown.e;
       setupData = data === undefined ? undefined : JSON.stringify(data);
     } catch (e) {
       // exec.test.abort() in setup() ends the run with k6's 108, as in the init context.
@@ -350,7 +360,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     }
   }
 
-  const count = workerCount(plans, imports, segment, args.workers ?? workersFromEnv(process.env));
+  const count = setupCut ? 0 : workerCount(plans, imports, segment, args.workers ?? workersFromEnv(process.env));
   const finished: Promise<void>[] = [];
   const insufficient = new Set<string>();
   const ready: Promise<void>[] = [];
@@ -503,7 +513,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
   await Promise.all(workers.map((w) => w.terminate()));
 
   // teardown(data), unless the script aborted in setup (k6 skips it then); it runs after an abort too.
-  if (typeof vu0.exports.teardown === 'function') {
+  if (typeof vu0.exports.teardown === 'function' && !setupCut) {
     vu0.group = '::teardown';
     const data = setupData === undefined ? undefined : JSON.parse(setupData);
     await vu0.iterate(() => (vu0.exports.teardown as (d: unknown) => unknown)(data), undefined).catch(() => {});
