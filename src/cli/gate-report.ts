@@ -1,8 +1,13 @@
-// The gate's report files, shared by the plain gate and the gate under load (an interrupted one writes them too).
+// The gate's report files, shared by the plain gate and the gate under load (an interrupted one writes them too). Loaded
+// before a run starts: after a Ctrl-C to the process group, tsx's esbuild service is gone and nothing more can load.
 import { join } from 'node:path';
 import type { Interruption } from '../load/interrupt.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { conformancePage } from '../report/conformance-page.js';
+import { writeIndexPage } from '../report/index-page.js';
+import { junitXml } from '../report/junit.js';
 import type { Results } from '../report/results.js';
+import { writeReportFiles } from '../report/write.js';
 
 /** The results of a gate a stop signal cut short: it fails, and says which rules got no finished case. */
 export function interruptedResults(r: Results, cut: Interruption): Results {
@@ -19,13 +24,7 @@ export function interruptedResults(r: Results, cut: Interruption): Results {
 }
 
 /** Writes DIR/conformance/{index.html,results.json,junit.xml} and the reports' index; returns the conformance folder. */
-export async function writeGateReport(reportDir: string, results: Results, loaded: LoadedProfile): Promise<string> {
-  const [{ conformancePage }, { writeIndexPage }, { junitXml }, { writeReportFiles }] = await Promise.all([
-    import('../report/conformance-page.js'),
-    import('../report/index-page.js'),
-    import('../report/junit.js'),
-    import('../report/write.js'),
-  ]);
+export function writeGateReport(reportDir: string, results: Results, loaded: LoadedProfile): string {
   const secrets = Object.values(loaded.secrets).filter((s): s is string => typeof s === 'string');
   const dir = join(reportDir, 'conformance');
   writeReportFiles(

@@ -103,7 +103,7 @@ async function reportInterrupted(
   const during = result.interrupted?.during ?? 'the idle gate';
   const gate = during === 'the idle gate' ? ran.idle : (ran.underLoad ?? noCaseRun(ran.idle));
   const results = interruptedResults(gate, cut);
-  const dir = await writeGateReport(reportDir, results, loaded);
+  const dir = writeGateReport(reportDir, results, loaded);
   const load = result.measured_s > 0 ? `the load delivered ${result.achieved_rate.toFixed(1)}/s until then` : 'no load had started';
   console.log(
     `conformance under load (${result.scenario} at ${result.rate}/s): interrupted by ${cut.signal} during ${during}; ${load}; ${results.totals.pass} pass, ${results.totals.fail} fail, ${results.interrupted?.rules_not_run.length} rules not run; no verdict`,

@@ -9,7 +9,6 @@ import type { IssuedCredentials } from '../../reference-target/tenancy.js';
 import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { parse } from '../args.js';
-import { interruptedResults, writeGateReport } from '../gate-report.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';
@@ -126,10 +125,11 @@ export async function runConformance(o: {
   // The profile first, so a bad one is one line before vitest and the report writers load (about 2.5 s of CPU at every
   // start); they load once the arguments and the profile are known to be good.
   const session = await openTarget(o.target, o.defects ?? []);
-  const [proof, { runSuite }, { runSelftest }] = await Promise.all([
+  const [proof, { runSuite }, { runSelftest }, { interruptedResults, writeGateReport }] = await Promise.all([
     import('../../suite/proof.js'),
     import('../../suite/run.js'),
     import('../../suite/selftest.js'),
+    import('../gate-report.js'),
   ]);
   if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; each wait is announced with its end.');
   let results: Results;
@@ -198,7 +198,7 @@ export async function runConformance(o: {
     results = { ...results, selftest: { defects: verdicts, caught, total: verdicts.length, mutation_score: verdicts.length ? caught / verdicts.length : 0 } };
     results = { ...results, proof: proof.summarizeProof(proof.withDefects(proofRun.rows, verdicts), proofRun.durationMs) };
   }
-  const dir = await writeGateReport(reportDir, results, session.loaded);
+  const dir = writeGateReport(reportDir, results, session.loaded);
   const t = results.totals;
   console.log(
     `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered (${(results.duration_ms / 1000).toFixed(1)} s)`,
