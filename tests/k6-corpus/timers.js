@@ -20,7 +20,7 @@ export default function () {
     if (runs === 3) clearInterval(intervalId);
   }, 50);
   setTimeout(() => {
-    http.asyncRequest('GET', `${__ENV.BASE_URL}/delay?ms=200`).then((res) => {
+    http.asyncRequest('GET', `${__ENV.BASE_URL}/delay?ms=500`).then((res) => {
       check(res, { 'the request of the timeout was answered': (r) => r.status === 200 });
     });
   }, 200);
