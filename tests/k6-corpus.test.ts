@@ -398,9 +398,8 @@ describe.concurrent('the k6 compatibility corpus', () => {
   });
 
   describe('k6/http', () => {
-    // http.batch(): "Batch multiple HTTP requests together to issue them in parallel over multiple TCP connections."
-    // and "It is an array when users pass an array as `requests`, and is an ordinary object with string keys when named
-    // requests are used".
+    // http.batch(): "Batch multiple HTTP requests together to issue them in parallel over multiple TCP connections." and
+    // "If you pass an array of string values, k6 automatically parses them into a batch of `GET` requests".
     it('sends every request of a batch given as arrays or strings, answers in request order', async () => {
       const r = await corpus('batch-array.js');
       expectHttpRun(r);
@@ -410,6 +409,8 @@ describe.concurrent('the k6 compatibility corpus', () => {
         expect(check(r, name), name).toMatchObject({ passes: 3, fails: 0 });
     });
 
+    // http.batch(): "It is an array when users pass an array as `requests`, and is an ordinary object with string keys
+    // when named requests are used".
     it('sends every request of a batch given as request objects or named properties, answers under their keys', async () => {
       const r = await corpus('batch-object.js');
       expectHttpRun(r);
