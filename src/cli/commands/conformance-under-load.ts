@@ -38,6 +38,9 @@ export async function conformanceUnderLoad(o: {
   const reportDir = usableReportDir(o.reportDir);
   const session = await openTarget(o.target, o.defects);
   const runner = await SuiteRunner.create(ROOT);
+  // The page's plot renderer, loaded before the run as the report writers are: after Ctrl-C to the process group,
+  // tsx's esbuild service is gone and an interrupted run could not load it to draw the load it held.
+  await import('../../report/chart.js');
   // A stop signal cancels the gate it is in and stops the load; a gate cut short gives no verdict on either.
   catchInterrupts();
   const stopped = new AbortController();
