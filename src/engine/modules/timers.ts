@@ -20,18 +20,17 @@ export function timersModule(vu: VuHost) {
     const release = vu.hold();
     const signal = vu.signal;
     const run = () => {
-      if (!repeat) {
-        timers.delete(id);
-        release();
-      }
-      if (signal.aborted) return;
-      try {
-        // A callback the script's rewrite made async (it makes blocking calls) holds the iteration until it settles.
-        const r = fn(...args);
-        if (r instanceof Promise) vu.track(r).catch((e) => vu.error(e));
-      } catch (e) {
-        vu.error(e);
-      }
+      if (!repeat) timers.delete(id);
+      if (!signal.aborted)
+        try {
+          // A callback the script's rewrite made async (it makes blocking calls) holds the iteration until it settles.
+          const r = fn(...args);
+          if (r instanceof Promise) vu.track(r).catch((e) => vu.error(e));
+        } catch (e) {
+          vu.error(e);
+        }
+      // Released after the callback ran: what it started (a request, another timer) holds the iteration from then on.
+      if (!repeat) release();
     };
     const delay = Math.max(0, Number(ms) || 0);
     const handle = repeat ? setInterval(run, delay) : setTimeout(run, delay);
