@@ -3,7 +3,7 @@
 // started, the process ended, no process left), and checks what was written, the exit code and that load stopped.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,21 +11,8 @@ import { ControlClient } from '../src/clients/control-client.js';
 import { EXIT } from '../src/errors.js';
 import { spawnTarget, type TargetProcess } from '../src/fuzz/target-process.js';
 import { loadProfile } from '../src/profile/load.js';
+import { processesMarked } from './processes.js';
 import { ROOT } from './run-cli.js';
-
-/** Processes whose environment carries `mark`: dialtone, the engine and anything they started. */
-function processesMarked(mark: string): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,21 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { ControlClient } from '../src/clients/control-client.js';
 import { spawnTarget } from '../src/fuzz/target-process.js';
 import { loadProfile } from '../src/profile/load.js';
+import { processesMarked } from './processes.js';
 import { dialtone } from './run-cli.js';
-
-/** Processes (of this user) whose environment carries `mark`: what a run left behind. */
-function processesMarked(mark: string): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /**
  * The marked processes still there after a short grace: a helper process (tsx's esbuild service) ends when its parent's
