@@ -2,13 +2,17 @@
 // files may import only what its row of the table allows (npm packages and node: built-ins are always allowed, except
 // where a row says otherwise). A change to a row here is a change to ARCHITECTURE.md, and the other way round.
 
-/** Imports of a layer: its own folder, plus the listed `src/` folders (regular expressions on the path). */
+// src/core (k6's metric types, threshold grammar, percentile, durations, summary shape) is the bottom layer: every
+// layer may import it, and it imports nothing of the others.
+const CORE = '^src/core/';
+
+/** Imports of a layer: its own folder, src/core, plus the listed `src/` folders (regular expressions on the path). */
 const only = (name, from, allowed, comment) => ({
   name,
   comment,
   severity: 'error',
   from: { path: from },
-  to: { path: '^(src|conformance|scenarios)/', pathNot: [from, ...allowed] },
+  to: { path: '^(src|conformance|scenarios)/', pathNot: [from, CORE, ...allowed] },
 });
 
 // src/errors.ts (usage and environment errors with exit codes), src/version.ts (dialtone's version) and src/root.ts (the
@@ -17,7 +21,8 @@ const SHARED = '^src/(errors|version|root)\\.ts$';
 
 module.exports = {
   forbidden: [
-    only('spec-stands-alone', '^src/contract/', [], 'src/contract is the single source of truth: it imports nothing of the project'),
+    only('core', CORE, [SHARED], "src/core (k6's metrics, thresholds, percentile, durations, summary shape) imports nothing of the other layers"),
+    only('spec-stands-alone', '^src/contract/', [], 'src/contract is the single source of truth: it imports nothing of the project but src/core'),
     only('profile', '^src/profile/', ['^src/contract/', SHARED], 'src/profile may import spec'),
     only('voice-client', '^src/voice-client/', ['^src/contract/', '^src/root\\.ts$'], 'the voice client page may import spec and the root'),
     only(
@@ -43,8 +48,8 @@ module.exports = {
     only(
       'engine',
       '^src/engine/',
-      ['^src/(version|root)\\.ts$', '^src/load/engine-version\\.ts$', '^src/load/merge\\.ts$', '^src/load/k6-metrics\\.ts$', '^src/load/k6-thresholds\\.ts$'],
-      "the built-in engine (a program of its own, spawned like k6) may import the engine version, the exact merge (percentile), k6's built-in metrics and threshold syntax only",
+      ['^src/(version|root)\\.ts$'],
+      'the built-in engine (a program of its own, spawned like k6) may import src/core, the version and the root only',
     ),
     only('load-vu', '^src/load/vu/', ['^src/contract/', '^src/load/config\\.ts$'], 'code that runs inside k6 may import spec and the load config types only'),
     only(
@@ -72,14 +77,13 @@ module.exports = {
         '^src/contract/',
         '^src/profile/',
         '^src/clients/',
-        '^src/load/merge\\.ts$',
         '^src/load/dialogues\\.ts$',
         '^src/load/config\\.ts$',
         '^src/load/vu/quantiles\\.ts$',
         '^src/nightly/noise\\.ts$',
         SHARED,
       ],
-      'the traffic model may import spec, profile, clients, the exact percentile and the dialogues file shape',
+      'the traffic model may import spec, profile, clients and the dialogues file shape',
     ),
     only('soak', '^src/soak/', [], 'the soak windows need nothing of the project'),
     only('tools', '^src/tools/', [SHARED], 'the Go tool installer may import the errors only'),

@@ -23,13 +23,13 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { request } from '../src/clients/exchange.js';
+import { type K6Summary, stat } from '../src/core/summary.js';
 import type { Delivery } from '../src/load/delivery.js';
 import { builtinEngine } from '../src/load/engine.js';
 import { engineThreadsEnv } from '../src/load/engine-threads.js';
 import { GeneratorWatch } from '../src/load/generator-watch.js';
 import type { LoadResult } from '../src/load/page.js';
 import { TICKS_PER_SECOND } from '../src/load/proc.js';
-import { type K6Summary, stat } from '../src/load/summary.js';
 import type { Profile } from '../src/profile/schema.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

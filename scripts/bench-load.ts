@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type K6Summary, stat } from '../src/core/summary.js';
 import { browserEnv, ensureChromium } from '../src/load/chromium.js';
 import { engineName, resolveEngine } from '../src/load/engine.js';
 import { GeneratorWatch } from '../src/load/generator-watch.js';
 import { recordsWindow } from '../src/load/records-window.js';
-import { type K6Summary, stat } from '../src/load/summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { K6Summary } from '../src/core/summary.js';
 import type { Delivery } from '../src/load/delivery.js';
-import type { K6Summary } from '../src/load/summary.js';
 import { addSample, emptyTally, type Timeline, timelineOf } from '../src/load/timeline.js';
 import { writeRunReport } from '../src/nightly/write-run.js';
 

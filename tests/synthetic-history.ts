@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { EngineId } from '../src/load/engine-version.js';
+import type { EngineId } from '../src/core/engine-version.js';
 import type { LoadResult } from '../src/load/page.js';
 import type { NightMetric } from '../src/nightly/metrics.js';
 import { seeded } from '../src/nightly/noise.js';

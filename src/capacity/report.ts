@@ -2,7 +2,7 @@
 
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { engineName } from '../load/engine-version.js';
+import { engineName } from '../core/engine-version.js';
 import { esc, page } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';

@@ -1,5 +1,5 @@
+import type { EngineId } from '../core/engine-version.js';
 import type { SloEntry } from '../load/config.js';
-import type { EngineId } from '../load/engine-version.js';
 import type { Interruption } from '../load/interrupt.js';
 import type { CapacityAnalysis } from './analysis.js';
 import type { Headroom } from './headroom.js';

@@ -2,10 +2,11 @@
 // built-in one), with the generator's own CPU sampled from /proc while it runs.
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { type K6Summary, stat } from '../core/summary.js';
 import type { ClosedModelDefaults, LearnedWorkload, SloEntry } from '../load/config.js';
 import type { Engine } from '../load/engine.js';
 import { startEngine } from '../load/spawn-engine.js';
-import { type K6Summary, stat, type ThresholdResult, thresholdsOf } from '../load/summary.js';
+import { type ThresholdResult, thresholdsOf } from '../load/summary.js';
 import { redact } from '../profile/redact.js';
 import { sampleCpu } from './cpu.js';
 import { ANSWERED, OBSERVED, PHASE_TAG, STARTED, STEP_ENV, type StepShape, steadyKey } from './wrapper.js';

@@ -3,12 +3,12 @@
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+import { type K6Summary, stat } from '../core/summary.js';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { type Engine, type EngineChoice, type EngineId, engineId, engineName } from '../load/engine.js';
 import { interruption } from '../load/interrupt.js';
 import { sloSetName } from '../load/slos.js';
 import { startEngine } from '../load/spawn-engine.js';
-import { type K6Summary, stat } from '../load/summary.js';
 import { timelineOfRun } from '../load/timeline-file.js';
 import { sloKeysOf, timelineSection } from '../load/timeline-plots.js';
 import type { LoadedProfile } from '../profile/load.js';

@@ -1,7 +1,7 @@
 // `k6 run`'s flags that set options and __ENV (/using-k6/k6-options/reference/, /using-k6/environment-variables/),
 // and how they join the script's options: "command-line flags have the highest order of precedence"
 // (/using-k6/k6-options/how-to/).
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../core/duration.js';
 import { checkTrendStats } from './metrics/sink.js';
 
 /** What the flags asked for; undefined where a flag was not given. */

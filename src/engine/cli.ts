@@ -1,6 +1,6 @@
 // The engine's command line: the part of k6's that dialtone uses, with k6's flags and exit codes
 // (/using-k6/k6-options/reference/, /get-started/running-k6/).
-import { BUILTIN_ENGINE_VERSION } from '../load/engine-version.js';
+import { BUILTIN_ENGINE_VERSION } from '../core/engine-version.js';
 import { flagsFromEnv, takeFlag } from './cli-options.js';
 import { EXIT, type RunArgs, runEngine } from './run.js';
 

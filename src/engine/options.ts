@@ -1,6 +1,6 @@
 // The script's exported options, read once, turned into the scenarios the executors run
 // (/using-k6/scenarios/, /using-k6/k6-options/reference/).
-import { durationMs, formatDuration, requireDuration } from './duration.js';
+import { durationMs, formatDuration, requireDuration } from '../core/duration.js';
 
 export type ExecutorName = 'constant-vus' | 'ramping-vus' | 'constant-arrival-rate' | 'ramping-arrival-rate' | 'shared-iterations' | 'per-vu-iterations';
 

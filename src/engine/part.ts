@@ -1,5 +1,5 @@
 // One part of a run (a worker thread's): its VUs, its scenarios' executors, and what it tells the main thread.
-import { CORE_METRICS } from '../load/k6-metrics.js';
+import { CORE_METRICS } from '../core/metrics.js';
 import { EXECUTORS, type ExecutorContext } from './executors/index.js';
 import { compileScript, opener } from './loader.js';
 import { moduleTable } from './modules/index.js';

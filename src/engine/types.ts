@@ -1,9 +1,9 @@
 // The contracts inside dialtone's built-in load engine: what the k6 modules (src/engine/modules) get from the VU that
 // runs them, and what the metric store (src/engine/metrics) takes from the executors. Types only.
 
-import type { MetricDecl } from '../load/k6-metrics.js';
+import type { MetricDecl } from '../core/metrics.js';
 
-export type { MetricContains, MetricDecl, MetricType } from '../load/k6-metrics.js';
+export type { MetricContains, MetricDecl, MetricType } from '../core/metrics.js';
 
 /** Tag values are strings (/using-k6/tags-and-groups/). */
 export type Tags = Readonly<Record<string, string>>;

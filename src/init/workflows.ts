@@ -3,7 +3,7 @@
 // clone, and never fetch or build k6: on `--engine k6` Grafana's own setup-k6-action installs it. Built as objects
 // and printed with `yaml`, so quoting is always right; the comments are attached to the nodes they explain.
 import { Document, isMap, isSeq, Scalar, visit } from 'yaml';
-import type { EngineKind } from '../load/engine-version.js';
+import type { EngineKind } from '../core/engine-version.js';
 import { K6_VERSION } from '../load/k6.js';
 import { gateEnvironment, nightlyEnvironment } from './environments.js';
 import { credentialVariables, profilePath } from './profile-template.js';

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import type { K6Summary } from '../core/summary.js';
 import { deliveryHeadline, EXIT_LOAD_NOT_DELIVERED, exitWithDelivery, judgeDelivery, loadVerdict } from './delivery.js';
 import { askedLoad, type GeneratorReport, GeneratorWatch, goSeconds } from './generator-watch.js';
-import type { K6Summary } from './summary.js';
 
 const summary = (iterations: number, dropped: number, peakVUs: number): K6Summary => ({
   metrics: {

@@ -1,8 +1,9 @@
 // Whether a load run delivered the load it asked for. A passing SLO verdict on load that never left the generator is a
 // false green, so a run that fell short fails its gate with its own exit code, and its headline says so in numbers.
+
+import { type K6Summary, stat } from '../core/summary.js';
 import { EXIT } from '../errors.js';
 import type { GeneratorReport } from './generator-watch.js';
-import { type K6Summary, stat } from './summary.js';
 
 /** The load command's exit code when every threshold held but the load asked for was not delivered. */
 export const EXIT_LOAD_NOT_DELIVERED = EXIT.loadNotDelivered;

@@ -2,11 +2,11 @@
 // same command line (a subset of k6's) and write the same output files, so every caller spawns
 // `engine.command [...engine.args, 'run', …]` and reads the summary export and the JSON output the same way.
 import { join } from 'node:path';
+import { BUILTIN_ENGINE_VERSION, type EngineId, type EngineKind } from '../core/engine-version.js';
 import { EnvironmentError, UsageError } from '../errors.js';
-import { BUILTIN_ENGINE_VERSION, type EngineId, type EngineKind } from './engine-version.js';
 import { findK6, K6_VERSION, k6Candidates } from './k6.js';
 
-export { BUILTIN_ENGINE_VERSION, type EngineId, type EngineKind, engineName } from './engine-version.js';
+export { BUILTIN_ENGINE_VERSION, type EngineId, type EngineKind, engineName } from '../core/engine-version.js';
 
 /** What `--engine` and DIALTONE_ENGINE take: `auto` is the user's k6 when found, else the built-in engine. */
 export type EngineChoice = 'auto' | 'k6' | 'builtin';

@@ -1,4 +1,4 @@
-import { type K6Summary, stat } from './summary.js';
+import { type K6Summary, stat } from '../core/summary.js';
 
 /** A scenario's headline figures, computed from its k6 summary. */
 export type FigureFn = (s: K6Summary) => { figures: Record<string, number>; headline: string[] };

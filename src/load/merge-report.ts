@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EngineId } from '../core/engine-version.js';
 import { EXIT } from '../errors.js';
 import type { Verdict } from '../nightly/verdict.js';
 import { writeRunReport } from '../nightly/write-run.js';
-import type { EngineId } from './engine-version.js';
 import { mergeSegments, type SegmentFiles } from './merge.js';
 import type { LoadResult } from './page.js';
 import { thresholdsOf } from './summary.js';

@@ -6,10 +6,11 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/root.js';
+import { percentile } from '../core/percentile.js';
+import type { K6Summary } from '../core/summary.js';
 import { resolveEngine } from './engine.js';
 import { RAW_FILE, segmentArgs } from './extras.js';
-import { HISTOGRAMS_FILE, mergeSegments, percentile, readSegment, segmentHistograms } from './merge.js';
-import type { K6Summary } from './summary.js';
+import { HISTOGRAMS_FILE, mergeSegments, readSegment, segmentHistograms } from './merge.js';
 
 // A tiny real script: one trend with an op-tagged submetric, a counter and a rate, under an arrival-rate executor that
 // the engine (the user's k6 when installed, else the built-in one) splits across execution segments.

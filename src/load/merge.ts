@@ -2,10 +2,11 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { percentile } from '../core/percentile.js';
+import type { K6Metric, K6Summary } from '../core/summary.js';
 import { UsageError } from '../errors.js';
 import { emptyHistogram, type LogHistogram, mergeInto, quantile, RELATIVE_ERROR, record } from './log-histogram.js';
 import type { LoadResult } from './page.js';
-import type { K6Metric, K6Summary } from './summary.js';
 
 type Kind = 'trend' | 'counter' | 'rate' | 'gauge';
 /** A submetric: its full name (`http_req_duration{op:chat.respond}`) and the tags a sample must carry. */
@@ -48,21 +49,6 @@ export interface SegmentHistograms {
 }
 
 const DEFAULT_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
-
-/**
- * The p-th percentile (0..1) of sorted values, as k6 computes it: linear interpolation between the
- * two samples around rank p·(n−1). Merged percentiles use this over the union of every segment's samples.
- *
- * @example
- * percentile([1, 2, 3, 4], 0.5); // 2.5
- */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const i = p * (sorted.length - 1);
-  const lo = sorted[Math.floor(i)] as number;
-  const hi = sorted[Math.ceil(i)] as number;
-  return lo + (hi - lo) * (i - Math.floor(i));
-}
 
 /** Parses a summary key `name{k:v,k2:v2}` into its submetric, or undefined for a plain metric. */
 function subOf(key: string): { parent: string; sub: Sub } | undefined {

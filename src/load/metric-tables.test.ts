@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { K6Summary } from '../core/summary.js';
 import { kindOf, metricTables, rateText } from './metric-tables.js';
-import type { K6Summary } from './summary.js';
 
 const summary = {
   metrics: {

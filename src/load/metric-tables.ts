@@ -2,8 +2,9 @@
 // statistics, rates as a rate with the counts behind it, counters as counts and per second, gauges as value, min and
 // max. A Rate's `passes` in the export counts its non-zero samples, whatever a non-zero sample means: for
 // http_req_failed they are the failed requests, so the counts are named by what they count, never "passed".
+
+import type { K6Metric, K6Summary } from '../core/summary.js';
 import { esc } from '../report/html.js';
-import type { K6Metric, K6Summary } from './summary.js';
 
 export type MetricKind = 'trend' | 'rate' | 'counter' | 'gauge';
 

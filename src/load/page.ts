@@ -1,14 +1,15 @@
+import { type EngineId, engineName } from '../core/engine-version.js';
+import type { K6Summary } from '../core/summary.js';
 import type { ControlReading } from '../nightly/control.js';
 import type { NightMetric } from '../nightly/metrics.js';
 import { badge, esc, page } from '../report/html.js';
 import type { LoadConfig, SloEntry, ValueSource } from './config.js';
 import type { Delivery } from './delivery.js';
-import { type EngineId, engineName } from './engine-version.js';
 import type { Interruption } from './interrupt.js';
 import { metricTables } from './metric-tables.js';
 import { restOfHeadline, verdictBlock } from './run-verdict.js';
 import { sloSetName } from './slos.js';
-import type { K6Summary, ThresholdResult } from './summary.js';
+import type { ThresholdResult } from './summary.js';
 
 /** What one load run leaves behind in result.json, and one line of history.jsonl. */
 export interface LoadResult {

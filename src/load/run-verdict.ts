@@ -1,10 +1,11 @@
 // The top of a load page: pass or fail in one line, each failed SLO in one line (metric, threshold, value, where the
 // SLO came from), then the load delivered against the load asked for. A reader who opens the page sees why it failed
 // before any plot or table.
+
+import { BUILTIN_METRICS } from '../core/metrics.js';
 import { esc } from '../report/html.js';
 import { type Delivery, deliveryHeadline } from './delivery.js';
 import type { Interruption } from './interrupt.js';
-import { BUILTIN_METRICS } from './k6-metrics.js';
 import type { ThresholdResult } from './summary.js';
 
 /** What the verdict reads of a run's result (src/load/page.ts's LoadResult has all of it). */

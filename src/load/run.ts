@@ -1,6 +1,7 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from 'k6/options';
+import type { K6Summary } from '../core/summary.js';
 import { EXIT, UsageError } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
@@ -20,7 +21,7 @@ import { HISTOGRAMS_FILE, segmentHistograms } from './merge.js';
 import { expectationsOf, type LoadResult } from './page.js';
 import { checkScenario } from './scenarios.js';
 import { startEngine } from './spawn-engine.js';
-import { type K6Summary, thresholdsOf } from './summary.js';
+import { thresholdsOf } from './summary.js';
 import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
 
 export interface LoadRun {

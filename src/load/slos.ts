@@ -1,12 +1,13 @@
 // The SLOs a run is judged by: each scenario's defaults (scenarios/NAME.defaults.ts) with the profile's `slos` in place
 // of the keys it names. A profile's SLO is checked as k6 checks a threshold (key, metric, expression, aggregation), so a
 // mistake is a one-line usage error before anything runs, on either engine.
+
+import { BROWSER_METRICS, CORE_METRICS, HTTP_METRICS, type MetricDecl, WS_METRICS } from '../core/metrics.js';
+import { AGGREGATIONS, parseMetricKey, parseThresholdExpression } from '../core/thresholds.js';
 import { UsageError } from '../errors.js';
 import type { Profile } from '../profile/schema.js';
 import type { MetricKind, ScenarioDefaults, SloEntry, ThresholdItem, Thresholds, WorkloadName } from './config.js';
 import { defaultsOf, SCENARIO_DEFAULTS } from './defaults.js';
-import { BROWSER_METRICS, CORE_METRICS, HTTP_METRICS, type MetricDecl, WS_METRICS } from './k6-metrics.js';
-import { AGGREGATIONS, parseMetricKey, parseThresholdExpression } from './k6-thresholds.js';
 
 const MODULE_METRICS: Readonly<Record<ScenarioDefaults['modules'][number], readonly MetricDecl[]>> = {
   http: HTTP_METRICS,

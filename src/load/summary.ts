@@ -1,14 +1,5 @@
+import type { K6Summary } from '../core/summary.js';
 import type { SloEntry } from './config.js';
-
-/** One metric of k6's --summary-export JSON: trend stats, rate passes/fails, or counter count/rate. */
-export interface K6Metric {
-  readonly [stat: string]: number | Record<string, boolean> | undefined;
-  readonly thresholds?: Record<string, boolean>;
-}
-
-export interface K6Summary {
-  readonly metrics: Record<string, K6Metric>;
-}
 
 /** A threshold as the report shows it; k6 records `true` when the threshold FAILED. */
 export interface ThresholdResult {
@@ -35,12 +26,6 @@ export function thresholdsOf(summary: K6Summary, slos?: readonly SloEntry[]): Th
     }
   }
   return out;
-}
-
-/** A number from the summary, or undefined. */
-export function stat(summary: K6Summary, metric: string, key: string): number | undefined {
-  const v = summary.metrics[metric]?.[key];
-  return typeof v === 'number' ? v : undefined;
 }
 
 /**

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EngineId } from '../load/engine-version.js';
+import type { EngineId } from '../core/engine-version.js';
+import type { K6Summary } from '../core/summary.js';
 import type { LoadResult } from '../load/page.js';
-import type { K6Summary } from '../load/summary.js';
 import { baselineOf, readHistory } from './history.js';
 import { writeRunReport } from './write-run.js';
 

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type { EngineKind } from '../load/engine-version.js';
+import type { EngineKind } from '../core/engine-version.js';
 import type { LoadResult } from '../load/page.js';
 import { NightMetric } from './metrics.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { K6Metric, K6Summary } from '../load/summary.js';
+import type { K6Metric, K6Summary } from '../core/summary.js';
 
 /** One figure a nightly run is judged on: its value, its unit and which way is better. */
 export const NightMetric = z.object({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticHistory } from '../../tests/synthetic-history.js';
+import type { K6Summary } from '../core/summary.js';
 import type { LoadResult } from '../load/page.js';
-import type { K6Summary } from '../load/summary.js';
 import { nightlySection, trendSpec } from './trend-plots.js';
 import { BAND, judge } from './verdict.js';
 

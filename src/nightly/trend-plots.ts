@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
+import type { K6Summary } from '../core/summary.js';
 import type { LoadResult } from '../load/page.js';
-import type { K6Summary } from '../load/summary.js';
 import { esc } from '../report/html.js';
 import { BAND, changeText, driftLine, type MetricVerdict, tagLine, type Verdict } from './verdict.js';
 

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EngineId } from '../core/engine-version.js';
+import type { K6Summary } from '../core/summary.js';
 import { type Delivery, deliveryHeadline } from '../load/delivery.js';
-import type { EngineId } from '../load/engine-version.js';
 import { FIGURES } from '../load/figures.js';
 import type { Interruption } from '../load/interrupt.js';
 import { type LoadResult, loadPage, type RunExpectations } from '../load/page.js';
-import { type K6Summary, thresholdsOf } from '../load/summary.js';
+import { thresholdsOf } from '../load/summary.js';
 import type { Timeline } from '../load/timeline.js';
 import { TIMELINE_FILE } from '../load/timeline-file.js';
 import { sloKeysOf, timelineSection } from '../load/timeline-plots.js';

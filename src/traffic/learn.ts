@@ -1,4 +1,4 @@
-import { percentile } from '../load/merge.js';
+import { percentile } from '../core/percentile.js';
 import { drawFrom } from '../load/vu/quantiles.js';
 import { seeded } from '../nightly/noise.js';
 import { LITTLE_TOLERANCE, type LittlesLaw, QUANTILE_POINTS, type Quantiles, type TrafficModel } from './model.js';

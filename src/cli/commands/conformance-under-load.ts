@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
+import { engineName } from '../../core/engine-version.js';
 import { EXIT } from '../../errors.js';
 import type { EngineChoice } from '../../load/engine.js';
-import { engineName } from '../../load/engine-version.js';
 import { catchInterrupts, type Interruption, interruption, onInterrupt } from '../../load/interrupt.js';
 import type { LoadedProfile } from '../../profile/load.js';
 import type { DefectId } from '../../reference-target/defects.js';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
+import type { EngineKind } from '../../core/engine-version.js';
 import { UsageError } from '../../errors.js';
 import { parseEnvironments } from '../../init/environments.js';
 import { initFiles, nextSteps } from '../../init/plan.js';
 import { checkProjectDir, describeOutcome, ensureIgnored, makeFolders, writeNew } from '../../init/write.js';
-import type { EngineKind } from '../../load/engine-version.js';
 import { scenarioNames } from '../../load/scenarios.js';
 import { parse } from '../args.js';
 import { ROOT } from '../root.js';

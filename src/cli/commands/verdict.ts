@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
+import { engineName } from '../../core/engine-version.js';
 import { UsageError } from '../../errors.js';
-import { engineName } from '../../load/engine-version.js';
 import type { LoadResult } from '../../load/page.js';
 import { readHistory } from '../../nightly/history.js';
 import { judgeRun } from '../../nightly/judge-run.js';

@@ -1,7 +1,7 @@
 // The end-of-test summary on stdout, laid out like k6's compact summary (/results-output/end-of-test/): the
 // thresholds with ✓/✗ and the value judged, then the checks, then the metrics by section.
 
-import { HTTP_PHASES } from '../../load/k6-metrics.js';
+import { HTTP_PHASES } from '../../core/metrics.js';
 import type { CheckCount, GroupNode } from './groups.js';
 import { DEFAULT_TREND_STATS } from './sink.js';
 import type { MetricEntry, MetricStore } from './store.js';

@@ -1,8 +1,8 @@
 // k6 thresholds (/using-k6/thresholds/): parsing `options.thresholds`, checking each against the metrics the script
 // declared, and judging each expression on a metric's aggregated value.
 
-import { AGGREGATIONS, type Operator, parseMetricKey, parseThresholdExpression, ThresholdError, type ThresholdExpression } from '../../load/k6-thresholds.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../../core/duration.js';
+import { AGGREGATIONS, type Operator, parseMetricKey, parseThresholdExpression, ThresholdError, type ThresholdExpression } from '../../core/thresholds.js';
 import type { MetricType, Tags } from '../types.js';
 
 export { AGGREGATIONS, type Operator, parseMetricKey, parseThresholdExpression, ThresholdError, type ThresholdExpression };

@@ -18,8 +18,8 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type * as PW from 'playwright-core';
-import { BROWSER_METRICS } from '../../load/k6-metrics.js';
-import { durationMs } from '../duration.js';
+import { durationMs } from '../../core/duration.js';
+import { BROWSER_METRICS } from '../../core/metrics.js';
 import type { Tags, VuHost } from '../types.js';
 import { systemBrowser } from './browser-path.js';
 
@@ -31,7 +31,7 @@ const pw = (): typeof PW => {
   return playwright;
 };
 
-export { BROWSER_METRICS } from '../../load/k6-metrics.js';
+export { BROWSER_METRICS } from '../../core/metrics.js';
 
 /**
  * Features playwright-core 1.65 disables itself (its chromiumSwitches). Chromium keeps only the last --disable-features

@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import NodeWebSocket from 'ws';
-import { WS_METRICS } from '../../load/k6-metrics.js';
+import { WS_METRICS } from '../../core/metrics.js';
 import type { ModuleFactory, Tags, VuHost } from '../types.js';
 import { DEFAULT_USER_AGENT } from './http.js';
 import { secureContextOf } from './tls-context.js';

@@ -1,7 +1,7 @@
 // k6's threshold syntax (/using-k6/thresholds/), written from k6's documentation: an expression, a metric key with its
 // sub-metric tags, and which aggregations each metric type offers. The built-in engine parses `options.thresholds`
 // with it, and the SLO check (src/load/slos.ts) refuses a profile's SLO that k6 would not parse, before anything runs.
-import type { MetricType } from './k6-metrics.js';
+import type { MetricType } from './metrics.js';
 
 /** Tag values are strings (/using-k6/tags-and-groups/). */
 type Tags = Readonly<Record<string, string>>;
