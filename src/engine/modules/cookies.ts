@@ -17,11 +17,17 @@ export interface CookieOptions {
 
 /** A cookie jar as k6 scripts see it. */
 export class CookieJar {
-  #jar = new ToughJar(undefined, { looseMode: true });
+  /** Made on first use: most VUs never store a cookie, and a jar per VU is memory each VU would hold for nothing. */
+  #made: ToughJar | undefined;
   /** Whether any cookie was ever stored: most runs never set one, and their requests skip the jar. */
   #used = false;
   /** Asked before every use: empties the VU's jar when a new iteration began (the VU's jar only). */
   #beforeUse: (() => void) | undefined;
+
+  #jar(): ToughJar {
+    this.#made ??= new ToughJar(undefined, { looseMode: true });
+    return this.#made;
+  }
 
   /** @internal The VU's own jar gets the check that resets it per iteration. */
   static forVu(beforeUse: (jar: CookieJar) => void): CookieJar {
@@ -49,7 +55,7 @@ export class CookieJar {
     this.#beforeUse?.();
     const out: Record<string, string[]> = {};
     if (!this.#used) return out;
-    for (const c of this.#jar.getCookiesSync(url)) {
+    for (const c of this.#jar().getCookiesSync(url)) {
       const values = out[c.key] ?? [];
       values.push(c.value);
       out[c.key] = values;
@@ -61,14 +67,14 @@ export class CookieJar {
   clear(url: string): void {
     this.#beforeUse?.();
     if (!this.#used) return;
-    for (const c of this.#jar.getCookiesSync(url)) this.#expire(c.key, c.domain, c.path, url);
+    for (const c of this.#jar().getCookiesSync(url)) this.#expire(c.key, c.domain, c.path, url);
   }
 
   /** "Deletes the name cookie for the given URL." */
   delete(url: string, name: string): void {
     this.#beforeUse?.();
     if (!this.#used) return;
-    for (const c of this.#jar.getCookiesSync(url)) if (c.key === name) this.#expire(c.key, c.domain, c.path, url);
+    for (const c of this.#jar().getCookiesSync(url)) if (c.key === name) this.#expire(c.key, c.domain, c.path, url);
   }
 
   /** @internal Stores a Set-Cookie line received from (or set for) `url`; a malformed one is ignored, as browsers do. */
@@ -76,7 +82,7 @@ export class CookieJar {
     this.#beforeUse?.();
     this.#used = true;
     try {
-      this.#jar.setCookieSync(line, url, { ignoreError: true });
+      this.#jar().setCookieSync(line, url, { ignoreError: true });
     } catch {
       // An unparsable URL or cookie stores nothing.
     }
@@ -87,7 +93,7 @@ export class CookieJar {
     this.#beforeUse?.();
     if (!this.#used) return '';
     try {
-      return this.#jar.getCookieStringSync(url);
+      return this.#jar().getCookieStringSync(url);
     } catch {
       return '';
     }
@@ -95,8 +101,7 @@ export class CookieJar {
 
   /** @internal Empties the jar (the VU's, between iterations). */
   reset(): void {
-    if (!this.#used) return;
-    this.#jar.removeAllCookiesSync();
+    this.#made = undefined;
     this.#used = false;
   }
 
@@ -105,7 +110,7 @@ export class CookieJar {
     if (domain) line += `; Domain=${domain}`;
     if (path) line += `; Path=${path}`;
     try {
-      this.#jar.setCookieSync(line, url, { ignoreError: true });
+      this.#jar().setCookieSync(line, url, { ignoreError: true });
     } catch {
       // Nothing to remove.
     }
