@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ThresholdError } from '../../core/thresholds.js';
 import { MetricStore } from './store.js';
-import { parseThresholds, ThresholdError } from './thresholds.js';
+import { parseThresholds } from './thresholds.js';
 
 const trend = { name: 'http_req_duration', type: 'trend', contains: 'time' } as const;
 

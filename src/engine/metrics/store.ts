@@ -1,10 +1,11 @@
 // The main thread's metric store: every sample of the run lands here, aggregated per metric and per sub-metric
 // (the ones thresholds and the summary name), and is handed to the outputs that listen.
 
+import { parseMetricKey } from '../../core/thresholds.js';
 import type { MetricDecl, MetricType, SampleSink, Tags } from '../types.js';
 import { type CheckCount, GroupTree } from './groups.js';
 import { Sink } from './sink.js';
-import { judgeThresholds, parseMetricKey, type Threshold, type ThresholdSet, type ThresholdVerdict, validateThresholds } from './thresholds.js';
+import { judgeThresholds, type Threshold, type ThresholdSet, type ThresholdVerdict, validateThresholds } from './thresholds.js';
 
 /** Called for every sample the store takes; resolve the tags with `store.tagsOf(tagSetId)` (cache them by id). */
 export type SampleListener = (metric: string, tagSetId: number, time: number, value: number) => void;

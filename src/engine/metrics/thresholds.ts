@@ -5,8 +5,6 @@ import { parseDuration } from '../../core/duration.js';
 import { AGGREGATIONS, type Operator, parseMetricKey, parseThresholdExpression, ThresholdError, type ThresholdExpression } from '../../core/thresholds.js';
 import type { MetricType, Tags } from '../types.js';
 
-export { AGGREGATIONS, type Operator, parseMetricKey, parseThresholdExpression, ThresholdError, type ThresholdExpression };
-
 /** An expression with its abort settings. */
 export interface Threshold extends ThresholdExpression {
   readonly abortOnFail: boolean;
