@@ -11,6 +11,8 @@
 //     CPU per chat/respond request against autocannon's at the same rate; written to reports/bench/engine.md too.
 //  5. the classic synchronous style on the built-in engine beside the async style (scripts/bench-sync-vus.ts): memory
 //     per VU at 1,000 VUs of `http.get` + `sleep(1)`, and what the rewrite of blocking calls costs at start.
+//  6. the gate across a network (scripts/bench-gate.ts): `dialtone conformance` against the reference target behind a
+//     delay proxy on every host at 0, 100 and 300 ms of added round trip: wall time and pass/observed/skip/fail counts.
 //
 // --full adds: wall time of `npm install && npm start` in a fresh clone with a cold Go build cache
 // (so the build of the Go tools the tests use is included), and of `npm test` in that clone. It takes several minutes.
@@ -21,6 +23,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from '../src/clients/exchange.js';
 import { benchEngine, engineTable, writeEngineReport } from './bench-engine.js';
+import { benchGate, gateTable } from './bench-gate.js';
 import { benchLoad, ratioTable } from './bench-load.js';
 import { benchSyncVus, syncTable } from './bench-sync-vus.js';
 
@@ -166,6 +169,10 @@ console.log('bench: the synchronous style beside the async style on the built-in
 const sync = await benchSyncVus();
 results.sync_vus = sync;
 console.log(syncTable(sync));
+console.log('bench: the gate behind 0, 100 and 300 ms of added round trip…');
+const gate = await benchGate();
+results.gate_rtt = gate.map(({ cases, ...figures }) => figures);
+console.log(gateTable(gate));
 if (full) {
   console.log('bench: fresh clone, npm install && npm start (cold Go build cache), then npm test…');
   results.fresh_clone = freshClone();
