@@ -1,5 +1,6 @@
 // Go duration strings, as k6 options take them ("10s", "1m30s", "500ms"): k6 is written in Go and reads its
-// durations with Go's time.ParseDuration rules.
+// durations with Go's time.ParseDuration rules and prints them with time.Duration's String. dialtone reads and writes
+// every duration here, so what one part prints another reads back.
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,
@@ -72,18 +73,53 @@ export function durationMs(v: unknown): number | undefined {
 }
 
 /**
- * A duration the way k6 prints it in its header: `15s`, `1m0s`, `1m30s`, `500ms`.
+ * Seconds of a duration, as k6 prints one in its header (`15s`, `5m0s`, `1m30.5s`, `500ms`), or undefined for anything
+ * that is not one.
+ *
+ * @example
+ * durationSeconds('1m30.5s'); // 90.5
+ */
+export function durationSeconds(v: unknown): number | undefined {
+  const ms = durationMs(v);
+  return ms === undefined ? undefined : ms / 1000;
+}
+
+/** How {@link formatDuration} writes: a fixed unit (k6's --summary-time-unit), and decimals kept (Go prints them all). */
+export interface DurationFormat {
+  readonly unit?: 's' | 'ms' | 'us' | undefined;
+  readonly digits?: number;
+}
+
+/**
+ * ms as Go prints a duration (`148.21ms`, `12.25µs`, `1.5s`, `1m30s`, `1h2m3s`), two decimals unless told, or in a
+ * fixed unit. k6 prints its header, its end-of-test summary and its options this way, and {@link parseDuration} reads
+ * every string it writes back.
  *
  * @example
  * formatDuration(90_000); // '1m30s'
+ * formatDuration(148.2149); // '148.21ms'
+ * formatDuration(1500, { unit: 'ms' }); // '1500ms'
  */
-export function formatDuration(ms: number): string {
-  if (ms < 1000 && ms > 0) return `${Math.round(ms)}ms`;
-  const total = Math.round(ms / 100) / 10;
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total - h * 3600) / 60);
-  const s = Math.round((total - h * 3600 - m * 60) * 10) / 10;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
+export function formatDuration(ms: number, format: DurationFormat = {}): string {
+  const digits = format.digits ?? 2;
+  const r = (x: number) => String(Number(x.toFixed(digits)));
+  const fixed = FIXED_UNIT[format.unit ?? ''];
+  if (fixed) return `${r(ms / fixed.ms)}${fixed.suffix}`;
+  const a = Math.abs(ms);
+  if (a === 0) return '0s';
+  if (a < 0.001) return `${r(ms * 1e6)}ns`;
+  if (a < 1) return `${r(ms * 1000)}µs`;
+  if (a < 1000) return `${r(ms)}ms`;
+  if (a < 60_000) return `${r(ms / 1000)}s`;
+  const sign = ms < 0 ? '-' : '';
+  const h = Math.floor(a / 3_600_000);
+  const m = Math.floor((a % 3_600_000) / 60_000);
+  const s = (a % 60_000) / 1000;
+  return `${sign}${h > 0 ? `${h}h` : ''}${m}m${r(s)}s`;
 }
+
+const FIXED_UNIT: Readonly<Record<string, { ms: number; suffix: string }>> = {
+  s: { ms: 1000, suffix: 's' },
+  ms: { ms: 1, suffix: 'ms' },
+  us: { ms: 0.001, suffix: 'µs' },
+};

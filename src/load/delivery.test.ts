@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { K6Summary } from '../core/summary.js';
 import { deliveryHeadline, EXIT_LOAD_NOT_DELIVERED, exitWithDelivery, judgeDelivery, loadVerdict } from './delivery.js';
-import { askedLoad, type GeneratorReport, GeneratorWatch, goSeconds } from './generator-watch.js';
+import { askedLoad, type GeneratorReport, GeneratorWatch } from './generator-watch.js';
 
 const summary = (iterations: number, dropped: number, peakVUs: number): K6Summary => ({
   metrics: {
@@ -47,12 +47,6 @@ describe('askedLoad', () => {
 
   it('ignores lines that are not a scenario line', () => {
     expect(askedLoad('     scenarios: (100.00%) 1 scenario, 4 max VUs, 8s max duration (incl. graceful stop):')).toBeUndefined();
-  });
-
-  it('reads Go durations and refuses anything else', () => {
-    expect(goSeconds('1m30.5s')).toBe(90.5);
-    expect(goSeconds('500ms')).toBe(0.5);
-    expect(goSeconds('soon')).toBeUndefined();
   });
 });
 

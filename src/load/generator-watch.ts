@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { durationSeconds } from '../core/duration.js';
 import { machineTicks, TICKS_PER_SECOND, treeTicks } from './proc.js';
 
 /** How often the generator's CPU is read while k6 runs. */
@@ -29,15 +30,6 @@ export interface GeneratorReport {
   readonly cores: number;
 }
 
-const DURATION_UNITS: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
-
-/** Seconds of a Go duration as k6 prints it: `15s`, `5m0s`, `1m30.5s`, `500ms`. */
-export function goSeconds(text: string): number | undefined {
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
-  return parts.reduce((sum, p) => sum + Number(p[1]) * (DURATION_UNITS[p[2] as string] ?? 0), 0);
-}
-
 /**
  * The load k6 says it will ask for, from its scenario line; undefined for a line that is not one.
  *
@@ -52,11 +44,11 @@ export function askedLoad(line: string): AskedLoad | undefined {
   const vus = /maxVUs: (\d+)(?:-(\d+))?/.exec(text);
   const maxVUs = vus ? Number(vus[2] ?? vus[1]) : undefined;
   const constant = /^([\d.]+) iterations\/s for (\S+) /.exec(text);
-  if (constant) return { rate: Number(constant[1]), kind: 'constant', seconds: goSeconds(constant[2] as string), maxVUs };
+  if (constant) return { rate: Number(constant[1]), kind: 'constant', seconds: durationSeconds(constant[2] as string), maxVUs };
   const ramp = /^Up to ([\d.]+) iterations\/s for (\S+) /.exec(text);
-  if (ramp) return { rate: Number(ramp[1]), kind: 'ramping', seconds: goSeconds(ramp[2] as string), maxVUs };
+  if (ramp) return { rate: Number(ramp[1]), kind: 'ramping', seconds: durationSeconds(ramp[2] as string), maxVUs };
   const looping = /^(?:Up to )?(\d+) looping VUs for (\S+)/.exec(text);
-  if (looping) return { rate: undefined, kind: 'vus', seconds: goSeconds(looping[2] as string), maxVUs: Number(looping[1]) };
+  if (looping) return { rate: undefined, kind: 'vus', seconds: durationSeconds(looping[2] as string), maxVUs: Number(looping[1]) };
   return undefined;
 }
 

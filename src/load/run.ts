@@ -1,6 +1,7 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from 'k6/options';
+import { durationSeconds } from '../core/duration.js';
 import type { K6Summary } from '../core/summary.js';
 import { EXIT, UsageError } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
@@ -14,7 +15,7 @@ import { dashboardEnv, wantsDashboard } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { type Engine, type EngineChoice, engineId, engineOfRun } from './engine.js';
 import { k6ExtraArgs, type LoadExtras, RAW_FILE } from './extras.js';
-import { GeneratorWatch, goSeconds } from './generator-watch.js';
+import { GeneratorWatch } from './generator-watch.js';
 import { interruption } from './interrupt.js';
 import { prepareRunKit } from './kit.js';
 import { HISTOGRAMS_FILE, segmentHistograms } from './merge.js';
@@ -59,7 +60,7 @@ const DURATION_ALLOWANCE_S = 300;
  * runLimitSeconds('nightly', '30m') // 2100
  */
 export function runLimitSeconds(profile: WorkloadName, duration: string | undefined): number {
-  const asked = duration === undefined ? undefined : goSeconds(duration);
+  const asked = duration === undefined ? undefined : durationSeconds(duration);
   return Math.max(MAX_SECONDS[profile], asked === undefined ? 0 : asked + DURATION_ALLOWANCE_S);
 }
 
@@ -81,7 +82,7 @@ async function keepHistograms(dir: string, summary: K6Summary): Promise<void> {
 function shapeDuration(scenario: Scenario): string | undefined {
   const shape = scenario as { duration?: string; stages?: readonly { duration: string }[] };
   if (shape.duration !== undefined || !shape.stages) return shape.duration;
-  return `${shape.stages.reduce((s, st) => s + (goSeconds(st.duration) ?? 0), 0)}s`;
+  return `${shape.stages.reduce((s, st) => s + (durationSeconds(st.duration) ?? 0), 0)}s`;
 }
 
 /**
@@ -110,7 +111,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const watch = new GeneratorWatch();
   const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
   // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
-  const wanted = keepsSamples({ dashboard: o.dashboard, atLimit: !wantsDashboard(o), seconds: goSeconds(shapeDuration(config.shape) ?? '') });
+  const wanted = keepsSamples({ dashboard: o.dashboard, atLimit: !wantsDashboard(o), seconds: durationSeconds(shapeDuration(config.shape) ?? '') });
   const samples = timelineSamples({ wanted, work, segmentRaw: o.extras?.segment ? join(dir, RAW_FILE) : undefined });
   const run = startEngine({
     engine,

@@ -2,11 +2,11 @@
 // `workloads`, then the flags (--rate, --duration, --max-vus), with the VU pool of an arrival-rate workload sized by
 // Little's law from the iteration time the SLOs allow, so a slow platform gets the VUs its own SLOs imply.
 import type { Scenario } from 'k6/options';
+import { durationSeconds } from '../core/duration.js';
 import { UsageError } from '../errors.js';
 import type { Profile } from '../profile/schema.js';
 import { type EffectiveShape, type LoadConfig, type Thresholds, type ValueSource, WORKLOADS, type WorkloadName } from './config.js';
 import { defaultsOf, SCENARIO_DEFAULTS } from './defaults.js';
-import { goSeconds } from './generator-watch.js';
 import { latencyBoundMs } from './slos.js';
 
 /** VUs an arrival-rate scenario without an iteration model may start for a --rate, unless --max-vus says otherwise. */
@@ -150,7 +150,7 @@ export function effectiveShape(o: {
     sources.preAllocatedVUs = pre === fallback ? 'default' : 'sized';
   }
   // An iteration that started just before the end gets as long as the SLOs allow it to finish, not the default's stop.
-  const stopS = goSeconds(String(base.gracefulStop ?? '30s')) ?? 30;
+  const stopS = durationSeconds(String(base.gracefulStop ?? '30s')) ?? 30;
   const gracefulStop = iterationS !== undefined && iterationS > stopS ? `${Math.ceil(Math.min(iterationS, MAX_GRACEFUL_STOP_S))}s` : undefined;
   if (gracefulStop) sources.gracefulStop = 'sized';
   if (pre > maxVUs) throw new UsageError(`workloads.${o.scenario}.${o.workload}: pre_allocated_vus (${pre}) is more than max_vus (${maxVUs})`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Distribution, formatDistribution, meanOf, parseDistribution, parseDuration, sample } from './distribution.js';
+import { type Distribution, formatDistribution, meanOf, parseDistribution, sample } from './distribution.js';
 import { SeededRandom } from './ids.js';
 
 /** The q-quantile of sorted values (nearest rank). */
@@ -14,9 +14,13 @@ function draws(d: Distribution, seed = 42): number[] {
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('latency distributions', () => {
-  it('reads durations in milliseconds and seconds, and nothing else', () => {
-    expect([parseDuration('1500ms'), parseDuration('1.5s'), parseDuration('80ms'), parseDuration('0ms')]).toEqual([1500, 1500, 80, 0]);
-    for (const bad of ['1.5', '2m', '-1s', 's', '1,5s', '']) expect(parseDuration(bad), bad).toBeUndefined();
+  it('reads durations as k6 writes them (Go durations), and refuses a negative one or a number without its unit', () => {
+    const fixed = (text: string) => {
+      const parsed = parseDistribution(`fixed:${text}`);
+      return 'distribution' in parsed && parsed.distribution.kind === 'fixed' ? parsed.distribution.ms : undefined;
+    };
+    expect(['1500ms', '1.5s', '80ms', '0ms', '2m'].map(fixed)).toEqual([1500, 1500, 80, 0, 120_000]);
+    for (const bad of ['1.5', '-1s', 's', '1,5s', '']) expect(fixed(bad), bad).toBeUndefined();
   });
 
   it('parses each distribution and writes it back the same way', () => {

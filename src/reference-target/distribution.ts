@@ -1,8 +1,6 @@
 // Latency distributions of the reference target (`dialtone target --latency`): their text form, their draws from a
 // seeded generator and their means (which the capacity queue needs to choose its number of workers).
-
-/** A duration in milliseconds, written `1500ms` or `1.5s`. */
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s)$/;
+import { durationMs, formatDuration as goDuration } from '../core/duration.js';
 
 /** z of the normal distribution's 95th percentile: p95 = p50 × exp(1.6449 σ) for a lognormal. */
 const Z95 = 1.6448536269514722;
@@ -18,27 +16,14 @@ export interface Uniform {
   next(): number;
 }
 
-/**
- * Reads `1500ms` or `1.5s` as milliseconds; undefined when it is neither.
- *
- * @example
- * parseDuration('1.5s') // 1500
- */
-export function parseDuration(text: string): number | undefined {
-  const m = DURATION.exec(text.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * (m[2] === 's' ? 1000 : 1);
+/** Milliseconds of a duration as k6 writes one (a Go duration: `1500ms`, `1.5s`, `1m30s`); undefined for a negative one. */
+function readDuration(text: string): number | undefined {
+  const ms = durationMs(text);
+  return ms !== undefined && ms >= 0 ? ms : undefined;
 }
 
-/**
- * Milliseconds as the shortest of `80ms` and `1.5s`.
- *
- * @example
- * formatDuration(4500) // '4.5s'
- */
-export function formatDuration(ms: number): string {
-  return ms >= 1000 ? `${Number((ms / 1000).toFixed(3))}s` : `${Number(ms.toFixed(3))}ms`;
-}
+/** Milliseconds as k6 prints them (`80ms`, `1.5s`, `1m30s`), three decimals kept so a distribution reads back the same. */
+const formatDuration = (ms: number) => goDuration(ms, { digits: 3 });
 
 type Parsed = { readonly distribution: Distribution } | { readonly error: string };
 
@@ -50,7 +35,7 @@ function pairs(name: string, params: string, keys: readonly [string, string]): {
     const eq = part.indexOf('=');
     const key = part.slice(0, eq).trim();
     if (eq < 0 || !keys.includes(key) || key in out) return { error: shape };
-    const ms = parseDuration(part.slice(eq + 1));
+    const ms = readDuration(part.slice(eq + 1));
     if (ms === undefined) return { error: `'${part.slice(eq + 1).trim()}' is not a duration (e.g. 1500ms or 1.5s)` };
     out[key] = ms;
   }
@@ -60,7 +45,7 @@ function pairs(name: string, params: string, keys: readonly [string, string]): {
 /** One parser per distribution name: the whole dispatch. */
 const PARSERS: Record<string, (params: string) => Parsed> = {
   fixed: (params) => {
-    const ms = parseDuration(params);
+    const ms = readDuration(params);
     return ms === undefined ? { error: `fixed needs one duration (e.g. fixed:1.2s), got '${params}'` } : { distribution: { kind: 'fixed', ms } };
   },
   lognormal: (params) => {

@@ -1,5 +1,6 @@
 // How much the reference target keeps of what it served (`dialtone target --retain N --retain-age DURATION`): a bound
 // per store on finished items, so a long run (the soak, a sandbox left up for days) does not grow without end.
+import { durationMs } from '../core/duration.js';
 import type { Clock } from './clock.js';
 
 /** The bound on finished items of one store: at most `maxCount` of them, none kept longer than `maxAgeMs` after it finished. */
@@ -36,15 +37,15 @@ export function parseRetainCount(text: string, label = '--retain'): Parsed {
 }
 
 /**
- * Reads how long a finished item is kept: a positive number with a unit, ms, s, m or h.
+ * Reads how long a finished item is kept: a positive Go duration, as k6 reads one (ms, s, m, h; `1h30m` too).
  *
  * @example
  * parseRetainAge('30m') // { value: 1_800_000 }
  * parseRetainAge('1.5h') // { value: 5_400_000 }
  */
 export function parseRetainAge(text: string, label = '--retain-age'): Parsed {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  const value = m ? Math.round(Number(m[1]) * (UNIT_MS[m[2] as string] as number)) : Number.NaN;
+  const ms = durationMs(text.trim());
+  const value = ms === undefined ? Number.NaN : Math.round(ms);
   if (!(value >= 1) || !Number.isSafeInteger(value)) return { error: `${label} must be a positive duration such as 90s, 30m or 2h, got '${text}'` };
   return { value };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MetricStore } from './store.js';
-import { formatBytes, formatDuration, textSummary } from './text-summary.js';
+import { formatBytes, textSummary } from './text-summary.js';
 import { parseThresholds } from './thresholds.js';
 
 function run() {
@@ -84,16 +84,6 @@ describe('textSummary', () => {
 });
 
 describe('formatting', () => {
-  it('prints times as Go prints durations, two decimals at most', () => {
-    expect(formatDuration(0)).toBe('0s');
-    expect(formatDuration(0.01225)).toBe('12.25µs');
-    expect(formatDuration(148.2149)).toBe('148.21ms');
-    expect(formatDuration(1350)).toBe('1.35s');
-    expect(formatDuration(62_500)).toBe('1m2.5s');
-    expect(formatDuration(3_723_000)).toBe('1h2m3s');
-    expect(formatDuration(1500, 'ms')).toBe('1500ms');
-  });
-
   it('prints bytes in SI units, one decimal below 10', () => {
     expect(formatBytes(519)).toBe('519 B');
     expect(formatBytes(81_000)).toBe('81 kB');

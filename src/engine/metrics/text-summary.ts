@@ -1,6 +1,7 @@
 // The end-of-test summary on stdout, laid out like k6's compact summary (/results-output/end-of-test/): the
 // thresholds with ✓/✗ and the value judged, then the checks, then the metrics by section.
 
+import { formatDuration } from '../../core/duration.js';
 import { HTTP_PHASES } from '../../core/metrics.js';
 import type { CheckCount, GroupNode } from './groups.js';
 import { DEFAULT_TREND_STATS } from './sink.js';
@@ -206,33 +207,8 @@ class Formatter {
   }
 
   duration(ms: number): string {
-    return formatDuration(ms, this.timeUnit);
+    return formatDuration(ms, { unit: this.timeUnit });
   }
-}
-
-/**
- * ms as Go prints a duration, two decimals at most (`148.21ms`, `12.25µs`, `1m2.5s`), or in a fixed unit.
- *
- * @example
- * formatDuration(148.2149); // '148.21ms'
- * formatDuration(62_500); // '1m2.5s'
- */
-export function formatDuration(ms: number, unit?: 's' | 'ms' | 'us'): string {
-  const r = (x: number) => String(Number(x.toFixed(2)));
-  if (unit === 's') return `${r(ms / 1000)}s`;
-  if (unit === 'ms') return `${r(ms)}ms`;
-  if (unit === 'us') return `${r(ms * 1000)}µs`;
-  const a = Math.abs(ms);
-  if (a === 0) return '0s';
-  if (a < 0.001) return `${r(ms * 1e6)}ns`;
-  if (a < 1) return `${r(ms * 1000)}µs`;
-  if (a < 1000) return `${r(ms)}ms`;
-  if (a < 60_000) return `${r(ms / 1000)}s`;
-  const sign = ms < 0 ? '-' : '';
-  const h = Math.floor(a / 3_600_000);
-  const m = Math.floor((a % 3_600_000) / 60_000);
-  const s = (a % 60_000) / 1000;
-  return `${sign}${h > 0 ? `${h}h` : ''}${m}m${r(s)}s`;
 }
 
 /**
