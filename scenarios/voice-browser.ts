@@ -1,8 +1,8 @@
 // voice-browser: browser voice calls in a real Chromium (k6/browser) through the gateway of document 1. Each iteration
 // is one Chromium (k6 starts a fresh one per iteration) with a fake microphone: it opens dialtone's voice client page
 // a few times in one context (served by the scenario itself through page.route, so the gateway needs to serve no page;
-// k6 fetches each call's ice-servers, which a page on another origin could not read), and each page places its calls with the documented flow (ice-servers, a signaling
-// socket, an offer with the voice auth token, trickled candidates) in the default end-to-end mode, whose agent greets
+// k6 fetches each call's ice-servers, which a page on another origin could not read), and each page places its calls with the documented flow (ice-servers, a
+// signaling socket, an offer with the voice auth token, trickled candidates) in the default end-to-end mode, whose agent greets
 // the caller as soon as the call connects. The calls are held for a while, then hung up (close), and each is measured
 // from the page: time to connected and to the agent's first audio, inbound samples and level from getStats().
 //

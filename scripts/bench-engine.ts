@@ -476,7 +476,8 @@ export function engineTable(r: EngineBench): string {
     '',
     '### chat-turns at a rate (`dialtone load chat-turns --engine builtin`)',
     '',
-    '| asked conv/s | delivered conv/s | requests/s | turns/s | dropped | engine CPU avg (peak) cores | engine CPU ms / request | start lag p99 (ms) | machine busy | short by | exit |',
+    '| asked conv/s | delivered conv/s | requests/s | turns/s | dropped | engine CPU avg (peak) cores | engine CPU ms / request | start lag p99 (ms) | ' +
+      'machine busy | short by | exit |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     `| ${f(c.asked_conversations_per_s)} | ${f(c.delivered_conversations_per_s)} | ${f(c.requests_per_s)} | ${f(c.turns_per_s)} | ${f(c.dropped_share * 100)} % | ${f(c.engine_cpu_avg_cores, 2)} (${f(c.engine_cpu_peak_cores, 2)}) | ${f(c.engine_cpu_ms_per_request, 3)} | ${c.start_lag_p99_ms === null ? '—' : f(c.start_lag_p99_ms, 1)} | ${f(c.machine_busy * 100)} % | ${c.short_by.join(', ') || '—'} | ${c.exit_code} |`,
     '',

@@ -110,7 +110,8 @@ try {
   const rows: Awaited<ReturnType<typeof hold>>[] = [];
   console.log(`bench-sockets: on ${engineName(engine)}`);
   console.log(
-    '| sockets held (of asked) | failed | events lost (silent sessions) | events received | engine peak RSS | KiB per socket (vs previous size) | engine CPU peak | machine busy |',
+    '| sockets held (of asked) | failed | events lost (silent sessions) | events received | engine peak RSS | KiB per socket (vs previous size) | engine ' +
+      'CPU peak | machine busy |',
   );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const sessions of sizes) {

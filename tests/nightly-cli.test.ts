@@ -8,8 +8,8 @@ import { engineId, resolveEngine } from '../src/load/engine.js';
 import { RAW_FILE, segmentArgs } from '../src/load/extras.js';
 import { dialtone, ROOT } from './run-cli.js';
 
-// Two real segments (on the user's k6 when installed, else the built-in engine) of a tiny script whose thresholds hold, then `dialtone merge` judged against a history
-// whose nights were ten times faster: the verdict must say regressed, and exit 6 only under --fail-on-regression.
+// Two real segments (on the user's k6 when installed, else the built-in engine) of a tiny script whose thresholds hold, then `dialtone merge` judged against a
+// history whose nights were ten times faster: the verdict must say regressed, and exit 6 only under --fail-on-regression.
 const SCRIPT = `
 import { Trend } from 'k6/metrics';
 const t = new Trend('merge_latency', true);

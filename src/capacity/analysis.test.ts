@@ -81,7 +81,8 @@ describe('capacity analysis', () => {
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
     expect(a.limit_reason).toBe(
-      'at 2.00/s the engine used 0.88 cores of a machine 98% busy (limit 95%), which it shares with what it measures before the target broke an SLO; no target capacity is reported',
+      'at 2.00/s the engine used 0.88 cores of a machine 98% busy (limit 95%), which it shares with what it measures before the target broke an SLO; no ' +
+        'target capacity is reported',
     );
     // A busy machine with a light generator is the target's doing: the generator could not have freed much.
     expect(analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.2, machine_busy: 0.98 })], DEFAULT_SEARCH).limited_by).toBe('target');

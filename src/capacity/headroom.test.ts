@@ -24,7 +24,8 @@ describe('headroom', () => {
     expect(h?.share_range?.[0]).toBeCloseTo(0.37, 6);
     expect(h?.share_range?.[1]).toBeCloseTo(1.85 / 4.5, 6);
     expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toBe(
-      "The busiest hour (2026-11-18T12:00:00.000Z, 1.85 conversations/s, from traffic-model.json) uses 37 % of what holds the SLOs (5.00 conversations/s; 37 %–41 % across the boundary's interval). Its window's concurrency peaked at 70 conversations.",
+      'The busiest hour (2026-11-18T12:00:00.000Z, 1.85 conversations/s, from traffic-model.json) uses 37 % of what holds the SLOs (5.00 conversations/s; ' +
+        "37 %–41 % across the boundary's interval). Its window's concurrency peaked at 70 conversations.",
     );
   });
 

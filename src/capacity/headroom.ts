@@ -102,7 +102,8 @@ const pct = (x: number) => `${x >= 0.1 ? Math.round(x * 100) : (x * 100).toFixed
  * The headroom in one sentence, for the page and the command's output.
  *
  * @example
- * headroomLine(h, 'conversations') // 'The busiest hour (…, 1.85 conversations/s) uses 37 % of what holds the SLOs (5.00/s; 35–41 % across the boundary's interval).'
+ * headroomLine(h, 'conversations') // 'The busiest hour (…, 1.85 conversations/s) uses 37 % of what holds the SLOs (5.00/s; 35–41 % across the boundary's
+ * interval).'
  */
 export function headroomLine(h: Headroom, unit: string, capacity: number): string {
   const range = h.share_range ? `; ${pct(h.share_range[0])}–${pct(h.share_range[1])} across the boundary's interval` : '';

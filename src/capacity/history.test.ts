@@ -22,7 +22,8 @@ describe('the capacity verdict', () => {
     const v = judgeCapacity([search(100), search(96), search(104)], search(80));
     expect(v).toMatchObject({ status: 'regressed', median: 100, runs: 3, floor: 0.1 });
     expect(capacityVerdictLine(v, 'conversations/s')).toBe(
-      'capacity verdict: regressed: 80.00 conversations/s against a median of 100.00 conversations/s over the last 3 searches (-20.0 %; a move beyond 10 % counts)',
+      'capacity verdict: regressed: 80.00 conversations/s against a median of 100.00 conversations/s over the last 3 searches (-20.0 %; a move beyond 10 % ' +
+        'counts)',
     );
   });
 

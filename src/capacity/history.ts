@@ -101,7 +101,8 @@ export function judgeCapacity(earlier: readonly CapacityRecord[], tonight: Capac
  * The verdict as one line.
  *
  * @example
- * capacityVerdictLine(v, 'conversations/s'); // 'capacity verdict: regressed: 4.00 conversations/s against a median of 5.00 over the last 3 searches (-20.0 %; a move beyond 10 % counts)'
+ * capacityVerdictLine(v, 'conversations/s'); // 'capacity verdict: regressed: 4.00 conversations/s against a median of 5.00 over the last 3 searches (-20.0 %;
+ * a move beyond 10 % counts)'
  */
 export function capacityVerdictLine(v: CapacityVerdict, per: string, digits = 2): string {
   const rate = v.rate === null ? 'none' : `${v.rate.toFixed(digits)} ${per}`;

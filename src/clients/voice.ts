@@ -146,7 +146,8 @@ const ICE_URL = /^(stun|stuns|turn|turns):(\[[0-9a-f:.]+\]|[^:?/[\]]+)(:\d{1,5})
  * URL without both username and credential. An empty list means the entries can be passed unchanged.
  *
  * @example
- * iceServerProblems([{ urls: 'turns:turn.example.com:443?transport=tcp' }]) // ['turns:turn.example.com:443?transport=tcp: TURN without username and credential']
+ * iceServerProblems([{ urls: 'turns:turn.example.com:443?transport=tcp' }]) // ['turns:turn.example.com:443?transport=tcp: TURN without username and
+ * credential']
  */
 export function iceServerProblems(servers: readonly { urls: string | string[]; username?: string; credential?: string }[]): string[] {
   const problems: string[] = [];

@@ -98,7 +98,8 @@ describe('the rewrite of blocking k6 calls', () => {
     };
     it('a blocking function handed to code that does not wait for it', () => {
       expect(refusal(`${HTTP}\n\nfunction f(us) { us.filter((u) => import_http.default.get(u)); }`)).toBe(
-        'script.js:5: a function makes http.get at script.js:5 and is passed to filter(), which would not wait for it; call it directly (a for…of loop; forEach and map are followed)',
+        'script.js:5: a function makes http.get at script.js:5 and is passed to filter(), which would not wait for it; call it directly (a for…of loop; ' +
+          'forEach and map are followed)',
       );
     });
     it('a request in the init context', () => {

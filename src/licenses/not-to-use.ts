@@ -15,7 +15,8 @@ const DO_NOT_USE = /not-to-use|use something else|not an open-source|paid licen[
  * Only the note counts among free text: an author's summary saying "why use something else?" marks nothing.
  *
  * @example
- * notToUse('name\tversion\tdownloads\tsummary\nremotion\t4.0.5\t9\t[tested here: it has its own licence, not an open-source one: use something else] Videos\n');
+ * notToUse('name\tversion\tdownloads\tsummary\nremotion\t4.0.5\t9\t[tested here: it has its own licence, not an open-source one: use something else]
+ * Videos\n');
  * // Map { 'remotion' => 'it has its own licence, not an open-source one: use something else' }
  */
 export function notToUse(tsv: string): Map<string, string> {

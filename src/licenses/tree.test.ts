@@ -133,7 +133,8 @@ describe('walkTree', () => {
     );
     const { forbidden, unknown } = judgeTree(walkTree(join(app, 'node_modules/dialtone-gpl')));
     expect(forbidden.map((v) => (v.verdict === 'forbidden' ? forbiddenLine(v) : ''))).toEqual([
-      'dialtone licenses: forbidden: copying-only@3.1.0 is GPL by its COPYING, as package.json names no licence (AGPL, GPL and SSPL code may not ship with dialtone)',
+      'dialtone licenses: forbidden: copying-only@3.1.0 is GPL by its COPYING, as package.json names no licence (AGPL, GPL and SSPL code may not ship with ' +
+        'dialtone)',
       'dialtone licenses: forbidden: gpl-thing@1.0.0 is GPL-3.0 (AGPL, GPL and SSPL code may not ship with dialtone)',
     ]);
     expect(unknown).toEqual([]);

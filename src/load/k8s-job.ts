@@ -135,7 +135,8 @@ export function segmentScript(o: JobOptions): string {
  * no value is ever written.
  *
  * @example
- * const { files, secretKeys } = jobManifests({ root, scenario: 'chat-turns', workload: 'nightly', profile: { json, path: 'staging.json' }, parallelism: 4, secretName: 'dialtone-credentials' });
+ * const { files, secretKeys } = jobManifests({ root, scenario: 'chat-turns', workload: 'nightly', profile: { json, path: 'staging.json' }, parallelism: 4,
+ * secretName: 'dialtone-credentials' });
  */
 export function jobManifests(o: JobOptions): JobManifests {
   if (!(Number.isInteger(o.parallelism) && o.parallelism >= 1 && o.parallelism <= 64))

@@ -95,7 +95,8 @@ export function secretEnvRefs(secretName: string, keys: readonly string[]): Reco
  * is ever written.
  *
  * @example
- * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName: 'dialtone-credentials' });
+ * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName:
+ * 'dialtone-credentials' });
  */
 export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
   const name = manifestName(o.scenario);

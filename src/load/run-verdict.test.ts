@@ -44,7 +44,8 @@ describe('the verdict at the top of a load page', () => {
     const html = verdictBlock(failing);
     expect(html).toMatch(/<span class="badge fail">FAIL<\/span> <strong>2 of 3 SLOs failed \(exit 99\)<\/strong>/);
     expect(html).toContain(
-      '<li class="failed-slo"><code>http_req_duration{op:chat.respond}</code> <code>p(95)&lt;500</code> was <strong>736.56 ms</strong> · the default SLO of chat-turns (scenarios/chat-turns.defaults.ts)</li>',
+      '<li class="failed-slo"><code>http_req_duration{op:chat.respond}</code> <code>p(95)&lt;500</code> was <strong>736.56 ms</strong> · the default SLO ' +
+        'of chat-turns (scenarios/chat-turns.defaults.ts)</li>',
     );
     expect(html).toContain('was <strong>0.034 (3.40 %)</strong> · set by profile staging-us&#39;s slos</li>');
     expect(html).not.toContain('checks');
@@ -81,7 +82,8 @@ describe('the verdict at the top of a load page', () => {
     const withDelivery = {
       ...failing,
       headline: [
-        'load delivered: asked 5.0 iterations/s, delivered 5.0/s (75 iterations, 28.3 requests/s), 0 dropped (0.0 %); peak 20 of 36 VUs; generator CPU 0.17 cores on average, peak 0.51 of 2; machine 50.0 % busy',
+        'load delivered: asked 5.0 iterations/s, delivered 5.0/s (75 iterations, 28.3 requests/s), 0 dropped (0.0 %); peak 20 of 36 VUs; generator CPU ' +
+          '0.17 cores on average, peak 0.51 of 2; machine 50.0 % busy',
         'turns',
       ],
     };

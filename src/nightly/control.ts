@@ -31,7 +31,8 @@ export function controlReading(tonight: Verdict, control: Verdict): ControlReadi
  * The lines the terminal and the page give the control.
  *
  * @example
- * controlLines(reading); // ['control (the reference target on this runner): regressed', '  moved together with the control, so the runner, not the product: http_req_duration p95']
+ * controlLines(reading); // ['control (the reference target on this runner): regressed', '  moved together with the control, so the runner, not the product:
+ * http_req_duration p95']
  */
 export function controlLines(r: ControlReading): string[] {
   const head = `control (the reference target on this runner): ${r.status}`;

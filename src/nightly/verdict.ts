@@ -154,8 +154,8 @@ export function judgeMetric(metric: string, tonight: NightMetric, baseline: read
 /**
  * Judges tonight's metrics against the earlier runs' (oldest first): the band against the last `band.baseline` runs
  * (a step caught the night it happens), the drift over the whole history (up to `DRIFT.history` runs: a slow creep the
- * band walks along with; since the newest pinned run when there is one), and each pinned baseline (the newest run carrying each `baseline_tag`). `labels` name the
- * earlier runs and then tonight (when they started, their tags); without them runs are known by number only.
+ * band walks along with; since the newest pinned run when there is one), and each pinned baseline (the newest run carrying each `baseline_tag`). `labels` name
+ * the earlier runs and then tonight (when they started, their tags); without them runs are known by number only.
  *
  * @example
  * const v = judge(earlier.map((r) => r.metrics ?? {}), metricsOf(summary), BAND, [...earlier, tonight]);
@@ -277,7 +277,8 @@ const runText = (r: RunRef, total: number | undefined) =>
  * The line that names a metric's drift: how far, since which night, and where its level changed.
  *
  * @example
- * driftLine(m, 61); // '  regressed http_req_duration p95: drifted +38.0 % since night 2026-11-02 (run 21 of 61), 100 ms → 138 ms; change points at run 21 (2026-11-02), run 34 (2026-11-15)'
+ * driftLine(m, 61); // '  regressed http_req_duration p95: drifted +38.0 % since night 2026-11-02 (run 21 of 61), 100 ms → 138 ms; change points at run 21
+ * (2026-11-02), run 34 (2026-11-15)'
  */
 export function driftLine(m: MetricVerdict, total?: number): string | undefined {
   if (!m.drift) return undefined;
@@ -292,7 +293,8 @@ const TAG_LINE_METRICS = 5;
  * The line of one pinned baseline: tonight's level of each metric against the level at the tagged run.
  *
  * @example
- * tagLine(v.tags[0], 61); // '  vs 1.4 (night 2026-11-03, run 12 of 61): regressed: http_req_duration p95 +12.0 % (100 ms → 112 ms); 12 of 13 metrics within their floor'
+ * tagLine(v.tags[0], 61); // '  vs 1.4 (night 2026-11-03, run 12 of 61): regressed: http_req_duration p95 +12.0 % (100 ms → 112 ms); 12 of 13 metrics within
+ * their floor'
  */
 export function tagLine(t: TagVerdict, total?: number): string {
   const moved = [...t.metrics.filter((m) => m.status === 'regressed'), ...t.metrics.filter((m) => m.status === 'improved')];

@@ -7,7 +7,8 @@ import * as vl from 'vega-lite';
  * Data must be inline (`data: { values }`): nothing is fetched.
  *
  * @example
- * const svg = await renderSvg({ data: { values: [{ x: 1, y: 2 }] }, mark: 'line', encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } });
+ * const svg = await renderSvg({ data: { values: [{ x: 1, y: 2 }] }, mark: 'line', encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type:
+ * 'quantitative' } } });
  */
 export async function renderSvg(spec: vl.TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });

@@ -18,8 +18,8 @@ const inline = (s: string) => s.replace(/</g, '\\u003c');
  * (`#token=…&mode=echo&source=tone`; signaling and ice-servers then on the page's own host), and the voice-browser load
  * scenario serves it itself (k6/browser `page.route`), so a gateway that serves no page can be loaded too: the scenario
  * hands over the gateway's URL, its ice servers and the token with `page.evaluate`
- * (`window.dialtoneVoice.start({token, gatewayUrl, iceServers, calls})`) and reads `window.dialtoneVoice.results`. The inline icon spares the browser a favicon request
- * (a 404 that k6 would count as a failed browser request).
+ * (`window.dialtoneVoice.start({token, gatewayUrl, iceServers, calls})`) and reads `window.dialtoneVoice.results`. The inline icon spares the browser a favicon
+ * request (a 404 that k6 would count as a failed browser request).
  */
 export function voiceClientPage(): string {
   if (cached) return cached;

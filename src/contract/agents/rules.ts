@@ -103,7 +103,8 @@ export const AgentsRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'An agent create whose name is outside 1 to 128 characters is rejected (400 or 422) with the message "name must be between 1 and 128 characters" in message or an errors entry.',
+      'An agent create whose name is outside 1 to 128 characters is rejected (400 or 422) with the message "name must be between 1 and 128 characters" in ' +
+      'message or an errors entry.',
   },
   'agents.agent.name-min-1': {
     doc,
@@ -178,7 +179,8 @@ export const AgentsRules = defineRules({
     kind: 'field',
     section: 'Resources and their fields',
     statement:
-      'Behavior and knowledge-base topics are edited under a branch path, while deployments and real-time configs are agent-level paths with no branch segment.',
+      'Behavior and knowledge-base topics are edited under a branch path, while deployments and real-time configs are agent-level paths with no branch ' +
+      'segment.',
   },
   'agents.behavior.update': {
     doc,
@@ -236,7 +238,8 @@ export const AgentsRules = defineRules({
     kind: 'transition',
     section: 'States and transitions',
     statement:
-      'POST .../deployments/{deploymentId}/promote with no body on a sandbox deployment makes it deployed in pre-release, listed under environment pre-release.',
+      'POST .../deployments/{deploymentId}/promote with no body on a sandbox deployment makes it deployed in pre-release, listed under environment ' +
+      'pre-release.',
   },
   'agents.deployments.promote-pre-release-to-live': {
     doc,
@@ -275,7 +278,8 @@ export const AgentsRules = defineRules({
     kind: 'field',
     section: 'Resources and their fields',
     statement:
-      'A deployment record carries id, accountId, agentId, environment, artifactVersion, version, createdBy and createdAt as strings and metadata as an object.',
+      'A deployment record carries id, accountId, agentId, environment, artifactVersion, version, createdBy and createdAt as strings and metadata as an ' +
+      'object.',
   },
   'agents.deployments.list-shape': {
     doc,

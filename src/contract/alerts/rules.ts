@@ -68,7 +68,8 @@ export const AlertsRules = defineRules({
     kind: 'enum',
     section: 'Resources and their fields',
     statement:
-      'Each of turn_latency_p50, turn_latency_p95, api_errors, function_errors, call_crashes and call_volume is accepted as metric, and any other value is rejected.',
+      'Each of turn_latency_p50, turn_latency_p95, api_errors, function_errors, call_crashes and call_volume is accepted as metric, and any other value is ' +
+      'rejected.',
   },
   'alerts.rules.operator-gte': {
     doc,
@@ -302,7 +303,8 @@ export const AlertsRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'A rule with a negative or non-integer threshold_value is rejected (400 or 422) with the message "threshold_value must be a non-negative integer" in message or an errors entry.',
+      'A rule with a negative or non-integer threshold_value is rejected (400 or 422) with the message "threshold_value must be a non-negative integer" in ' +
+      'message or an errors entry.',
   },
   'alerts.errors.metric-message': {
     doc,
@@ -310,6 +312,7 @@ export const AlertsRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'A rule with a metric outside the six values is rejected (400 or 422) with the message "metric must be one of the six metric values" in message or an errors entry.',
+      'A rule with a metric outside the six values is rejected (400 or 422) with the message "metric must be one of the six metric values" in message or ' +
+      'an errors entry.',
   },
 });

@@ -106,7 +106,8 @@ export const AudioRules = defineRules({
     kind: 'status',
     section: 'Errors',
     statement:
-      'Whatever their status, audio requests for an unknown conversation, with a direction or redacted value outside the documented ones, or with a key of another project are errors: none is answered with success (2xx).',
+      'Whatever their status, audio requests for an unknown conversation, with a direction or redacted value outside the documented ones, or with a key of ' +
+      'another project are errors: none is answered with success (2xx).',
   },
   'audio.errors.not-shown': {
     doc,

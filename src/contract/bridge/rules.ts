@@ -85,7 +85,8 @@ export const BridgeRules = defineRules({
     kind: 'status',
     section: 'Errors',
     statement:
-      'Whatever their status, a bridge-ended notification with a missing field, a bad key or an unknown conversation is an error: it is not answered with success (2xx).',
+      'Whatever their status, a bridge-ended notification with a missing field, a bad key or an unknown conversation is an error: it is not answered with ' +
+      'success (2xx).',
   },
   'bridge.open.error-statuses': {
     doc,

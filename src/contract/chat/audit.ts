@@ -12,7 +12,8 @@ export const ChatAudit = {
       integration_attributes: unobservable(INTEGRATION_ATTRIBUTES),
       variant_id: by('chat.create.variant-routes'),
       channel: unobservable(
-        "a record's channel is an analytics label (VOICE-SIP, WEBCHAT, CHAT); how chat's channel maps to it is not shown (conversations.record.shows-what-chat-sent records it)",
+        "a record's channel is an analytics label (VOICE-SIP, WEBCHAT, CHAT); how chat's channel maps to it is not shown " +
+          '(conversations.record.shows-what-chat-sent records it)',
       ),
       asr_lang_code: unobservable(LANGUAGES),
       tts_lang_code: unobservable(LANGUAGES),

@@ -47,7 +47,8 @@ export const ChatRules = defineRules({
     kind: 'field',
     section: 'Resources / Chat: create request',
     statement:
-      "variant_id routes the conversation to that variant: created with a variant other than the one a create without variant_id gets, the conversation's record carries the variant named.",
+      "variant_id routes the conversation to that variant: created with a variant other than the one a create without variant_id gets, the conversation's " +
+      'record carries the variant named.',
   },
   'chat.create.variant-only-on-create': {
     doc,
@@ -185,7 +186,8 @@ export const ChatRules = defineRules({
     open: true,
     section: 'Authentication',
     statement:
-      'Header names are documented as case-sensitive: the suite always sends X-API-KEY and X-TOKEN exactly so, and records whether other cases are refused (HTTP itself treats header names case-insensitively).',
+      'Header names are documented as case-sensitive: the suite always sends X-API-KEY and X-TOKEN exactly so, and records whether other cases are refused ' +
+      '(HTTP itself treats header names case-insensitively).',
   },
   'chat.errors.body-and-status': {
     doc,

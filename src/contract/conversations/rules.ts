@@ -16,7 +16,9 @@ export const ConversationsRules = defineRules({
     kind: 'field',
     section: RECORD,
     statement:
-      'Each v3 record carries id, account_id, project_id, variant_id, variant_name, environment, started_at, channel, from_number, to_number, in_progress, num_turns, total_duration, polyai_duration, handoff, handoff_reason, handoff_destination, num_silences, num_ood, metrics, state and turns with their documented types.',
+      'Each v3 record carries id, account_id, project_id, variant_id, variant_name, environment, started_at, channel, from_number, to_number, in_progress, ' +
+      'num_turns, total_duration, polyai_duration, handoff, handoff_reason, handoff_destination, num_silences, num_ood, metrics, state and turns with ' +
+      'their documented types.',
   },
   'conversations.record.environment-enum': {
     doc,
@@ -53,7 +55,9 @@ export const ConversationsRules = defineRules({
     kind: 'field',
     section: RECORD,
     statement:
-      "A conversation held through the chat API (document 1) has a record that shows what chat sent and answered: the variant_id given on create, the initial message and each respond's message as the user_input of its turns in order, the agent's replies as their agent_response, and a handoff as handoff, handoff_destination and handoff_reason.",
+      'A conversation held through the chat API (document 1) has a record that shows what chat sent and answered: the variant_id given on create, the ' +
+      "initial message and each respond's message as the user_input of its turns in order, the agent's replies as their agent_response, and a handoff as " +
+      'handoff, handoff_destination and handoff_reason.',
   },
   'conversations.record.counts-agree': {
     doc,
@@ -68,7 +72,8 @@ export const ConversationsRules = defineRules({
     kind: 'field',
     section: RECORD,
     statement:
-      'Each turn carries user_input, user_input_dtmf, user_input_datetime, barge_in, agent_response, agent_response_datetime, intents, entities, is_ood and is_silence with their documented types.',
+      'Each turn carries user_input, user_input_dtmf, user_input_datetime, barge_in, agent_response, agent_response_datetime, intents, entities, is_ood ' +
+      'and is_silence with their documented types.',
   },
   'conversations.turn.ordered': {
     doc,
@@ -104,7 +109,8 @@ export const ConversationsRules = defineRules({
     kind: 'enum',
     section: RECORD,
     statement:
-      'The per-project response metrics that can be switched on are CALL_IN_PROGRESS, CALL_COMPLETED, HANDOFF_TO and HANDOFF_REASON, and a switched-on one appears as a key of metrics.',
+      'The per-project response metrics that can be switched on are CALL_IN_PROGRESS, CALL_COMPLETED, HANDOFF_TO and HANDOFF_REASON, and a switched-on one ' +
+      'appears as a key of metrics.',
   },
   'conversations.metrics.empty-without-selection': {
     doc,
@@ -330,7 +336,9 @@ export const ConversationsRules = defineRules({
     kind: 'status',
     section: 'Errors',
     statement:
-      'Whatever their status, list requests that break a parameter rule (query_type with sample, query_type without query, both variant filters, turn_type outside transcript search, a retrieval mode without a time range, a bad enum value, a negative offset) are errors: none is answered with success (2xx).',
+      'Whatever their status, list requests that break a parameter rule (query_type with sample, query_type without query, both variant filters, turn_type ' +
+      'outside transcript search, a retrieval mode without a time range, a bad enum value, a negative offset) are errors: none is answered with success ' +
+      '(2xx).',
   },
   'conversations.errors.other-violations-status': {
     doc,
@@ -339,7 +347,8 @@ export const ConversationsRules = defineRules({
     open: true,
     section: 'Errors',
     statement:
-      'The status and body for other list parameter violations (query_type with sample, query_type without query, both variant filters, turn_type outside transcript search, a retrieval mode without a time range, a bad enum value, a negative offset) are not shown.',
+      'The status and body for other list parameter violations (query_type with sample, query_type without query, both variant filters, turn_type outside ' +
+      'transcript search, a retrieval mode without a time range, a bad enum value, a negative offset) are not shown.',
   },
 
   // Limit and offset

@@ -12,7 +12,8 @@ export const MessagingRules = defineRules({
     kind: 'transition',
     section: 'Endpoints / Messaging rules',
     statement:
-      'The sequence access token, session, WebSocket, wait for EVENT_TYPE_EVENT_BATCH, then EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN with payload {} completes with EVENT_TYPE_SERVICE_AGENT_JOINED.',
+      'The sequence access token, session, WebSocket, wait for EVENT_TYPE_EVENT_BATCH, then EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN with payload {} ' +
+      'completes with EVENT_TYPE_SERVICE_AGENT_JOINED.',
   },
   'messaging.flow.api-v1-paths': {
     doc,
@@ -87,7 +88,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors / Access token endpoint',
     statement:
-      'An access-token request whose X-Host does not match the registered domain (nor a subdomain of it) answers 401 with the text Failed to validate connector.',
+      'An access-token request whose X-Host does not match the registered domain (nor a subdomain of it) answers 401 with the text Failed to validate ' +
+      'connector.',
   },
   'messaging.access-token.connector-missing-host': {
     doc,
@@ -226,7 +228,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Authentication',
     statement:
-      "A WebSocket handshake with a valid access_token issued for another connector than the session's is refused with HTTP 401 and the text authentication failed.",
+      "A WebSocket handshake with a valid access_token issued for another connector than the session's is refused with HTTP 401 and the text " +
+      'authentication failed.',
   },
   'messaging.ws.token-same-connector': {
     doc,
@@ -242,7 +245,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors / WebSocket handshake',
     statement:
-      'A WebSocket handshake beyond the simultaneous-connection limit of the session is refused with HTTP 429 and the text connection limit exceeded for session.',
+      'A WebSocket handshake beyond the simultaneous-connection limit of the session is refused with HTTP 429 and the text connection limit exceeded for ' +
+      'session.',
   },
   'messaging.ws.handshake-errors-are-http': {
     doc,
@@ -287,7 +291,8 @@ export const MessagingRules = defineRules({
     kind: 'event',
     section: 'Events',
     statement:
-      'An event replayed in EVENT_TYPE_EVENT_BATCH on reconnect carries the documented server-event fields (id, timestamp, type, payload, metadata with custom) with the values it had when it was delivered live.',
+      'An event replayed in EVENT_TYPE_EVENT_BATCH on reconnect carries the documented server-event fields (id, timestamp, type, payload, metadata with ' +
+      'custom) with the values it had when it was delivered live.',
   },
   'messaging.ws.history-contents': {
     doc,
@@ -364,7 +369,8 @@ export const MessagingRules = defineRules({
     open: true,
     section: 'Endpoints / Messaging rules',
     statement:
-      'The names of the four client event types besides EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN are not shown (the reference target uses USER_MESSAGE, TYPING_INDICATOR, DELIVERY_RECEIPT, REQUEST_LIVE_AGENT).',
+      'The names of the four client event types besides EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN are not shown (the reference target uses USER_MESSAGE, ' +
+      'TYPING_INDICATOR, DELIVERY_RECEIPT, REQUEST_LIVE_AGENT).',
   },
   'messaging.events.client-payloads': {
     doc,
@@ -395,7 +401,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'A server-only type sent by the client is answered with an EVENT_TYPE_SYSTEM_MESSAGE at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Event type not allowed: followed by that type.',
+      'A server-only type sent by the client is answered with an EVENT_TYPE_SYSTEM_MESSAGE at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Event type ' +
+      'not allowed: followed by that type.',
   },
   'messaging.events.unknown-type-text': {
     doc,
@@ -403,7 +410,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'An unparseable JSON frame or a client event of an unknown type is answered with an EVENT_TYPE_SYSTEM_MESSAGE at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Unknown event type or invalid message format.',
+      'An unparseable JSON frame or a client event of an unknown type is answered with an EVENT_TYPE_SYSTEM_MESSAGE at level SYSTEM_MESSAGE_LEVEL_ERROR ' +
+      'with the text Unknown event type or invalid message format.',
   },
   'messaging.events.invalid-keeps-open': {
     doc,
@@ -457,7 +465,8 @@ export const MessagingRules = defineRules({
     kind: 'transition',
     section: 'States and transitions',
     statement:
-      'On reconnect to a session whose agent has joined, the replayed history contains EVENT_TYPE_SERVICE_AGENT_JOINED and the agent stays joined without a new join request.',
+      'On reconnect to a session whose agent has joined, the replayed history contains EVENT_TYPE_SERVICE_AGENT_JOINED and the agent stays joined without ' +
+      'a new join request.',
   },
   'messaging.join.second-request': {
     doc,
@@ -507,7 +516,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'When the session behind an open socket no longer exists, the server sends a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Error: Session not found.',
+      'When the session behind an open socket no longer exists, the server sends a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Error: ' +
+      'Session not found.',
   },
   'messaging.session-state.unable-to-retrieve': {
     doc,
@@ -515,7 +525,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'A transient failure to load the session is reported as a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Error: Unable to retrieve session.',
+      'A transient failure to load the session is reported as a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Error: Unable to retrieve ' +
+      'session.',
   },
   'messaging.session-state.connector-not-found': {
     doc,
@@ -539,7 +550,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'A message needing a conversation before the session has one is answered with a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Error: Conversation ID not found in session.',
+      'A message needing a conversation before the session has one is answered with a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text ' +
+      'Error: Conversation ID not found in session.',
   },
 
   // --- agent-side system messages (texts not shown) ---------------------------------------------
@@ -583,7 +595,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'A user message that cannot be forwarded to the live agent is answered with a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Failed to forward message to live agent.',
+      'A user message that cannot be forwarded to the live agent is answered with a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text ' +
+      'Failed to forward message to live agent.',
   },
   'messaging.handoff.not-initiated': {
     doc,
@@ -591,7 +604,8 @@ export const MessagingRules = defineRules({
     kind: 'error-text',
     section: 'Errors',
     statement:
-      'A handoff that cannot start because of configuration is answered with a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Sorry, handoff could not be initiated.',
+      'A handoff that cannot start because of configuration is answered with a system message at level SYSTEM_MESSAGE_LEVEL_ERROR with the text Sorry, ' +
+      'handoff could not be initiated.',
   },
   'messaging.handoff.live-agent-reaches-session': {
     doc,
@@ -599,7 +613,8 @@ export const MessagingRules = defineRules({
     kind: 'event',
     section: 'Events',
     statement:
-      "After a handoff, once a live agent has joined, the live agent's messages reach the session: every socket open on it receives them live, and a reconnect replays them.",
+      "After a handoff, once a live agent has joined, the live agent's messages reach the session: every socket open on it receives them live, and a " +
+      'reconnect replays them.',
   },
   'messaging.handoff.agent-connect-failed': {
     doc,
@@ -670,7 +685,8 @@ export const MessagingRules = defineRules({
     kind: 'limit',
     section: 'Errors',
     statement:
-      'The Retry-After of a rate-limited messaging HTTP request gives when to retry: retried before that time the request is still refused with 429, retried after it the request is accepted.',
+      'The Retry-After of a rate-limited messaging HTTP request gives when to retry: retried before that time the request is still refused with 429, ' +
+      'retried after it the request is accepted.',
   },
   'messaging.limits.rate-limit-values': {
     doc,

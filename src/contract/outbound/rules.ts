@@ -149,7 +149,8 @@ export const OutboundRules = defineRules({
     kind: 'status',
     section: 'Errors',
     statement:
-      'Whatever their code, a trigger with a destination that is not E.164, without the service token, or without a body is an error: it is not answered with success (2xx).',
+      'Whatever their code, a trigger with a destination that is not E.164, without the service token, or without a body is an error: it is not answered ' +
+      'with success (2xx).',
   },
   'outbound.errors.other-codes': {
     doc,

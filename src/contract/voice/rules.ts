@@ -108,7 +108,8 @@ export const VoiceRules = defineRules({
     open: true,
     section: 'Resources / Voice gateway signaling message',
     statement:
-      'How end-to-end and traditional modes differ in what the caller hears is not shown, nor what echo does beyond returning the caller audio its name promises.',
+      'How end-to-end and traditional modes differ in what the caller hears is not shown, nor what echo does beyond returning the caller audio its name ' +
+      'promises.',
   },
   'voice.signaling.optional-fields': {
     doc,
@@ -116,7 +117,8 @@ export const VoiceRules = defineRules({
     kind: 'field',
     section: 'Resources / Voice gateway signaling message',
     statement:
-      'An offer carrying callSid, caller, callee, accountId, projectId, variantId and agentVersionOverride {artifactVersion, lambdaDeploymentVersion} is accepted.',
+      'An offer carrying callSid, caller, callee, accountId, projectId, variantId and agentVersionOverride {artifactVersion, lambdaDeploymentVersion} is ' +
+      'accepted.',
   },
   'voice.signaling.call-sid-camel-case': {
     doc,
@@ -231,7 +233,8 @@ export const VoiceRules = defineRules({
     kind: 'status',
     section: 'Authentication',
     statement:
-      'ice-servers is behind Bearer auth with the voice auth token: without it, or with a token the gateway did not issue, the answer is not a success and carries no TURN credentials.',
+      'ice-servers is behind Bearer auth with the voice auth token: without it, or with a token the gateway did not issue, the answer is not a success and ' +
+      'carries no TURN credentials.',
   },
   'voice.ice-servers.usable-directly': {
     doc,
@@ -277,7 +280,8 @@ export const VoiceRules = defineRules({
     kind: 'event',
     section: 'What the service does',
     statement:
-      "Once connected, audio flows in both directions on a sendrecv transceiver: in echo mode the caller's own audio comes back, in end-to-end mode the agent's audio arrives.",
+      "Once connected, audio flows in both directions on a sendrecv transceiver: in echo mode the caller's own audio comes back, in end-to-end mode the " +
+      "agent's audio arrives.",
   },
   'voice.audio.supported-browsers': {
     doc,

@@ -108,7 +108,8 @@ export const WebhooksRules = defineRules({
     open: true,
     section: 'Events',
     statement:
-      'The signature scheme is not shown; whether a delivery verifies under Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature v1 HMAC-SHA256) is observed.',
+      'The signature scheme is not shown; whether a delivery verifies under Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature v1 ' +
+      'HMAC-SHA256) is observed.',
   },
   'webhooks.event.triggered': {
     doc,
@@ -130,7 +131,8 @@ export const WebhooksRules = defineRules({
     kind: 'field',
     section: 'Resources and their fields',
     statement:
-      'The alerts.triggered body carries event_type and alert with id, name, project_id, metric, operator, threshold_value, current_value, previous_state and triggered_at (ISO 8601).',
+      'The alerts.triggered body carries event_type and alert with id, name, project_id, metric, operator, threshold_value, current_value, previous_state ' +
+      'and triggered_at (ISO 8601).',
   },
   'webhooks.payload.resolved': {
     doc,

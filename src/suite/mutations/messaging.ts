@@ -62,31 +62,41 @@ export const messagingProofs: Proofs = {
   'messaging.limits.access-token-lifetime': { mutation: { on: { method: 'POST', path: '/api/v1/sessions', nth: 1 }, how: 'status-class' } },
   'messaging.ws.dropped-not-session-end': {
     reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks that SESSION_END does not arrive after a dropped connection, and a rewrite of the frames that do arrive either leaves that true or breaks the barrier it waits on (a timeout, not a check failure).',
+      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks that SESSION_END ' +
+      'does not arrive after a dropped connection, and a rewrite of the frames that do arrive either leaves that true or breaks the barrier it waits on (a ' +
+      'timeout, not a check failure).',
   },
   'messaging.events.join-empty-payload': {
     reason:
-      'scripts/find-mutations.ts found no rewrite that fails its check: the case waits for the answer to the join (the joined event or a system message) and checks its type, so a retyped or dropped answer ends in a timeout (tried: retype gives "no answer within 3000 ms"), while other rewrites keep the type.',
+      'scripts/find-mutations.ts found no rewrite that fails its check: the case waits for the answer to the join (the joined event or a system message) ' +
+      'and checks its type, so a retyped or dropped answer ends in a timeout (tried: retype gives "no answer within 3000 ms"), while other rewrites keep ' +
+      'the type.',
   },
   'messaging.events.server-only-rejected': {
     reason:
-      'scripts/find-mutations.ts found no rewrite that fails its check: each answer is awaited by type, so a retyped or dropped system message ends in a timeout (or, for the first one, leaves the case passing), and the socket staying open is the client side of the socket, which no rewrite of a frame changes.',
+      'scripts/find-mutations.ts found no rewrite that fails its check: each answer is awaited by type, so a retyped or dropped system message ends in a ' +
+      'timeout (or, for the first one, leaves the case passing), and the socket staying open is the client side of the socket, which no rewrite of a frame ' +
+      'changes.',
   },
   'messaging.events.invalid-keeps-open': {
     reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks the socket stays open and answers a barrier; a rewrite either leaves it open or breaks the barrier (a timeout).',
+      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks the socket stays ' +
+      'open and answers a barrier; a rewrite either leaves it open or breaks the barrier (a timeout).',
   },
   'messaging.join.after-history': {
     reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case waits for the agent to join after the history batch; a rewritten frame turns into a timeout, not a check failure.',
+      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case waits for the agent to ' +
+      'join after the history batch; a rewritten frame turns into a timeout, not a check failure.',
   },
   'messaging.join.not-automatic': {
     reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks that no agent joins before a barrier; rewrites of arriving frames leave that true or break the barrier.',
+      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks that no agent ' +
+      'joins before a barrier; rewrites of arriving frames leave that true or break the barrier.',
   },
   'messaging.streaming.disabled-complete': { mutation: { on: { socket: 'messaging', type: 'EVENT_TYPE_AGENT_MESSAGE', nth: 0 }, how: 'repeat' } },
   'messaging.expiry.alive-before': {
     reason:
-      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the socket of a session idle for 5 minutes opens on the upgrade (101), which is not an HTTP answer the hook can rewrite, and its frames are waited for rather than checked.',
+      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the socket of a session idle for ' +
+      '5 minutes opens on the upgrade (101), which is not an HTTP answer the hook can rewrite, and its frames are waited for rather than checked.',
   },
 };

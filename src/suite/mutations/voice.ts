@@ -32,10 +32,12 @@ export const voiceProofs: Proofs = {
   'voice.signaling.ice-both-ways': { mutation: { on: { socket: 'voice', type: 'ice-candidate', nth: 0 }, how: 'empty' } },
   'voice.signaling.close-ends-session': {
     reason:
-      "scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks the session ends through the gateway's state after close, and rewriting the frames before it turns into a timeout.",
+      'scripts/find-mutations.ts tried every rewrite of each answer and frame of its case; none ended in a failed check: the case checks the session ends ' +
+      "through the gateway's state after close, and rewriting the frames before it turns into a timeout.",
   },
   'voice.audio.bidirectional': {
     reason:
-      'Its case checks decoded RTP audio (Opus over WebRTC, werift): audio never passes the mutation hook, which sees HTTP answers and signaling frames only. Defects of the reference target prove it instead.',
+      'Its case checks decoded RTP audio (Opus over WebRTC, werift): audio never passes the mutation hook, which sees HTTP answers and signaling frames ' +
+      'only. Defects of the reference target prove it instead.',
   },
 };
