@@ -1,0 +1,141 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The longest line dialtone's code, comments, README.md, CONTRIBUTING.md and ARCHITECTURE.md may hold. */
+export const MAX_LINE = 160;
+
+/** Files the check reads: code in every language dialtone is written in, and the pages a newcomer reads first. */
+const CHECKED = /\.(ts|tsx|mts|cts|js|mjs|cjs)$|^(README|CONTRIBUTING|ARCHITECTURE)\.md$/;
+
+/**
+ * Files that may keep some lines over the limit, each with how many at most. Nearly all are one template literal of a
+ * page's markup or a report line, which cut by concatenation would read worse than it does long; the rest are files
+ * another change was rewriting when the limit came in (src/cli, ARCHITECTURE.md). A count may only go down: lower it,
+ * or drop the file, when its lines get shorter.
+ */
+export const LONG_LINE_ALLOWANCE: Readonly<Record<string, number>> = {
+  'ARCHITECTURE.md': 26,
+  'scripts/bench-capacity.ts': 2,
+  'scripts/bench-gate.ts': 1,
+  'scripts/bench-engine.ts': 10,
+  'scripts/bench-load.ts': 1,
+  'scripts/bench-messaging.ts': 1,
+  'scripts/bench-sockets.ts': 1,
+  'scripts/bench-voice.ts': 1,
+  'scripts/bench.ts': 1,
+  'scripts/find-mutations.ts': 1,
+  'scripts/retained-heap.ts': 2,
+  'scripts/soak.ts': 2,
+  'src/capacity/analysis.ts': 2,
+  'src/capacity/headroom.ts': 2,
+  'src/capacity/history.ts': 1,
+  'src/capacity/report.ts': 14,
+  'src/capacity/search.ts': 2,
+  'src/capacity/under-load.ts': 3,
+  'src/capacity/wrapper.ts': 1,
+  'src/cli/audit.ts': 1,
+  'src/cli/commands/capacity.ts': 7,
+  'src/cli/commands/conformance-under-load.ts': 3,
+  'src/cli/commands/conformance.ts': 4,
+  'src/cli/commands/k8s-job.ts': 1,
+  'src/cli/commands/load-extras.ts': 1,
+  'src/cli/commands/load.ts': 5,
+  'src/cli/commands/rules.ts': 2,
+  'src/cli/commands/target.ts': 8,
+  'src/cli/commands/traffic.ts': 1,
+  'src/cli/flags.ts': 2,
+  'src/cli/gate-report.ts': 1,
+  'src/cli/rule-index.ts': 1,
+  'src/clients/chat.ts': 1,
+  'src/clients/voice-call.ts': 1,
+  'src/contract/exporter.ts': 1,
+  'src/engine/blocking.test.ts': 4,
+  'src/engine/blocking.ts': 4,
+  'src/engine/metrics/outputs.test.ts': 1,
+  'src/engine/modules/http.ts': 1,
+  'src/engine/options.ts': 2,
+  'src/engine/ran-as-written.ts': 1,
+  'src/engine/run.test.ts': 4,
+  'src/engine/run.ts': 2,
+  'src/engine/threads.test.ts': 2,
+  'src/fuzz/http-cases.ts': 1,
+  'src/fuzz/regressions.ts': 1,
+  'src/fuzz/run.ts': 2,
+  'src/fuzz/ws-frames.ts': 2,
+  'src/load/delivery.test.ts': 3,
+  'src/load/delivery.ts': 4,
+  'src/load/engine.ts': 1,
+  'src/load/figures.ts': 6,
+  'src/load/metric-tables.ts': 1,
+  'src/load/page.ts': 7,
+  'src/load/run-verdict.ts': 2,
+  'src/load/timeline-file.test.ts': 3,
+  'src/load/timeline-file.ts': 1,
+  'src/nightly/load-junit.ts': 4,
+  'src/nightly/metrics.ts': 1,
+  'src/nightly/trend-plots.ts': 5,
+  'src/nightly/verdict.test.ts': 1,
+  'src/nightly/verdict.ts': 2,
+  'src/reference-target/latency-spec.ts': 1,
+  'src/reference-target/messaging/sockets.ts': 1,
+  'src/report/capacity-index.ts': 1,
+  'src/report/conformance-page.ts': 15,
+  'src/report/html.ts': 5,
+  'src/report/index-page.ts': 3,
+  'src/report/junit.ts': 3,
+  'src/suite/proof.ts': 1,
+  'src/traffic/run.ts': 3,
+  'src/voice-client/page.ts': 1,
+  'tests/capacity.test.ts': 1,
+  'tests/contract.test.ts': 1,
+  'tests/k6-corpus/execution.js': 1,
+  'tests/layers.test.ts': 2,
+  'tests/package-runs.test.ts': 1,
+  'tests/prism.test.ts': 1,
+  'tests/slos.test.ts': 1,
+  'tests/traffic-roundtrip.test.ts': 1,
+};
+
+/** One line over the limit: where it is and how long. */
+export interface LongLine {
+  file: string;
+  line: number;
+  length: number;
+}
+
+/**
+ * The lines of `text` longer than `max` characters (code points, so `·` or `→` counts once).
+ *
+ * @example
+ * longLines('a.ts', `${'x'.repeat(161)}\nshort\n`) // [{ file: 'a.ts', line: 1, length: 161 }]
+ */
+export function longLines(file: string, text: string, max = MAX_LINE): LongLine[] {
+  return text.split('\n').flatMap((l, i) => {
+    const length = [...l].length;
+    return length > max ? [{ file, line: i + 1, length }] : [];
+  });
+}
+
+/** The files under `root` the check reads: tracked or new and not ignored, as git lists them. */
+export function checkedFiles(root: string): string[] {
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
+  return [...new Set(listed.split('\n'))].filter((f) => CHECKED.test(f)).sort();
+}
+
+/**
+ * The files with more long lines than their allowance, each with its lines; a file that is gone is skipped, since git
+ * still lists a deletion nobody committed yet.
+ */
+export function overAllowance(root: string, files: readonly string[], allowance = LONG_LINE_ALLOWANCE): LongLine[][] {
+  return files.flatMap((f) => {
+    let text: string;
+    try {
+      text = readFileSync(join(root, f), 'utf8');
+    } catch {
+      return [];
+    }
+    const long = longLines(f, text);
+    return long.length > (allowance[f] ?? 0) ? [long] : [];
+  });
+}
