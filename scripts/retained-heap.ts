@@ -3,7 +3,7 @@
 // messaging-sockets does (token, session, 3 sockets, join, 4 messages, one socket dropped and reopened from its cursor,
 // all closed; streaming on every other one) and N chat conversations the way chat-turns does (create, 3 responds,
 // close), and prints the heap after a full GC before and after each, per item. Then it moves the target clock past the
-// session expiry and the retention age and prints what is left. A measuring tool for issue #21, not a test.
+// session expiry and the retention age and prints what is left. A measuring tool, not a test.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';

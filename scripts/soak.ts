@@ -24,11 +24,11 @@ mkdirSync(dir, { recursive: true });
 const SCENARIOS = ['chat-turns', 'messaging-sockets'] as const;
 const bin = resolve('bin/dialtone.mjs');
 
-// With V8's defaults the target's RSS swings by a third with no change in what it holds (measured at minute 6: RSS
-// 305 MB, 189 MB of heap in use, 109 MB live after a forced GC): the old space grows to about twice what is live before a
-// full GC, and a page is compacted only when most of it (70 %) is free, so free space piles up in part-used pages. A 4 MB
-// young generation, a 5 % growth step and --optimize-for-size (compact a page at 20 % free) keep the RSS near what the
-// target keeps, so a leak shows. With the first two alone free pages still grew 6 MB a minute.
+// With V8's defaults the target's RSS swings by a third with no change in what it holds: the old space grows to about
+// twice what is live before a full GC, and a page is compacted only when most of it (70 %) is free, so free space piles
+// up in part-used pages. A 4 MB young generation, a 5 % growth step and --optimize-for-size (compact a page at 20 %
+// free) keep the RSS near what the target keeps, so a leak shows. With the first two alone free pages still grew 6 MB a
+// minute.
 const TARGET_NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=5', '--optimize-for-size'];
 const target = await spawnTarget(join(dir, 'target.json'), 30_000, TARGET_NODE_FLAGS);
 const warmupS = Math.min(120, seconds / 5);

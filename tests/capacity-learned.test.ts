@@ -7,7 +7,7 @@ import { SEEDED_TRAFFIC, seededHourCount } from '../src/reference-target/records
 import { type Quantiles, TrafficModel } from '../src/traffic/model.js';
 import { backgroundTarget, dialtone } from './run-cli.js';
 
-// Issue #25's headroom, like with like: the reference target in its own process seeds 8 weeks of known traffic (a
+// The headroom, like with like: the reference target in its own process seeds 8 weeks of known traffic (a
 // twentieth of the usual volume, every hour growing 2 % of its first day's a day), answers chat at a known rate with the
 // seeded agent latency made ten times brisker, and dialtone learns the model, then searches capacity playing it
 // (conversations arriving, drawn turns, think times after each answer). The model is edited as a user edits it to play
@@ -114,8 +114,8 @@ describe('dialtone capacity --workload learned', () => {
 
     // With two VUs the engine cannot start the conversations asked, while those it starts hold the SLOs: the load
     // generator is the limit, so there is no headroom, and a learned search is no success (exit 5, load not delivered).
-    // A steady part of 6 s: in one of 3 s both VUs' first conversations outlasted it once (started 0, completed 0, the
-    // SLOs "broken" on no samples, exit 4; 2026-11-27, one core busy), and a step that measured nothing judges nothing.
+    // A steady part of 6 s: a shorter one can be outlasted by both VUs' first conversations on a busy machine (none
+    // started or completed, the SLOs "broken" on no samples, exit 4), and a step that measured nothing judges nothing.
     const starved = await dialtone(
       [
         ...['capacity', 'chat-turns', '--target', profile, '--workload', 'learned', '--traffic', file, '--engine', 'builtin'],

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { CapacityResult } from '../src/capacity/run.js';
 import { dialtone } from './run-cli.js';
 
-// The search against the reference target at a known capacity: chat served like a one-worker queue
-// of N requests per second, so one 7-request conversation a second costs 7 of them.
-// Steps of 10 s: in 7 s a queue 17 % over the known capacity had not yet pushed p95 past its 500 ms SLO with a core busy
-// (1 run in 3 found 3.00 conversations/s of a known 2.57); at 10 s, 3 runs in 3 were within ±15 % (2026-11-26).
+// The search against the reference target at a known capacity: chat served like a one-worker queue of N requests per
+// second, so one 7-request conversation a second costs 7 of them. Steps of 10 s: in 7 s a queue 17 % over the known
+// capacity need not yet have pushed p95 past its 500 ms SLO with a core busy, so a shorter step can hold a rate the
+// target cannot keep up.
 const SEARCH = ['--start-rate', '1', '--step', '10s', '--warmup', '2s', '--max-steps', '8'];
 const KNOWN = [10, 18].map((perSecond) => ({ perSecond, conversations: perSecond / 7 }));
 

@@ -1,9 +1,9 @@
-// dialtone as a platform team installs it: packed, installed into a project of theirs from the local npm cache, run from
-// node_modules with no file of this repository on hand. The project lives in the run's scratch folder outside the
+// dialtone as a platform team installs it: packed, installed into a project of theirs from the local npm cache, run
+// from node_modules with no file of this repository on hand. The project lives in the run's scratch folder outside the
 // repository (tests/scratch-tmpdir.ts), so nothing resolves back into it. One install serves the whole run:
-// tests/package.test.ts checks it with the unit tests, tests/package-runs.test.ts runs load from it with the timing files,
-// and `npm test` gives all its phases one scratch folder (scripts/test.mjs), so the second finds what the first installed
-// instead of packing and installing again (17 to 27 s of npm in the timing phase, 2026-11-27).
+// tests/package.test.ts checks it with the unit tests, tests/package-runs.test.ts runs load from it with the timing
+// files, and `npm test` gives all its phases one scratch folder (scripts/test.mjs), so the second finds what the first
+// installed instead of packing and installing again.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

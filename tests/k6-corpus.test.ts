@@ -1,4 +1,4 @@
-// The compatibility corpus (issue #40): k6 scripts written the way k6's documentation examples are, in
+// The compatibility corpus: k6 scripts written the way k6's documentation examples are, in
 // tests/k6-corpus/, each run by the built-in engine as its own process against a local target, and judged by what k6
 // documents for it: the exit code, the metrics of the summary export, counts where the executor makes them exact, and
 // what the target itself saw. Each test quotes the documentation sentence it follows; each script names its page.
@@ -149,7 +149,7 @@ describe.concurrent('the k6 compatibility corpus', () => {
       expect(m(r, 'http_req_failed', 'value')).toBe(0);
     });
 
-    // Issue #40: "a run in which every iteration failed, or no request/socket/browser action was ever made while the
+    // The requirement: "a run in which every iteration failed, or no request/socket/browser action was ever made while the
     // script has some, ends non-zero with a one-line reason that names the first error and its file:line."
     it("exits non-zero against a closed port, naming the script's file:line of the request", async () => {
       const r = await corpus('quickstart.js', { closed: true });
@@ -476,7 +476,7 @@ describe.concurrent('the k6 compatibility corpus', () => {
       expect(check(r, 'the winner is 200')).toMatchObject({ passes: 4, fails: 0 });
     });
 
-    // Issue #40: "The async style keeps working, and both styles may meet in one script."
+    // The requirement: "The async style keeps working, and both styles may meet in one script."
     it('runs a blocking http.get and an awaited http.asyncRequest in one async iteration', async () => {
       const r = await corpus('mixed-sync-async.js');
       expectHttpRun(r);
@@ -552,7 +552,7 @@ describe.concurrent('the k6 compatibility corpus', () => {
       expect(r.stderr).toMatch(/SyntaxError|JSON/);
     });
 
-    // Issue #40: "a run in which every iteration failed, or no request/socket/browser action was ever made while the
+    // The requirement: "a run in which every iteration failed, or no request/socket/browser action was ever made while the
     // script has some, ends non-zero with a one-line reason that names the first error and its file:line."
     it("exits non-zero when an async script's every request meets a closed port, naming its file:line", async () => {
       const r = await corpus('async-closed-port.js', { closed: true });

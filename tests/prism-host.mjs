@@ -1,6 +1,6 @@
 // Stoplight Prism's HTTP servers, as many as tests/prism.test.ts asks for, in this one process: each `prism proxy` or
-// `prism mock` of the CLI is a process of its own that loads Prism's modules anew, about 2.4 s of CPU before it
-// listens (13 of them, 2026-11-27). Each server is built as the CLI's createSingleProcessPrism builds it
+// `prism mock` of the CLI is a process of its own that loads Prism's modules anew, seconds of CPU before it listens,
+// for each of a dozen servers. Each server is built as the CLI's createSingleProcessPrism builds it
 // (@stoplight/prism-cli 5.14, dist/util/createServer.js: the same operations, config and logger), with a logger of its
 // own, so its log stays its own.
 //

@@ -6,11 +6,10 @@
 // Four lanes, each one file at a time, then the files that need the whole machine. `npm test` (scripts/test.mjs) runs
 // the four lanes side by side, the waiting lanes followed by the files that run after them, then the last files alone;
 // a plain `vitest run` runs them all one after the other. A file is waiting when it mostly waits on a slow agent or a
-// target of known capacity: measured alone (npm test, 2026-11-26, /proc/stat each second), each used at most a third of
-// this 2-core machine (22–34 %). Three lanes hold only such files, and the whole timing suite is proven with them beside
-// a driving file and one core kept busy on top (CHANGELOG, #21): every run without that busy core asks
-// less of the machine. The driving lane holds every other timing file. A waiting file that failed beside a driving file and a
-// waiting one (a starved step, 2026-11-26) runs after every waiting lane.
+// target of known capacity: alone, each uses at most about a third of a 2-core machine (the share after each file
+// below). Three lanes hold only such files, and the whole timing suite passes with them beside a driving file and one
+// core kept busy on top, so a run without that busy core asks less of the machine. The driving lane holds every other
+// timing file. A waiting file that starved a step beside a driving file and a waiting one runs after every waiting lane.
 
 /** Files that drive the machine: load generated at rate, the gate, Chromium, hostile traffic. */
 export const TIMING_DRIVING: readonly string[] = [
@@ -31,12 +30,9 @@ export const TIMING_DRIVING: readonly string[] = [
 ];
 
 /**
- * Files that mostly wait, in three lanes of about the same length (npm test in a fresh clone, 2026-11-27, each file's
- * seconds: 70 + 37, 70 + 28 and 63 + 51), so every waiting file has ended, and the file that must wait for that has too,
- * about when the driving lane ends (four fresh clones: 160–173 s against 160–189 s). The known-capacity searches
- * (tests/capacity.test.ts, a third of the machine alone: 47 CPU-s in 72 s) ran alone after the lanes until 2026-11-27.
- * Alone they find the known capacities 5.0 % and 9.5 % over; beside the lanes with one core kept busy on top, 5.0 % and
- * 2.4 % over, 6 runs of 6: within the search's ±15 % either way (CHANGELOG, #21).
+ * Files that mostly wait, in three lanes of about the same length, so every waiting file has ended, and the file that
+ * must wait for that has too, about when the driving lane ends. The known-capacity searches (tests/capacity.test.ts)
+ * stay within the search's ±15 % beside the lanes with one core kept busy on top, as they do alone.
  */
 export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
   [
@@ -54,16 +50,16 @@ export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
 
 /**
  * Waiting files that run once every waiting lane has ended, beside the driving lane alone: beside a driving file and a
- * waiting one, this one's search starved a step (2026-11-26); here a driving file is all that is ever beside it, and it
- * no longer lengthens the driving lane (npm test, 2026-11-27: 237 s against 146 s and 130 s).
+ * waiting one, this one's search starved a step; here a driving file is all that is ever beside it, and it no longer
+ * lengthens the driving lane.
  */
 export const TIMING_AFTER_WAITS: readonly string[] = [
   'tests/capacity-learned.test.ts', // a capacity search playing a learned workload against a known capacity (33 %)
 ];
 
 /**
- * Files that need the whole machine, run after the lanes with nothing beside them (2026-11-26, beside a waiting file
- * with a third core's worth of work on top: Chromium's connect p95 2.17 s against its 1.5 s SLO).
+ * Files that need the whole machine, run after the lanes with nothing beside them: beside a waiting file with a third
+ * core's worth of work on top, Chromium's time to connected broke its SLO.
  */
 export const TIMING_ALONE: readonly string[] = [
   'tests/tls-voice-browser.test.ts', // the voice-browser smoke load over TLS: Chromium at 8 calls a browser, the limit

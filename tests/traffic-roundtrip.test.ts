@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Quantiles, TrafficModel } from '../src/traffic/model.js';
 import { backgroundTarget, dialtone } from './run-cli.js';
 
-// The round trip of issue #25: learn a model from seeded traffic, play it against a fresh reference target that answers
+// The traffic model's round trip: learn a model from seeded traffic, play it against a fresh reference target that answers
 // with the learned agent latency, learn again from the records that run left: what dialtone plays is what it learned.
 const dir = mkdtempSync(join(tmpdir(), 'dialtone-roundtrip-'));
 const stops: (() => Promise<unknown>)[] = [];

@@ -15,7 +15,7 @@ export interface ObservedPeak {
   readonly daily_peaks?: readonly { readonly date: string; readonly per_second: number }[];
 }
 
-/** How many days of daily peaks a growth estimate needs (issue #25: 8 weeks). */
+/** How many days of daily peaks a growth estimate needs: eight weeks. */
 export const GROWTH_MIN_DAYS = 56;
 /** z of the normal distribution's 90th percentile: the two ends of an 80 % range. */
 const Z80 = 1.2815515655446004;

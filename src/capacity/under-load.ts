@@ -33,7 +33,7 @@ export const DELIVERED_SHARE = 0.9;
 /**
  * The load is measured over the gate's run and at least this long. Completed iterations reach the count in batches (the
  * built-in engine's workers report every 100 ms, later on a busy machine), so over a gate of a second (chat.* against the
- * reference target) a batch either side moves the rate by 10 %: 35.96/s of 40 asked, "not delivered" (2026-11-27).
+ * reference target) a batch either side moves the rate by 10 %: 35.96/s of 40 asked, "not delivered".
  */
 export const MIN_MEASURE_S = 8;
 

@@ -116,8 +116,8 @@ const bound = new AsyncLocalStorage<Bound>();
  * aborts, a request in flight ends unanswered and no new one is sent, so a timed-out case stops asking the target and
  * its wire log shows the request it was waiting on. It settles once every request `fn` left in flight has ended and
  * been logged: a body that stops waiting early (`Promise.all` rejects at the first failure) would otherwise end its
- * case with requests still going, missing from its wire log (three outbound triggers reached Prism in no case's log,
- * 2026-11-27; the likeliest sender, outbound.limits.rate, sends ten side by side).
+ * case with requests still going, missing from its wire log (a case that sends many side by side, as
+ * outbound.limits.rate does, would leave requests in no case's log).
  *
  * @example
  * await boundTo(ctx.signal, () => body(api));

@@ -116,7 +116,7 @@ describe('the built-in engine', () => {
     expect(r.stdout + r.stderr).not.toContain('teardown ran');
   });
 
-  // Issue #41, beyond k6: "For arrival-rate executors, record how late each iteration started against its intended
+  // Beyond k6: "For arrival-rate executors, record how late each iteration started against its intended
   // time (a metric with k6-style naming, e.g. iteration_start_lag)". The first iteration holds the event loop for
   // 300 ms of its 1 s run, so the arrival due at 100 ms cannot start before 300 ms: a lower bound any machine keeps.
   it('records iteration_start_lag for every started arrival, at least as late as a blocked event loop made it', async () => {

@@ -1,8 +1,7 @@
 // How many worker threads the built-in engine takes. Against a target on this machine (every host on loopback: the
-// reference target, or a platform run locally) the target needs a core of its own: measured alone at 2,000 requests/s
-// on 2 cores, start-up included, a second engine worker beside the target cost about 40 % more CPU per request (242 and
-// 275 µs, against 176 and 192 µs with one), the threads waking each other on the cores the target also needs. A remote
-// target gets every core.
+// reference target, or a platform run locally) the target needs a core of its own: on 2 cores a second engine worker
+// beside the target costs more CPU per request than it adds, the threads waking each other on the cores the target also
+// needs. A remote target gets every core.
 import { availableParallelism } from 'node:os';
 import type { Profile } from '../profile/schema.js';
 import type { Engine } from './engine.js';

@@ -8,15 +8,15 @@ import { SuiteRunner } from './run.js';
  * Defects checked side by side, each lane with its own vitest and one batch of targets at a time. A defect's run is
  * mostly waiting (sockets, timers, a case's bounded wait for what a defect never sends), so lanes overlap the waits.
  */
-// Three, so at most four runs go at once with the suite's own run or the mutation proof beside them, as long proven here:
-// with four lanes one gate in six had a voice case miss its audio (2026-11-26). A fourth lane joins once the suite and
-// the proof have ended (`oneMoreLaneAfter`), which keeps the four.
+// Three, so at most four runs go at once with the suite's own run or the mutation proof beside them: with four lanes
+// beside them a voice case could miss its audio. A fourth lane joins once the suite and the proof have ended
+// (`oneMoreLaneAfter`), which keeps the four.
 export const SELFTEST_LANES = 3;
 
 /**
  * The next batch off the queue: its first defect, and the first of each other surface after it. Each defect keeps a
  * target of its own and only its surface's cases meet it, so a batch judges each defect as a run of its own would; what
- * it saves is a vitest run (its worker and module graph, about 0.5 s of CPU, measured) per defect beyond the first.
+ * it saves is a vitest run (its worker and module graph) per defect beyond the first.
  */
 function nextBatch(queue: DefectId[]): DefectId[] {
   const batch: DefectId[] = [];

@@ -57,7 +57,7 @@ export const LittlesLaw = z.strictObject({
 });
 export type LittlesLaw = z.infer<typeof LittlesLaw>;
 
-/** How far Little's law may be from the reported concurrency before the model says so (issue #25: 20 %). */
+/** How far Little's law may be from the reported concurrency before the model says so. */
 export const LITTLE_TOLERANCE = 0.2;
 
 /**

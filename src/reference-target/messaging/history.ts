@@ -6,10 +6,10 @@ const SEPARATOR = '\n';
 
 /**
  * The events a messaging session broadcast, oldest first, as the frames that were sent: what EVENT_TYPE_EVENT_BATCH
- * replays. A session is kept for its documented idle expiry (10 minutes) after its sockets close, so a client may resume
- * it; kept as objects, its events were most of what the target held (11.7 KB a session, 29 events, measured with
- * scripts/retained-heap.ts). `pack()` deflates the frames into one string (about 1 KB) when no socket is left to send
- * to; an event broadcast after that goes to a short unpacked tail, and reading unpacks.
+ * replays. A session is kept for its documented idle expiry (10 minutes) after its sockets close, so a client may
+ * resume it; kept as objects, its events were most of what the target held (scripts/retained-heap.ts measures it).
+ * `pack()` deflates the frames into one string (about 1 KB) when no socket is left to send to; an event broadcast after
+ * that goes to a short unpacked tail, and reading unpacks.
  *
  * @example
  * const history = new SessionHistory();

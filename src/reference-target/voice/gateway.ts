@@ -23,7 +23,7 @@ const MAX_FRAME_BYTES = 256 * 1024;
  * The browser voice gateway of one target: the signaling sockets, the live sessions, the one shared ticker, the
  * forced failures and the ICE server issuer. The media engine (werift, Opus, the voices) loads in the background from
  * the first voice request (ice-servers or a signaling socket); the first offer waits for it to load, not for its
- * warm-up call. A target that serves no call never loads it: about 0.5 s of CPU at each start (measured 2026-11-27),
+ * warm-up call. A target that serves no call never loads it: about half a second of CPU at each start,
  * which every chat, messaging or capacity run against the embedded target paid.
  */
 export class VoiceGateway implements GatewayPort {
