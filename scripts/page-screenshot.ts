@@ -1,6 +1,6 @@
 // node --import tsx scripts/page-screenshot.ts PAGE.html OUT.png [--height 900] [--full]: a report page as a reader
 // sees it in a 1400 px wide window, in the system Chromium (DIALTONE_CHROMIUM, else chromium on PATH). Makes the
-// screenshots under docs/ that the README shows; the first viewport unless --full.
+// screenshots under docs/ that the README and docs/ show; the first viewport unless --full.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -9,7 +9,7 @@ export class EnvironmentError extends Error {
 }
 
 /**
- * Every exit code dialtone gives, in one table (ARCHITECTURE.md and README's "Exit codes" say the same). Scripts and CI
+ * Every exit code dialtone gives, in one table (ARCHITECTURE.md and docs/reports.md, "Exit codes", say the same). Scripts and CI
  * read these numbers, so they never change meaning.
  */
 export const EXIT = {

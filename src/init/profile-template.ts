@@ -101,7 +101,7 @@ export function profileText(environment: string): string {
 
 /**
  * JSON as a person writes it: two-space indents, with an object or array of plain values on one line when it fits
- * (`{ "env": "STAGING_CHAT_API_KEY" }`, `["p(95)<500"]`), so a profile reads as the README's examples do.
+ * (`{ "env": "STAGING_CHAT_API_KEY" }`, `["p(95)<500"]`), so a profile reads as the examples in docs/ do.
  */
 function compactJson(value: unknown, indent: string): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);

@@ -1,7 +1,7 @@
-// The README's example profile (staging-us), for the tests of what is written from a real environment's profile
-// (the k6-operator and k8s-job manifests). Credentials are references to variables, never values.
+// The example profile of docs/real-environment.md (staging-us), for the tests of what is written from a real
+// environment's profile (the k6-operator and k8s-job manifests). Credentials are references to variables, never values.
 
-/** The README's staging-us profile. */
+/** The staging-us profile of docs/real-environment.md. */
 export const EXAMPLE_PROFILE = {
   name: 'staging-us',
   environment: 'pre-release',

@@ -22,7 +22,7 @@ const API_CALL: Distribution = { kind: 'lognormal', p50: 80, p95: 250 };
 /** The interval between two streamed chunks of one reply. */
 const CHUNK_CADENCE: Distribution = { kind: 'lognormal', p50: 60, p95: 200 };
 
-/** `realistic`: every op, at the figures of a production agent platform (README, "Latency"). */
+/** `realistic`: every op, at the figures of a production agent platform (docs/reference-target.md, "Latency"). */
 export const REALISTIC: Readonly<Record<Op, Distribution>> = {
   'chat.create': API_CALL,
   'chat.respond': AGENT_TURN,
