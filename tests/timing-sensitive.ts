@@ -27,6 +27,7 @@ export const TIMING_DRIVING: readonly string[] = [
   'tests/conformance-gate.test.ts', // the gate, then a smoke load delivered
   'tests/package-runs.test.ts', // the installed package's gate, load and capacity runs (installed in the unit phase)
   'tests/k6-engine.test.ts', // load runs on the user's k6, where one is installed
+  'tests/voice-calls.test.ts', // the voice-calls smoke load: werift calls in the engine against the reference target
 ];
 
 /**

@@ -4,6 +4,7 @@ import conversationsPaging from '../../scenarios/conversations-paging.defaults.j
 import messagingSockets from '../../scenarios/messaging-sockets.defaults.js';
 import outboundPolling from '../../scenarios/outbound-polling.defaults.js';
 import voiceBrowser from '../../scenarios/voice-browser.defaults.js';
+import voiceCalls from '../../scenarios/voice-calls.defaults.js';
 import type { ScenarioDefaults } from './config.js';
 
 /** What each scenario expects of a platform unless the profile says otherwise. */
@@ -13,6 +14,7 @@ export const SCENARIO_DEFAULTS: Readonly<Record<string, ScenarioDefaults>> = {
   'messaging-sockets': messagingSockets,
   'outbound-polling': outboundPolling,
   'voice-browser': voiceBrowser,
+  'voice-calls': voiceCalls,
 };
 
 /**

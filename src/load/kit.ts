@@ -11,6 +11,7 @@ import { type DialogueSet, dialoguesField, profileDialogues } from './dialogues.
 import type { Engine } from './engine.js';
 import { engineThreadsEnv } from './engine-threads.js';
 import { checkExpectations } from './expectations.js';
+import { refuseOnK6 } from './own-modules.js';
 import { recordsWindow } from './records-window.js';
 import { effectiveSlos, latencyBoundMs, thresholdsFor } from './slos.js';
 import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
@@ -108,6 +109,8 @@ export async function prepareRunKit(o: {
   const trust = trustOf(p, o.loaded.path);
   // The profile's conversation scripts: a bad file stops the run here with one line, before anything is built or run.
   const dialogues = profileDialogues(o.loaded);
+  // A scenario on a module of dialtone's own (voice calls on werift) runs on the built-in engine only.
+  refuseOnK6(o.engine, o.root, o.scenario);
   // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
   const isBrowser = usesBrowser(o.root, o.scenario);
   const browser = isBrowser ? browserEnv(ensureChromium(), await chromiumTrustArgs(p.hosts.webrtc_url, trust)) : {};

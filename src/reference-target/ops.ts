@@ -31,7 +31,7 @@ export const OPS = {
   'outbound.status': { surface: 'calls', at: 'request', what: 'GET /v1/outbound-calling/{sid}/status' },
   'voice.ice_servers': { surface: 'voice', at: 'request', what: 'GET ice-servers' },
   'voice.first_agent_audio': { surface: 'voice', at: 'agent', what: 'from media connected to the first agent audio (the greeting)' },
-  'voice.reply': { surface: 'voice', at: 'agent', what: "from the end of the caller's turn to the agent's reply audio" },
+  'voice.reply': { surface: 'voice', at: 'agent', what: "from the caller's last speech to the agent's reply audio (not before the pause that ends the turn)" },
 } as const satisfies Record<string, OpInfo>;
 
 export type Op = keyof typeof OPS;

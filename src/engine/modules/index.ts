@@ -22,6 +22,8 @@ const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
     (await import('./http.js')).useHtmlParser(html.parseHTML);
     return html.htmlModule as Factory;
   },
+  // dialtone's own: voice calls on werift, which k6 has no module for.
+  'k6/x/dialtone-voice': async () => (await import('./voice/module.js')).voiceModule as Factory,
 };
 
 const EAGER: Readonly<Record<string, Factory>> = {

@@ -40,14 +40,15 @@ describe('VoiceAgent', () => {
     expect(said(agent, 6)).toEqual(['.', '.', 'g0', 'g1', 'g2', '.']);
   });
 
-  it("waits the drawn reply delay of each turn instead of its mode's own", () => {
+  it("waits the drawn reply delay of each turn, counted from the caller's last speech, instead of its mode's own", () => {
     const delays = [30, 2];
     const agent = new VoiceAgent({ clips, replyDelayTicks: 1, drawReplyTicks: () => delays.shift() ?? 1 });
     said(agent, 10, SPEECH_DBFS + 20);
     const first = said(agent, 60);
-    // The turn ends on the 19th quiet frame after the speech (index 18), then the reply waits its drawn ticks.
-    expect(first.indexOf('r0')).toBe(18 + 30);
+    // The last speech frame was the tick before `first` began: the reply starts 30 ticks after it.
+    expect(first.indexOf('r0')).toBe(30 - 1);
     said(agent, 10, SPEECH_DBFS + 20);
-    expect(said(agent, 30).indexOf('r0')).toBe(18 + 2);
+    // A draw shorter than the pause that ends the turn (on the 19th quiet frame, index 18) replies right after it.
+    expect(said(agent, 30).indexOf('r0')).toBe(18 + 1);
   });
 });

@@ -47,7 +47,10 @@ export interface AgentOptions {
   readonly clips: VoiceClips;
   /** Ticks between the end of the caller's turn and the reply (traditional mode waits for its speech pipeline). */
   readonly replyDelayTicks: number;
-  /** A drawn reply delay per turn, in ticks, that replaces `replyDelayTicks` (`voice.reply` of a latency spec). */
+  /**
+   * A drawn reply delay per turn, in ticks from the caller's last speech frame, that replaces `replyDelayTicks`
+   * (`voice.reply` of a latency spec); never before the pause that ends the turn.
+   */
   readonly drawReplyTicks?: () => number;
   /** Told of each completed turn: how long the caller spoke. */
   readonly onTurn?: (speechMs: number) => void;
@@ -105,7 +108,10 @@ export class VoiceAgent {
     if (this.#quietTicks < END_OF_TURN_TICKS) return;
     if (this.#speechTicks >= MIN_SPEECH_TICKS) {
       this.o.onTurn?.(this.#speechTicks * VoiceFrame.ms);
-      this.#replyIn = Math.max(1, this.o.drawReplyTicks?.() ?? this.o.replyDelayTicks);
+      // A drawn delay counts from the caller's last speech, as a caller measures turn latency: the pause that ended the
+      // turn is part of it, and a draw shorter than that pause replies as soon as the turn ends.
+      const drawn = this.o.drawReplyTicks?.();
+      this.#replyIn = drawn === undefined ? Math.max(1, this.o.replyDelayTicks) : Math.max(1, drawn - this.#quietTicks + 1);
     }
     this.#speechTicks = 0;
     this.#quietTicks = 0;

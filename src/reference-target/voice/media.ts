@@ -17,7 +17,7 @@ export interface MediaStats {
 export interface AgentDelays {
   /** From media connected to the greeting's first packet (`voice.first_agent_audio`). */
   readonly greeting?: () => number;
-  /** From the end of the caller's turn to the reply (`voice.reply`). */
+  /** From the caller's last speech to the reply, never before the turn ends (`voice.reply`). */
   readonly reply?: () => number;
 }
 
