@@ -44,8 +44,8 @@ export interface BoundaryInterval {
 export const WIDE_INTERVAL = 0.25;
 
 /**
- * The boundary from every step: steps grouped by rate; `low` the highest rate whose steps all held below the first rate
- * whose steps all broke (`high`). Rates whose steps disagree lie between them.
+ * The boundary from every step: steps grouped by rate; `low` the highest rate below the first one where any step broke,
+ * so every step at and below it held, `high` the first rate whose steps all broke. Rates whose steps disagree lie between.
  *
  * @example
  * boundaryInterval(steps, held)?.low; // 4.5
@@ -58,7 +58,10 @@ export function boundaryInterval(steps: readonly StepResult[], holds: (s: StepRe
   const allHeld = (r: number) => (byRate.get(r) ?? []).every((h) => h);
   const high = rates.find(allBroke);
   if (high === undefined) return null;
-  const low = rates.filter((r) => r < high && allHeld(r)).at(-1);
+  // Below the first rate where any step broke, not merely below `high`: a rate stepped once that held above a rate
+  // whose repeats disagreed is no floor to plan on.
+  const firstBreak = rates.find((r) => !allHeld(r)) ?? high;
+  const low = rates.filter((r) => r < firstBreak).at(-1);
   if (low === undefined) return null;
   const count = (r: number) => byRate.get(r)?.length ?? 0;
   return {

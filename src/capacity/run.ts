@@ -14,7 +14,7 @@ import { prepareSteps } from './prepare.js';
 import { writeCapacityReport } from './report.js';
 import type { CapacityResult } from './result.js';
 import { type SearchOptions, searchCapacity } from './search.js';
-import type { StepResult } from './step.js';
+import { runStep, type StepResult } from './step.js';
 import { unitOf } from './units.js';
 
 export type { CapacityResult } from './result.js';
@@ -50,7 +50,7 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   rmSync(work, { recursive: true, force: true });
   const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine, o.search.closed, o.learned);
   const started = new Date().toISOString();
-  const outcome = await searchCapacity(ctx, o.search, o.onStep);
+  const outcome = await searchCapacity((plan) => runStep(ctx, plan), o.search, o.onStep);
   const cut = outcome.stopped === 'interrupted' ? interruption() : undefined;
   const analysis = analyse(outcome.steps, o.search);
   const found: CapacityResult = {

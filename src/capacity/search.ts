@@ -1,8 +1,7 @@
 // The stepped arrival-rate search: coarse steps that multiply the rate until one breaks, then
 // bisection between the last step that held and the first that broke. Bounded in steps and time.
 import { interruption } from '../load/interrupt.js';
-import type { StepContext, StepResult } from './step.js';
-import { runStep } from './step.js';
+import type { StepPlan, StepResult } from './step.js';
 
 /** How the search walks; every field has a default (DEFAULT_SEARCH). */
 export interface SearchOptions {
@@ -120,6 +119,12 @@ export const held = (s: StepResult, o: Pick<SearchOptions, 'keepUpShare'>) => s.
 /** A step breaks the search when it did not hold or the generator could not hold the rate. */
 export const broke = (s: StepResult, o: SearchOptions) => !held(s, o) || generatorSaturation(s, o) !== undefined;
 
+/** Runs one step of the search: the engine against the target (`runStep` with its context), or a simulated surface. */
+export type StepRunner = (plan: StepPlan) => Promise<StepResult>;
+
+/** Milliseconds of the wall clock the search reads its time budget from (Date.now, or a simulation's own clock). */
+export type Clock = () => number;
+
 export interface SearchOutcome {
   readonly steps: StepResult[];
   /** Why the search stopped: refined, max rate reached, step or time budget spent, nothing held, or a stop signal. */
@@ -128,19 +133,25 @@ export interface SearchOutcome {
 }
 
 /**
- * Runs the search. `onStep` sees each step as it ends (the command prints a line per step).
+ * Runs the search, each step by `runStep`. `onStep` sees each step as it ends (the command prints a line per step); the
+ * time budget is read from `now`.
  *
  * @example
- * const { steps } = await searchCapacity(ctx, { ...DEFAULT_SEARCH, startRate: 2 });
+ * const { steps } = await searchCapacity((plan) => runStep(ctx, plan), { ...DEFAULT_SEARCH, startRate: 2 });
  */
-export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult) => void = () => {}): Promise<SearchOutcome> {
-  const started = Date.now();
+export async function searchCapacity(
+  runStep: StepRunner,
+  o: SearchOptions,
+  onStep: (s: StepResult) => void = () => {},
+  now: Clock = Date.now,
+): Promise<SearchOutcome> {
+  const started = now();
   const steps: StepResult[] = [];
   try {
-    return await search(ctx, o, onStep, steps, started);
+    return await search({ runStep, o, onStep, steps, started, now });
   } catch (e) {
     // A stop signal ends the search where it is: the steps that finished are kept, the one cut short is not.
-    if (e instanceof SearchInterrupted) return { steps, stopped: 'interrupted', wall_s: (Date.now() - started) / 1000 };
+    if (e instanceof SearchInterrupted) return { steps, stopped: 'interrupted', wall_s: (now() - started) / 1000 };
     throw e;
   }
 }
@@ -148,16 +159,26 @@ export async function searchCapacity(ctx: StepContext, o: SearchOptions, onStep:
 /** Thrown inside the search when a stop signal came. */
 class SearchInterrupted extends Error {}
 
-async function search(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult) => void, steps: StepResult[], started: number): Promise<SearchOutcome> {
+/** What one search works with: its step runner and options, the steps so far, and its clock. */
+interface SearchState {
+  readonly runStep: StepRunner;
+  readonly o: SearchOptions;
+  readonly onStep: (s: StepResult) => void;
+  readonly steps: StepResult[];
+  readonly started: number;
+  readonly now: Clock;
+}
+
+async function search({ runStep, o, onStep, steps, started, now }: SearchState): Promise<SearchOutcome> {
   // The smallest step between rates: whole sessions held, or one arrival a minute (k6's rates are integers per minute).
   const grain = o.closed ? 1 : 1 / 60;
   const same = (a: number, b: number) => Math.round(a / grain) === Math.round(b / grain);
   const lower = (rate: number) => (o.closed ? Math.min(Math.round(rate / (1 + o.precision)), rate - 1) : rate / (1 + o.precision));
-  const budgetLeft = () => steps.length < o.maxSteps && (Date.now() - started) / 1000 + o.stepSeconds + o.gracefulStopSeconds < o.maxSeconds;
+  const budgetLeft = () => steps.length < o.maxSteps && (now() - started) / 1000 + o.stepSeconds + o.gracefulStopSeconds < o.maxSeconds;
   const run = async (rate: number, stage: StepResult['stage']) => {
     if (interruption()) throw new SearchInterrupted();
     const iterationS = Math.max(0, ...steps.map((x) => x.mean_iteration_s ?? 0)) || undefined;
-    const s = await runStep(ctx, {
+    const s = await runStep({
       index: steps.length,
       stage,
       rate,
@@ -177,7 +198,7 @@ async function search(ctx: StepContext, o: SearchOptions, onStep: (s: StepResult
     onStep(s);
     return s;
   };
-  const finish = (stopped: SearchOutcome['stopped']): SearchOutcome => ({ steps, stopped, wall_s: (Date.now() - started) / 1000 });
+  const finish = (stopped: SearchOutcome['stopped']): SearchOutcome => ({ steps, stopped, wall_s: (now() - started) / 1000 });
   const budgetStop = (): SearchOutcome['stopped'] => (steps.length >= o.maxSteps ? 'step-budget' : 'time-budget');
 
   // Coarse: multiply until a step breaks; if the first one breaks, divide until one holds.

@@ -29,6 +29,19 @@ export interface StepContext {
   readonly learned?: LearnedWorkload | undefined;
 }
 
+/** One step as the search asks for it: which, at what rate, for how long. */
+export interface StepPlan {
+  readonly index: number;
+  readonly stage: StepResult['stage'];
+  readonly rate: number;
+  readonly durationS: number;
+  readonly warmupS: number;
+  readonly maxVUs: number;
+  readonly gracefulStopS?: number;
+  /** Mean iteration time seen on earlier steps, to pre-allocate VUs. */
+  readonly iterationS?: number | undefined;
+}
+
 /** Latency percentiles of one operation or timing metric in the steady part of a step, in ms. */
 export interface Percentiles {
   readonly p50: number | undefined;
@@ -144,20 +157,7 @@ const startStopAllowanceS = (vus: number) => 60 + Math.ceil(vus * 0.25);
  * const s = await runStep(ctx, { index: 0, stage: 'coarse', rate: 2, durationS: 8, warmupS: 2, maxVUs: 500 });
  * s.slo_held; // every scenario threshold held on the steady part
  */
-export async function runStep(
-  ctx: StepContext,
-  o: {
-    index: number;
-    stage: StepResult['stage'];
-    rate: number;
-    durationS: number;
-    warmupS: number;
-    maxVUs: number;
-    gracefulStopS?: number;
-    /** Mean iteration time seen on earlier steps, to pre-allocate VUs. */
-    iterationS?: number | undefined;
-  },
-): Promise<StepResult> {
+export async function runStep(ctx: StepContext, o: StepPlan): Promise<StepResult> {
   const { closed, learned } = ctx;
   // The closed model holds whole sessions: one VU each, for the whole step.
   const held = closed ? Math.max(1, Math.round(o.rate)) : 0;
