@@ -91,7 +91,8 @@ async function one(scenario: string, setting: boolean) {
       search,
       onStep: (s) =>
         console.log(
-          `  ${scenario} step ${s.index}: ${s.offered_rate.toFixed(2)}/s → ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, engine ${s.generator_cpu_cores?.toFixed(2)} cores`,
+          `  ${scenario} step ${s.index}: ${s.offered_rate.toFixed(2)}/s → ${s.throughput.toFixed(2)}/s, SLOs ${s.slo_held ? 'held' : 'broke'}, engine ` +
+            `${s.generator_cpu_cores?.toFixed(2)} cores`,
         ),
     });
     const rpi = requestsPerIteration(result, unit.requestsPerIteration);

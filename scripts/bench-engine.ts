@@ -402,7 +402,8 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
     target = await startTarget(join(work, 'target-a'));
     const chat = await chatTurns(target, rate, seconds, work);
     console.log(
-      `  asked ${chat.asked_conversations_per_s}/s, delivered ${chat.delivered_conversations_per_s.toFixed(1)}/s, ${chat.requests_per_s.toFixed(0)} requests/s, ${(chat.dropped_share * 100).toFixed(1)} % dropped, engine CPU ${chat.engine_cpu_avg_cores.toFixed(2)} cores`,
+      `  asked ${chat.asked_conversations_per_s}/s, delivered ${chat.delivered_conversations_per_s.toFixed(1)}/s, ${chat.requests_per_s.toFixed(0)} ` +
+        `requests/s, ${(chat.dropped_share * 100).toFixed(1)} % dropped, engine CPU ${chat.engine_cpu_avg_cores.toFixed(2)} cores`,
     );
     await stopTarget(target);
 
@@ -416,7 +417,8 @@ export async function benchEngine(o: EngineBenchOptions = {}): Promise<EngineBen
             ? await engineRun(target, respondRate, seconds, connections, work)
             : await clientRun(tool, target, respondRate, seconds, connections);
         console.log(
-          `  ${r.completed} completed, ${r.failed} failed, ${r.dropped} dropped; ${r.cpu_seconds.toFixed(2)} CPU s (${r.cpu_seconds_per_1k.toFixed(3)} per 1,000), steady ${r.steady_cores.toFixed(2)} cores (${r.steady_cpu_seconds_per_1k.toFixed(3)} per 1,000)`,
+          `  ${r.completed} completed, ${r.failed} failed, ${r.dropped} dropped; ${r.cpu_seconds.toFixed(2)} CPU s (${r.cpu_seconds_per_1k.toFixed(3)} ` +
+            `per 1,000), steady ${r.steady_cores.toFixed(2)} cores (${r.steady_cpu_seconds_per_1k.toFixed(3)} per 1,000)`,
         );
         runs.push(r);
       }
@@ -487,14 +489,20 @@ export function engineTable(r: EngineBench): string {
     '|---|---|---|---|---|---|---|---|---|',
     ...p.runs.map(
       (x, i) =>
-        `| ${i + 1} | ${x.tool} | ${x.completed} | ${x.failed} | ${x.dropped} | ${f(x.cpu_seconds, 2)} | ${f(x.cpu_seconds_per_1k, 3)} | ${f(x.steady_cores, 2)} | ${f(x.steady_cpu_seconds_per_1k, 3)} |`,
+        `| ${i + 1} | ${x.tool} | ${x.completed} | ${x.failed} | ${x.dropped} | ${f(x.cpu_seconds, 2)} | ${f(x.cpu_seconds_per_1k, 3)} | ` +
+        `${f(x.steady_cores, 2)} | ${f(x.steady_cpu_seconds_per_1k, 3)} |`,
     ),
     `| median | engine | ${f(p.engine.completed, 0)} | | | | ${f(p.engine.cpu_seconds_per_1k, 3)} | | ${f(p.engine.steady_cpu_seconds_per_1k, 3)} |`,
-    `| median | autocannon | ${f(p.autocannon.completed, 0)} | | | | ${f(p.autocannon.cpu_seconds_per_1k, 3)} | | ${f(p.autocannon.steady_cpu_seconds_per_1k, 3)} |`,
-    `| median | undici-smooth | ${f(p.undici_smooth.completed, 0)} | | | | ${f(p.undici_smooth.cpu_seconds_per_1k, 3)} | | ${f(p.undici_smooth.steady_cpu_seconds_per_1k, 3)} |`,
-    `| median | undici-bursts | ${f(p.undici_bursts.completed, 0)} | | | | ${f(p.undici_bursts.cpu_seconds_per_1k, 3)} | | ${f(p.undici_bursts.steady_cpu_seconds_per_1k, 3)} |`,
-    `| median | lean-smooth | ${f(p.lean_smooth.completed, 0)} | | | | ${f(p.lean_smooth.cpu_seconds_per_1k, 3)} | | ${f(p.lean_smooth.steady_cpu_seconds_per_1k, 3)} |`,
-    `| median | lean-bursts | ${f(p.lean_bursts.completed, 0)} | | | | ${f(p.lean_bursts.cpu_seconds_per_1k, 3)} | | ${f(p.lean_bursts.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | autocannon | ${f(p.autocannon.completed, 0)} | | | | ${f(p.autocannon.cpu_seconds_per_1k, 3)} | | ` +
+      `${f(p.autocannon.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | undici-smooth | ${f(p.undici_smooth.completed, 0)} | | | | ${f(p.undici_smooth.cpu_seconds_per_1k, 3)} | | ` +
+      `${f(p.undici_smooth.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | undici-bursts | ${f(p.undici_bursts.completed, 0)} | | | | ${f(p.undici_bursts.cpu_seconds_per_1k, 3)} | | ` +
+      `${f(p.undici_bursts.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | lean-smooth | ${f(p.lean_smooth.completed, 0)} | | | | ${f(p.lean_smooth.cpu_seconds_per_1k, 3)} | | ` +
+      `${f(p.lean_smooth.steady_cpu_seconds_per_1k, 3)} |`,
+    `| median | lean-bursts | ${f(p.lean_bursts.completed, 0)} | | | | ${f(p.lean_bursts.cpu_seconds_per_1k, 3)} | | ` +
+      `${f(p.lean_bursts.steady_cpu_seconds_per_1k, 3)} |`,
     `| **ratio** | **engine / autocannon** | | | | | **${f(p.ratio, 2)}** | | **${f(p.steady_ratio, 2)}** |`,
     '',
     'Where the ratio comes from (steady CPU per request; undici is the HTTP library the engine is built on):',
@@ -504,7 +512,8 @@ export function engineTable(r: EngineBench): string {
     `| pacing: undici on schedule (an arrival every 1/rate s, as the engine starts iterations) / undici in autocannon's bursts | ${f(p.pacing_ratio, 2)} |`,
     `| library: undici in bursts / autocannon, both paced alike | ${f(p.library_ratio, 2)} |`,
     `| k6's semantics: engine / undici on schedule, both paced alike | ${f(p.engine_over_library, 2)} |`,
-    `| pacing without a library: the lean client on schedule / the lean client in bursts | ${f(p.lean_smooth.steady_cpu_seconds_per_1k / p.lean_bursts.steady_cpu_seconds_per_1k, 2)} |`,
+    `| pacing without a library: the lean client on schedule / the lean client in bursts | ` +
+      `${f(p.lean_smooth.steady_cpu_seconds_per_1k / p.lean_bursts.steady_cpu_seconds_per_1k, 2)} |`,
     `| **the floor of a paced client: the lean client on schedule / autocannon** | **${f(p.paced_floor_ratio, 2)}** |`,
     '',
   ].join('\n');

@@ -209,7 +209,8 @@ export function ratioTable(r: Awaited<ReturnType<typeof benchLoad>>): string {
       const cost = 1 - (v.ratio_dashboard[k] ?? 0) / Math.max(1e-9, v.ratio[k] ?? 0);
       const d = k.includes('CPU') ? 3 : 1;
       rows.push(
-        `| ${scenario} | ${k} | ${v.minimal[k]?.toFixed(d)} | ${v.dialtone[k]?.toFixed(d)} | ${v.ratio[k]?.toFixed(2)} | ${v['dialtone --dashboard'][k]?.toFixed(d)} | ${v.ratio_dashboard[k]?.toFixed(2)} | ${(cost * 100).toFixed(1)} % |`,
+        `| ${scenario} | ${k} | ${v.minimal[k]?.toFixed(d)} | ${v.dialtone[k]?.toFixed(d)} | ${v.ratio[k]?.toFixed(2)} | ` +
+          `${v['dialtone --dashboard'][k]?.toFixed(d)} | ${v.ratio_dashboard[k]?.toFixed(2)} | ${(cost * 100).toFixed(1)} % |`,
       );
     }
   }

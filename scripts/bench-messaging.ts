@@ -247,7 +247,8 @@ async function main(): Promise<number> {
       failures: Object.fromEntries(failures),
     };
     console.log(
-      `${sockets.length} of ${wanted} sockets open with their history batch in ${(openMs / 1000).toFixed(1)} s (${result.handshakes_per_s} handshakes/s); the target counts ${targetHolds} and holds ${fds} socket descriptors`,
+      `${sockets.length} of ${wanted} sockets open with their history batch in ${(openMs / 1000).toFixed(1)} s (${result.handshakes_per_s} ` +
+        `handshakes/s); the target counts ${targetHolds} and holds ${fds} socket descriptors`,
     );
     console.log(
       `target RSS ${mib(held.rss)} (peak ${mib(held.peak)}, idle ${mib(idle.rss)}, ${result.kib_per_socket} KiB per socket); goal: 10,000 sockets under 1 GiB`,

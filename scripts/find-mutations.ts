@@ -115,7 +115,8 @@ for (const [surface, entries] of bySurface) {
   const lines = entries.map(([id, p]) => `  '${id}': ${JSON.stringify(p)},`);
   writeFileSync(
     `${root}src/suite/mutations/${surface}.ts`,
-    `import type { Proofs } from './spec.js';\n\n/** How each documented ${surface} rule is broken from outside (found by scripts/find-mutations.ts, proven by every self-test). */\nexport const ${camel(surface)}Proofs: Proofs = {\n${lines.join('\n')}\n};\n`,
+    `import type { Proofs } from './spec.js';\n\n/** How each documented ${surface} rule is broken from outside (found by scripts/find-mutations.ts, ` +
+      `proven by every self-test). */\nexport const ${camel(surface)}Proofs: Proofs = {\n${lines.join('\n')}\n};\n`,
   );
 }
 console.log(`wrote ${[...bySurface.keys()].join(', ')}`);

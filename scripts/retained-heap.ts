@@ -106,12 +106,14 @@ await new Promise((r) => setTimeout(r, 500));
 const afterSessions = heapMb();
 snapshot('sessions');
 console.log(
-  `${nSessions} messaging sessions, closed, kept for their idle expiry: heap +${(afterSessions - base).toFixed(1)} MB, ${(((afterSessions - base) * 2 ** 20) / nSessions / 1024).toFixed(2)} KB each (array buffers ${external().toFixed(1)} MB)`,
+  `${nSessions} messaging sessions, closed, kept for their idle expiry: heap +${(afterSessions - base).toFixed(1)} MB, ` +
+    `${(((afterSessions - base) * 2 ** 20) / nSessions / 1024).toFixed(2)} KB each (array buffers ${external().toFixed(1)} MB)`,
 );
 await pool(nConversations, 16, conversation);
 const afterChat = heapMb();
 console.log(
-  `${nConversations} chat conversations, closed, kept within the retention: heap +${(afterChat - afterSessions).toFixed(1)} MB, ${(((afterChat - afterSessions) * 2 ** 20) / nConversations / 1024).toFixed(2)} KB each`,
+  `${nConversations} chat conversations, closed, kept within the retention: heap +${(afterChat - afterSessions).toFixed(1)} MB, ` +
+    `${(((afterChat - afterSessions) * 2 ** 20) / nConversations / 1024).toFixed(2)} KB each`,
 );
 await forgetAll();
 const afterExpiry = heapMb();

@@ -36,7 +36,8 @@ describe('dialtone capacity', () => {
       expect(run.result.analysis.limited_by).toBe('target');
       const found = run.result.analysis.max_sustainable_rate as number;
       console.log(
-        `capacity: found ${found.toFixed(2)} conversations/s of a known ${known?.conversations.toFixed(2)} (${((found / (known?.conversations ?? 1) - 1) * 100).toFixed(1)} %) in ${run.result.steps.length} steps`,
+        `capacity: found ${found.toFixed(2)} conversations/s of a known ${known?.conversations.toFixed(2)} ` +
+          `(${((found / (known?.conversations ?? 1) - 1) * 100).toFixed(1)} %) in ${run.result.steps.length} steps`,
       );
       expect(Math.abs(found - (known?.conversations ?? 0)) / (known?.conversations ?? 1)).toBeLessThanOrEqual(0.15);
       expect(run.stdout).toContain(`Sustains ${found.toFixed(2)} conversations/s with every SLO held`);

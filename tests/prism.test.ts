@@ -523,7 +523,8 @@ describe('the contract as Prism reads it', () => {
       const responses = p.logged.filter((v) => v.location.startsWith('response')).length;
       const unmatched = p.logged.filter((v) => v.message === UNMATCHED).length;
       console.log(
-        `reference target's contract: ${p.received.length} requests, ${responses} response violations, ${unmatched} unmatched, request violations by kind ${JSON.stringify(byKind)}; clean-up: ${cleanup.map((r) => createdBy(p, r)).join(', ') || 'none'}`,
+        `reference target's contract: ${p.received.length} requests, ${responses} response violations, ${unmatched} unmatched, request violations by ` +
+          `kind ${JSON.stringify(byKind)}; clean-up: ${cleanup.map((r) => createdBy(p, r)).join(', ') || 'none'}`,
       );
       expect(
         without(

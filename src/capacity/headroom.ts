@@ -116,5 +116,8 @@ function growthText(g: Growth, unit: string): string {
   const pace = `Over ${g.days} days the daily peak moved ${g.per_day >= 0 ? '+' : ''}${g.per_day.toPrecision(2)} ${unit}/s a day`;
   if (g.per_day <= 0) return `${pace}: it is not growing, so it does not reach the capacity at this pace.`;
   if (g.reaches_from === null) return `${pace}: at that pace it does not reach the capacity within a thousand years.`;
-  return `${pace}; at that pace it reaches the capacity between ${g.reaches_from} and ${g.reaches_to ?? 'not within a thousand years (the slow end of the range)'} (an 80 % range).`;
+  return (
+    `${pace}; at that pace it reaches the capacity between ${g.reaches_from} and ` +
+    `${g.reaches_to ?? 'not within a thousand years (the slow end of the range)'} (an 80 % range).`
+  );
 }

@@ -110,5 +110,8 @@ export function capacityVerdictLine(v: CapacityVerdict, per: string, digits = 2)
   if (v.status === 'no baseline') return `capacity verdict: no baseline yet: ${rate} is the first search of this scenario, target and engine kind`;
   const median = v.median as number;
   const change = (((v.rate as number) - median) / median) * 100;
-  return `capacity verdict: ${v.status}: ${rate} against a median of ${median.toFixed(Math.max(1, digits))} ${per} over the last ${v.runs} search${v.runs === 1 ? '' : 'es'} (${change >= 0 ? '+' : ''}${change.toFixed(1)} %; a move beyond ${(v.floor * 100).toFixed(0)} % counts)`;
+  return (
+    `capacity verdict: ${v.status}: ${rate} against a median of ${median.toFixed(Math.max(1, digits))} ${per} over the last ${v.runs} ` +
+    `search${v.runs === 1 ? '' : 'es'} (${change >= 0 ? '+' : ''}${change.toFixed(1)} %; a move beyond ${(v.floor * 100).toFixed(0)} % counts)`
+  );
 }

@@ -77,7 +77,10 @@ export function intervalText(i: BoundaryInterval, per: string, digits = 2): stri
   const wide = i.wide
     ? ` Too wide to plan on (over ${(WIDE_INTERVAL * 100).toFixed(0)} % of its low end): plan on ${n(i.low)} ${per}, or search again with --repeats.`
     : '';
-  return `The boundary lies between ${n(i.low)} and ${n(i.high)} ${per} (${half.toFixed(1)} % either side of ${num(mid, Math.max(1, digits))}; ${steps}${mixed}).${wide}`;
+  return (
+    `The boundary lies between ${n(i.low)} and ${n(i.high)} ${per} (${half.toFixed(1)} % either side of ${num(mid, Math.max(1, digits))}; ` +
+    `${steps}${mixed}).${wide}`
+  );
 }
 
 export function verdict(r: CapacityResult): string {
@@ -122,9 +125,13 @@ export function heldAt(r: CapacityResult): string {
   const { sockets, message_rate_per_socket: rate } = r.model;
   const best = r.steps.filter((s) => s.offered_rate === r.analysis.max_sustainable_rate).at(-1)?.messages;
   const answered = best
-    ? `; with ${num(r.analysis.max_sustainable_rate, 0)} held, ${num(best.answered_per_s, 1)} of the ${num(best.offered_per_s, 1)} messages/s sent were answered in full`
+    ? `; with ${num(r.analysis.max_sustainable_rate, 0)} held, ${num(best.answered_per_s, 1)} of the ${num(best.offered_per_s, 1)} messages/s sent ` +
+      `were answered in full`
     : '';
-  return ` Closed model: ${r.unit} held for a whole step each, ${sockets} sockets to one, every socket sending ${num(rate, 2)} messages/s (${num(sockets * rate, 1)} messages/s a session)${answered}.`;
+  return (
+    ` Closed model: ${r.unit} held for a whole step each, ${sockets} sockets to one, every socket sending ${num(rate, 2)} messages/s ` +
+    `(${num(sockets * rate, 1)} messages/s a session)${answered}.`
+  );
 }
 
 async function svg(spec: Parameters<typeof import('../report/chart.js')['renderSvg']>[0] | undefined): Promise<string> {

@@ -295,7 +295,8 @@ ${
     : `<p>The engine held ${achieved.toFixed(1)} iterations/s while the gate ran (measured over ${result.measured_s.toFixed(1)} s: the gate's run, and at least ${MIN_MEASURE_S} s)${
         result.load_delivered
           ? ''
-          : ` <strong>(less than ${DELIVERED_SHARE * 100} % of the ${o.rate}/s asked: the load was not delivered, so the gate under load judged a lighter load)</strong>`
+          : ` <strong>(less than ${DELIVERED_SHARE * 100} % of the ${o.rate}/s asked: the load was not delivered, so the gate under load judged a ` +
+            `lighter load)</strong>`
       }. Idle gate: ${esc(idle.gate)}; gate under load: ${esc(underLoad.gate)}.</p>`
 }
 <h2>Passed idle, failed under load</h2>${list(result.failed_only_under_load)}<h2>Failed in both</h2>${list(result.failed_in_both)}

@@ -273,7 +273,8 @@ export class VoiceCall {
       .watch((s) => s === 'connected', timeoutMs)
       .catch(() => {
         throw new Error(
-          `not connected within ${timeoutMs} ms (connectionState ${this.pc.connectionState}, ICE ${this.pc.iceConnectionState}); signaling: ${this.signaling.summary()}`,
+          `not connected within ${timeoutMs} ms (connectionState ${this.pc.connectionState}, ICE ${this.pc.iceConnectionState}); signaling: ` +
+            `${this.signaling.summary()}`,
         );
       });
   }

@@ -25,7 +25,8 @@ describe('the rewrite of blocking k6 calls', () => {
 
   it('awaits calls of a function made async, up through every caller, and not calls already awaited', () => {
     const { code, madeAsync } = rewrite(
-      `${HTTP}function login() { return import_http.default.post("/l").json("t"); }\nconst go = () => login();\nasync function main() { await go(); (0, import_k6.sleep)(1); }`,
+      `${HTTP}function login() { return import_http.default.post("/l").json("t"); }\nconst go = () => login();\nasync function main() { await go(); ` +
+        `(0, import_k6.sleep)(1); }`,
     );
     expect(code).toContain('async function login()');
     expect(code).toContain('const go = async () => (await login());');
@@ -35,7 +36,8 @@ describe('the rewrite of blocking k6 calls', () => {
 
   it('follows methods of classes and objects by their names', () => {
     const { code } = rewrite(
-      `${HTTP}var C = class { get(p) { return import_http.default.get(p); } static make() { return new C(); } };\nconst api = { list: function () { return import_http.default.get("/l"); } };\nfunction f(c) { c.get("/a").status; api.list(); }`,
+      `${HTTP}var C = class { get(p) { return import_http.default.get(p); } static make() { return new C(); } };\nconst api = { list: function () { ` +
+        `return import_http.default.get("/l"); } };\nfunction f(c) { c.get("/a").status; api.list(); }`,
     );
     expect(code).toContain('async get(p) { return (await import_http.default.get(p)); }');
     expect(code).toContain('list: async function () {');
@@ -58,7 +60,8 @@ describe('the rewrite of blocking k6 calls', () => {
 
   it('runs forEach and map over an array one element after the other, each blocking call awaited, the answers in order', async () => {
     const { code } = rewrite(
-      `${HTTP}async function f(us) { const rs = us.map((u) => import_http.default.get(u)); new Set(["c"]).forEach(function (u) { import_http.default.get(u); }); return rs.map((r) => r.u); }\nmodule.exports = f;`,
+      `${HTTP}async function f(us) { const rs = us.map((u) => import_http.default.get(u)); new Set(["c"]).forEach(function (u) { ` +
+        `import_http.default.get(u); }); return rs.map((r) => r.u); }\nmodule.exports = f;`,
     );
     expect(code.split('\n').length).toBe(4);
     const sent: string[] = [];

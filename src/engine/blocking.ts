@@ -331,7 +331,8 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     const use = valueUse(f, p);
     if (use)
       refusals.push(
-        `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop; forEach and map are followed)`,
+        `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop; ` +
+          `forEach and map are followed)`,
       );
   }
   for (const s of manager.scopes)
@@ -342,7 +343,8 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
       const use = valueUse(id, parentOf.get(id));
       if (use)
         refusals.push(
-          `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop; forEach and map are followed)`,
+          `${where(use.at)}: ${nameOf(f)} makes ${firstBlockingIn(f)} and is ${use.how}, which would not wait for it; call it directly (a for…of loop; ` +
+            `forEach and map are followed)`,
         );
     }
 

@@ -159,14 +159,18 @@ export function headerLine(s: ScenarioPlan): string {
       break;
     case 'ramping-arrival-rate': {
       const peak = Math.max(s.startRate, ...s.stages.map((x) => x.target));
-      text = `Up to ${perSecond(peak, s.timeUnitMs)} iterations/s for ${formatDuration(scheduledMs(s))} over ${s.stages.length} stages (maxVUs: ${s.preAllocatedVUs}-${s.maxVUs}, ${start}${grace})`;
+      text =
+        `Up to ${perSecond(peak, s.timeUnitMs)} iterations/s for ${formatDuration(scheduledMs(s))} over ${s.stages.length} stages (maxVUs: ` +
+        `${s.preAllocatedVUs}-${s.maxVUs}, ${start}${grace})`;
       break;
     }
     case 'constant-vus':
       text = `${s.vus} looping VUs for ${formatDuration(s.durationMs)} (${start}${grace})`;
       break;
     case 'ramping-vus':
-      text = `Up to ${maxVusOf(s)} looping VUs for ${formatDuration(scheduledMs(s))} over ${s.stages.length} stages (gracefulRampDown: ${formatDuration(s.gracefulRampDownMs)}, ${start}${grace})`;
+      text =
+        `Up to ${maxVusOf(s)} looping VUs for ${formatDuration(scheduledMs(s))} over ${s.stages.length} stages (gracefulRampDown: ` +
+        `${formatDuration(s.gracefulRampDownMs)}, ${start}${grace})`;
       break;
     case 'shared-iterations':
       text = `${s.iterations} iterations shared among ${s.vus} VUs (maxDuration: ${formatDuration(s.maxDurationMs)}, ${start}${grace})`;

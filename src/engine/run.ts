@@ -297,7 +297,8 @@ export async function runEngine(args: RunArgs): Promise<number> {
       `     script: ${args.script}`,
       `     output: ${args.outs.length ? args.outs.join(', ') : '-'}`,
       '',
-      `  scenarios: (${(100 / segment.count).toFixed(2)}%) ${plans.length} scenario${plans.length === 1 ? '' : 's'}, ${most} max VUs, ${formatDuration(longest)} max duration (incl. graceful stop):`,
+      `  scenarios: (${(100 / segment.count).toFixed(2)}%) ${plans.length} scenario${plans.length === 1 ? '' : 's'}, ${most} max VUs, ` +
+        `${formatDuration(longest)} max duration (incl. graceful stop):`,
       ...plans.map(headerLine),
       '',
       '',

@@ -110,7 +110,8 @@ describe.concurrent('one test across worker threads', () => {
   it("exits 108 when one VU's init code on a worker, or setup(), aborts the test", async () => {
     const [vu, setup] = await Promise.all([
       runScript(
-        `import exec from 'k6/execution';\nif (__VU === 3) exec.test.abort('vu three');\nexport const options = { vus: 4, iterations: 4 };\nexport default function () {}`,
+        `import exec from 'k6/execution';\nif (__VU === 3) exec.test.abort('vu three');\nexport const options = { vus: 4, iterations: 4 };\nexport ` +
+          `default function () {}`,
         ['--workers', '2'],
       ),
       runScript(`import exec from 'k6/execution';\nexport function setup() { exec.test.abort('no data'); }\nexport default function () {}`),

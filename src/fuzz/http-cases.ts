@@ -173,7 +173,8 @@ function headers(rng: FuzzRng, route: FuzzRoute, k: FuzzKnowledge): [string[], s
   if (rng.chance(0.15)) {
     kinds.push('control-bytes-header');
     lines.push(
-      `${rng.pick(['X-Api-Key', 'Authorization', 'X-Host', 'User-Agent', 'X-Dialtone-Control'])}: a${rng.pick(['\u0001', '\u0000', '\u007f', '\u001b', '\u00ff'])}b`,
+      `${rng.pick(['X-Api-Key', 'Authorization', 'X-Host', 'User-Agent', 'X-Dialtone-Control'])}: ` +
+        `a${rng.pick(['\u0001', '\u0000', '\u007f', '\u001b', '\u00ff'])}b`,
     );
   }
   if (rng.chance(0.05)) {

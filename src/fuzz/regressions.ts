@@ -200,7 +200,9 @@ export const REGRESSIONS: readonly RegressionCase[] = [
         const key = ctx.loaded.secrets.external_events_key ?? '';
         const { account_id, project_id } = ctx.loaded.profile;
         const bytes = Buffer.from(body as string);
-        const head = `POST /v1/external-events/webhook?account_id=${account_id}&project_id=${project_id}&event_id_location=payload&event_id_path=ref HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`;
+        const head =
+          `POST /v1/external-events/webhook?account_id=${account_id}&project_id=${project_id}&event_id_location=payload&event_id_path=ref ` +
+          `HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`;
         const a = await rawExchange(ctx.port('base_url'), Buffer.concat([Buffer.from(head), bytes]), 5000);
         return a.status !== null && a.status < 500 ? undefined : `answered ${a.status ?? (a.timedOut ? 'nothing within 5 s' : 'nothing')}`;
       },

@@ -340,8 +340,10 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
 export function formatReport(r: FuzzReport): string {
   return [
     `fuzz seed ${r.seed}: ${r.routes} routes, ${r.requests} requests, ${r.frames} frames over ${r.socketCycles} socket cycles in ${r.seconds.toFixed(0)} s`,
-    `crashes ${r.crashes} · slowest answer ${r.slowestMs.toFixed(0)} ms (${r.slowestWhat.slice(0, 160)}) · 5xx ${r.status5xx} · closed without answer ${r.noAnswer}`,
-    `RSS before ${r.rssBeforeMb.toFixed(0)} MB, after ${r.rssAfterMb.toFixed(0)} MB · regression cases ${r.regressions.filter((x) => !x.problem).length}/${r.regressions.length} held`,
+    `crashes ${r.crashes} · slowest answer ${r.slowestMs.toFixed(0)} ms (${r.slowestWhat.slice(0, 160)}) · 5xx ${r.status5xx} · closed without answer ` +
+      `${r.noAnswer}`,
+    `RSS before ${r.rssBeforeMb.toFixed(0)} MB, after ${r.rssAfterMb.toFixed(0)} MB · regression cases ` +
+      `${r.regressions.filter((x) => !x.problem).length}/${r.regressions.length} held`,
     ...(r.problems.length || r.slow.length ? ['problems:', ...[...r.problems, ...r.slow].map((p) => `  - ${p}`)] : ['no problems: the target held']),
   ].join('\n');
 }

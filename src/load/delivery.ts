@@ -114,9 +114,11 @@ const WHY: Record<ShortBy, (d: Delivery) => string> = {
     `${n(d.dropped, 0)} iterations dropped (${pct(d.dropped_share)} of ${n(d.iterations + d.dropped, 0)}; tolerance ${pct(DROPPED_TOLERANCE)})`,
   vus_exhausted: (d) => `VUs exhausted (peak ${d.peak_vus} of maxVUs ${d.max_vus ?? 'n/a'}; raise --max-vus or spread the load)`,
   generator_cpu: (d) =>
-    `the generator's CPU was saturated in ${d.generator_saturated_seconds} s (at least ${pct(CPU_SATURATED)} of ${d.cores} cores; spread the load over more machines)`,
+    `the generator's CPU was saturated in ${d.generator_saturated_seconds} s (at least ${pct(CPU_SATURATED)} of ${d.cores} cores; spread the load over ` +
+    `more machines)`,
   behind_schedule: (d) =>
-    `generator behind schedule: iterations started ${n(d.start_lag_p99_ms ?? 0)} ms late at p99 (bound ${n(d.max_start_lag_ms ?? 0)} ms; spread the load over more machines or cores)`,
+    `generator behind schedule: iterations started ${n(d.start_lag_p99_ms ?? 0)} ms late at p99 (bound ${n(d.max_start_lag_ms ?? 0)} ms; spread the ` +
+    `load over more machines or cores)`,
 };
 
 /**
@@ -127,9 +129,13 @@ const WHY: Record<ShortBy, (d: Delivery) => string> = {
  */
 export function deliveryHeadline(d: Delivery): string[] {
   const asked = d.asked_rate === null ? 'a VU-based load' : `${d.executor === 'ramping-arrival-rate' ? 'up to ' : ''}${n(d.asked_rate)} iterations/s`;
-  const sent = `asked ${asked}, delivered ${n(d.delivered_rate)}/s (${n(d.iterations, 0)} iterations, ${n(d.requests_per_s)} requests/s), ${n(d.dropped, 0)} dropped (${pct(d.dropped_share)})`;
+  const sent =
+    `asked ${asked}, delivered ${n(d.delivered_rate)}/s (${n(d.iterations, 0)} iterations, ${n(d.requests_per_s)} requests/s), ` +
+    `${n(d.dropped, 0)} dropped (${pct(d.dropped_share)})`;
   const lag = d.start_lag_p99_ms === null ? '' : `; iterations started ${n(d.start_lag_p99_ms)} ms late at p99`;
-  const generator = `peak ${d.peak_vus} of ${d.max_vus ?? 'n/a'} VUs; generator CPU ${n(d.generator_cpu_avg_cores, 2)} cores on average, peak ${n(d.generator_cpu_peak_cores, 2)} of ${d.cores}; machine ${pct(d.machine_busy)} busy${lag}`;
+  const generator =
+    `peak ${d.peak_vus} of ${d.max_vus ?? 'n/a'} VUs; generator CPU ${n(d.generator_cpu_avg_cores, 2)} cores on average, peak ` +
+    `${n(d.generator_cpu_peak_cores, 2)} of ${d.cores}; machine ${pct(d.machine_busy)} busy${lag}`;
   if (d.delivered) return [`load delivered: ${sent}; ${generator}`];
   return [`LOAD NOT DELIVERED: ${d.short_by.map((k) => WHY[k](d)).join('; ')}`, `${sent}; ${generator}`];
 }

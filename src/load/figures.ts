@@ -20,8 +20,10 @@ export const FIGURES: Record<string, FigureFn> = {
     return {
       figures,
       headline: [
-        `${perSec(figures.calls_per_s)} outbound calls, time to terminal status p95 ${ms(figures.time_to_terminal_p95_ms)} (median ${ms(figures.time_to_terminal_p50_ms)})`,
-        `${figures.polls_per_call_avg.toFixed(1)} polls per call; ${figures.regressions} backward transitions, ${figures.lost_before_retention} 404s before retention ended`,
+        `${perSec(figures.calls_per_s)} outbound calls, time to terminal status p95 ${ms(figures.time_to_terminal_p95_ms)} (median ` +
+          `${ms(figures.time_to_terminal_p50_ms)})`,
+        `${figures.polls_per_call_avg.toFixed(1)} polls per call; ${figures.regressions} backward transitions, ${figures.lost_before_retention} 404s ` +
+          `before retention ended`,
       ],
     };
   },
@@ -75,8 +77,10 @@ export const FIGURES: Record<string, FigureFn> = {
       figures,
       headline: [
         `${figures.calls} browser voice calls in ${figures.browsers} Chromium runs, ${(figures.success_rate * 100).toFixed(1)}% successful`,
-        `time to connected median ${ms(figures.time_to_connected_p50_ms)}, p95 ${ms(figures.time_to_connected_p95_ms)}; first agent audio median ${ms(figures.first_agent_audio_p50_ms)}, p95 ${ms(figures.first_agent_audio_p95_ms)}`,
-        `${figures.samples_received} inbound samples decoded (at least ${figures.samples_per_call_min} a connected call), p95 concealed ${(figures.concealed_share_p95 * 100).toFixed(1)}%`,
+        `time to connected median ${ms(figures.time_to_connected_p50_ms)}, p95 ${ms(figures.time_to_connected_p95_ms)}; first agent audio median ` +
+          `${ms(figures.first_agent_audio_p50_ms)}, p95 ${ms(figures.first_agent_audio_p95_ms)}`,
+        `${figures.samples_received} inbound samples decoded (at least ${figures.samples_per_call_min} a connected call), p95 concealed ` +
+          `${(figures.concealed_share_p95 * 100).toFixed(1)}%`,
       ],
     };
   },
@@ -106,7 +110,8 @@ export const FIGURES: Record<string, FigureFn> = {
       figures,
       headline: [
         `${perSec(figures.messages_per_s)} messages (${perSec(figures.sessions_per_s)} sessions, ${perSec(figures.events_received_per_s)} events received)`,
-        `p95: history batch ${ms(figures.history_batch_p95_ms)}, agent joined ${ms(figures.agent_joined_p95_ms)}, first chunk ${ms(figures.first_chunk_p95_ms)}, full reply ${ms(figures.full_reply_p95_ms)}, reconnect replay ${ms(figures.reconnect_replay_p95_ms)}`,
+        `p95: history batch ${ms(figures.history_batch_p95_ms)}, agent joined ${ms(figures.agent_joined_p95_ms)}, first chunk ` +
+          `${ms(figures.first_chunk_p95_ms)}, full reply ${ms(figures.full_reply_p95_ms)}, reconnect replay ${ms(figures.reconnect_replay_p95_ms)}`,
         `${figures.sockets_opened} sockets opened, ${figures.sockets_held_mean.toFixed(1)} held on average; past the cap ${(figures.over_cap_refused_rate * 100).toFixed(1)}% refused, ${(figures.over_cap_429_share * 100).toFixed(1)}% with 429; ${figures.events_lost} events lost, ${figures.events_duplicated} repeated`,
       ],
     };

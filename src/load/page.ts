@@ -86,7 +86,10 @@ function expectationsLine(e: RunExpectations | undefined): string {
   const figures = Object.entries(e.workload).map(([k, v]) => `${k} ${v.value} (${v.source})`);
   const sized = e.iteration_s === undefined ? '' : `; the VU pool sized by Little's law for a ${e.iteration_s.toFixed(1)} s iteration at the SLOs`;
   const scripts = e.dialogues ? ` · conversation scripts: ${esc(e.dialogues.file)} (${e.dialogues.count} dialogues)` : '';
-  return `<p class="muted">SLOs: ${esc(e.slo_set)} (${own} from the profile, ${e.slos.length - own} defaults) · workload: ${esc(figures.join(', '))}${esc(sized)}${scripts}</p>`;
+  return (
+    `<p class="muted">SLOs: ${esc(e.slo_set)} (${own} from the profile, ${e.slos.length - own} defaults) · workload: ` +
+    `${esc(figures.join(', '))}${esc(sized)}${scripts}</p>`
+  );
 }
 
 /** The engine a run was on, as the page names it (a run recorded before engines were named was on k6). */

@@ -78,7 +78,8 @@ export function verdictBlock(r: RunOutcome): string {
     .filter((t) => !t.passed)
     .map(
       (t) =>
-        `<li class="failed-slo"><code>${esc(t.metric)}</code> <code>${esc(t.expression)}</code> was <strong>${esc(valueText(t))}</strong> · ${esc(sourceText(t, r))}</li>`,
+        `<li class="failed-slo"><code>${esc(t.metric)}</code> <code>${esc(t.expression)}</code> was <strong>${esc(valueText(t))}</strong> · ` +
+        `${esc(sourceText(t, r))}</li>`,
     )
     .join('');
   const load = r.delivery

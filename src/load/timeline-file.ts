@@ -101,7 +101,9 @@ export function timelineSamples(o: { readonly wanted: boolean; readonly work: st
     return {
       args: [],
       files: [],
-      missing: `a run that pushes the generator's limit (the capacity workload, or --rate) or lasts longer than ${TIMELINE_MAX_S / 60} minutes keeps its samples only with --dashboard`,
+      missing:
+        `a run that pushes the generator's limit (the capacity workload, or --rate) or lasts longer than ${TIMELINE_MAX_S / 60} minutes keeps ` +
+        `its samples only with --dashboard`,
     };
   const file = join(o.work, 'samples.json.gz');
   return { args: ['--out', `json=${file}`], files: [file], missing: undefined };

@@ -29,16 +29,21 @@ export function loadJunit(r: LoadResult, verdict?: Verdict): string {
   const time = (r.duration_ms / 1000).toFixed(3);
   const props = r.tool_version ? `    <properties><property name="dialtone.version" value="${x(r.tool_version)}"/></properties>\n` : '';
   const suites = [
-    `  <testsuite name="${x(r.scenario)} thresholds" tests="${cases.length}" failures="${failures}" skipped="0" time="${time}">\n${props}${cases.join('\n')}\n  </testsuite>`,
+    `  <testsuite name="${x(r.scenario)} thresholds" tests="${cases.length}" failures="${failures}" skipped="0" ` +
+      `time="${time}">\n${props}${cases.join('\n')}\n  </testsuite>`,
   ];
   if (verdict && verdict.status !== 'no baseline') {
     const regressed = verdict.status === 'regressed';
     const inner = regressed ? `<failure message="${x(verdictLines(verdict)[0])}">${x(verdictLines(verdict).join('\n'))}</failure>` : '';
     suites.push(
-      `  <testsuite name="${x(r.scenario)} regression" tests="1" failures="${regressed ? 1 : 0}" skipped="0" time="0">\n${props}    <testcase classname="${cls}" name="no metric regressed against the last ${verdict.baselineRuns} runs" time="0">${inner}</testcase>\n  </testsuite>`,
+      `  <testsuite name="${x(r.scenario)} regression" tests="1" failures="${regressed ? 1 : 0}" skipped="0" time="0">\n${props}    <testcase ` +
+        `classname="${cls}" name="no metric regressed against the last ${verdict.baselineRuns} runs" time="0">${inner}</testcase>\n  </testsuite>`,
     );
   }
   const total = cases.length + suites.length - 1;
   const totalFailures = failures + (verdict?.status === 'regressed' ? 1 : 0);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone load ${x(r.scenario)}" tests="${total}" failures="${totalFailures}" skipped="0" time="${time}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone load ${x(r.scenario)}" tests="${total}" failures="${totalFailures}" ` +
+    `skipped="0" time="${time}">\n${suites.join('\n')}\n</testsuites>\n`
+  );
 }

@@ -137,12 +137,14 @@ export async function nightlySection(verdict: Verdict, nights: readonly LoadResu
   return `<h2>Regression verdict <span class="badge ${cls}">${esc(overall)}</span></h2>
 ${
   verdict.status === 'no baseline'
-    ? `<p class="muted">No baseline yet: ${verdict.baselineRuns} earlier run${verdict.baselineRuns === 1 ? '' : 's'} of this workload, ${BAND.minBaseline} needed before a metric is judged.</p>`
+    ? `<p class="muted">No baseline yet: ${verdict.baselineRuns} earlier run${verdict.baselineRuns === 1 ? '' : 's'} of this workload, ` +
+      `${BAND.minBaseline} needed before a metric is judged.</p>`
     : `<p class="muted">Tonight against the last ${verdict.baselineRuns} runs of this workload: each metric's band is its baseline median ± 5 spreads (wider with few runs), at least 10% of the median. Drift: each metric's level over the history (${verdict.historyRuns ?? 0} runs), cut at its change points (E-divisive means, t-test); tonight's level worse than the first one by more than the band's floor is a regression, and so is one worse than at a pinned baseline (--baseline-tag).</p>`
 }
 ${lines.length ? `<ul class="drift">${lines.join('')}</ul>\n` : ''}${
   nights.length < MIN_TREND_RUNS
-    ? `<p class="muted trend-collapsed">Trend plots: ${nights.length} run${nights.length === 1 ? '' : 's'} of this workload so far; they are drawn from the ${MIN_TREND_RUNS}rd.</p>`
+    ? `<p class="muted trend-collapsed">Trend plots: ${nights.length} run${nights.length === 1 ? '' : 's'} of this workload so far; they are drawn ` +
+      `from the ${MIN_TREND_RUNS}rd.</p>`
     : `<div class="plots" style="display:flex;flex-wrap:wrap;gap:8px">${plots.join('')}</div>`
 }
 <details><summary>All ${verdict.metrics.length} metrics</summary><table><tr><th>Metric</th><th>Tonight</th><th>Baseline median</th><th>Band</th><th>Drift</th><th>Direction</th><th>Verdict</th></tr>${rows}</table></details>`;

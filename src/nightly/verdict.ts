@@ -283,7 +283,10 @@ const runText = (r: RunRef, total: number | undefined) =>
 export function driftLine(m: MetricVerdict, total?: number): string | undefined {
   if (!m.drift) return undefined;
   const points = (m.changePoints ?? []).map((c) => `run ${c.run}${c.started_at ? ` (${c.started_at.slice(0, 10)})` : ''}`);
-  return `  ${m.drift.status} ${m.metric}: drifted ${changeText(m.drift.from, m.drift.to, m.unit)} since ${runText(m.drift.since, total)}, ${num(m.drift.from, m.unit)} → ${num(m.drift.to, m.unit)}; change point${points.length === 1 ? '' : 's'} at ${points.join(', ')}`;
+  return (
+    `  ${m.drift.status} ${m.metric}: drifted ${changeText(m.drift.from, m.drift.to, m.unit)} since ${runText(m.drift.since, total)}, ` +
+    `${num(m.drift.from, m.unit)} → ${num(m.drift.to, m.unit)}; change point${points.length === 1 ? '' : 's'} at ${points.join(', ')}`
+  );
 }
 
 /** Metrics named on a tag's line at most; the page lists them all. */

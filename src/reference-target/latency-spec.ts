@@ -100,7 +100,9 @@ export function parseLatency(text: string, label = '--latency'): { spec: Latency
     const eq = entry.indexOf('=');
     if (eq < 0) {
       return {
-        error: `${label}: '${entry}' is neither a preset (${Object.keys(PRESETS).join(', ')}) nor OP=DISTRIBUTION (e.g. chat.respond=lognormal:p50=1.5s,p95=4.5s)`,
+        error:
+          `${label}: '${entry}' is neither a preset (${Object.keys(PRESETS).join(', ')}) nor OP=DISTRIBUTION (e.g. ` +
+          `chat.respond=lognormal:p50=1.5s,p95=4.5s)`,
       };
     }
     const name = entry.slice(0, eq).trim();

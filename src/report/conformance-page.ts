@@ -19,7 +19,10 @@ function caseBlock(c: CaseResult): string {
         .map((w) => `<pre>${esc(w.request)}</pre><pre>${esc(w.response)}\n(${w.ms} ms)</pre>`)
         .join('')}</details>`
     : '';
-  return `<details class="case" data-outcome="${esc(c.outcome)}" id="case-${esc(c.rule)}"><summary>${badge(c.outcome)} <code>${esc(c.title)}</code> <span class="muted">${c.duration_ms} ms</span></summary><div class="kv">${rows.join('')}</div>${reproduce}${wire}</details>`;
+  return (
+    `<details class="case" data-outcome="${esc(c.outcome)}" id="case-${esc(c.rule)}"><summary>${badge(c.outcome)} <code>${esc(c.title)}</code> ` +
+    `<span class="muted">${c.duration_ms} ms</span></summary><div class="kv">${rows.join('')}</div>${reproduce}${wire}</details>`
+  );
 }
 
 const FILTER_SCRIPT = `for(const b of document.querySelectorAll('.filter input'))b.addEventListener('change',()=>{const on=new Set([...document.querySelectorAll('.filter input:checked')].map(i=>i.value));for(const el of document.querySelectorAll('[data-outcome]'))el.style.display=on.has(el.dataset.outcome)?'':'none'});`;
@@ -135,5 +138,8 @@ function namesSection(r: Results): string {
   const waited = wait
     ? `<p>Agent reply wait: ${wait.ms} ms (${wait.source === 'profile' ? 'from the profile, <code>waits.agent_reply_ms</code>' : 'default; a profile sets <code>waits.agent_reply_ms</code>'})</p>`
     : '';
-  return `<h2>Names and trust this run used</h2><p>TLS: ${trust}</p>${waited}<table><tr><th>Name the documents leave out</th><th>As used</th></tr>${rows.join('')}</table>${left}`;
+  return (
+    `<h2>Names and trust this run used</h2><p>TLS: ${trust}</p>${waited}<table><tr><th>Name the documents leave out</th><th>As ` +
+    `used</th></tr>${rows.join('')}</table>${left}`
+  );
 }

@@ -28,7 +28,10 @@ export function junitXml(r: Results): string {
         return `    <testcase classname="dialtone.${x(s)}" name="${x(c.title)}" time="${(c.duration_ms / 1000).toFixed(3)}">${inner}</testcase>`;
       })
       .join('\n');
-    return `  <testsuite name="${x(s)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">\n${props}${body}\n  </testsuite>`;
+    return (
+      `  <testsuite name="${x(s)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" ` +
+      `time="${time.toFixed(3)}">\n${props}${body}\n  </testsuite>`
+    );
   });
   // An interrupted gate is never green, in CI's view too: one failed case says what did not run.
   const cut = r.interrupted
@@ -38,5 +41,8 @@ export function junitXml(r: Results): string {
     : [];
   suites.push(...cut);
   const t = r.totals;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone conformance" tests="${r.cases.length + cut.length}" failures="${t.fail + cut.length}" skipped="${t.skip}" time="${(r.duration_ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dialtone conformance" tests="${r.cases.length + cut.length}" ` +
+    `failures="${t.fail + cut.length}" skipped="${t.skip}" time="${(r.duration_ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`
+  );
 }

@@ -99,6 +99,8 @@ export function summarizeProof(rows: RuleProofRow[], durationMs = 0): ProofSumma
  * proofLines(summary) // ['rules proven able to fail: 330/330 (100%): 97 by a defect, 330 by a mutation']
  */
 export function proofLines(p: ProofSummary): string[] {
-  const head = `rules proven able to fail: ${p.proven}/${p.closed} (${Math.round(p.share * 100)}%): ${p.by_defect} by a defect, ${p.by_mutation} by a mutation (mutation run ${(p.mutation_run_ms / 1000).toFixed(1)} s)`;
+  const head =
+    `rules proven able to fail: ${p.proven}/${p.closed} (${Math.round(p.share * 100)}%): ${p.by_defect} by a defect, ${p.by_mutation} by a ` +
+    `mutation (mutation run ${(p.mutation_run_ms / 1000).toFixed(1)} s)`;
   return [head, ...unproven(p.rules).map((r) => `  mutation of ${r.rule} (${r.mutation}) did not prove it: ${r.why}`)];
 }

@@ -56,18 +56,22 @@ const pct = (x: number) => `${Math.round(x * 100)} %`;
 export function describeModel(m: TrafficModel): string[] {
   const l = m.littles_law;
   const lines = [
-    `${m.source.conversations} conversations from ${m.source.since} to ${m.source.until} (${m.source.client_env}, ${m.source.api_version}; ${m.source.without_turns} without turns)`,
+    `${m.source.conversations} conversations from ${m.source.since} to ${m.source.until} (${m.source.client_env}, ${m.source.api_version}; ` +
+      `${m.source.without_turns} without turns)`,
     `busiest hour ${m.arrivals.busiest_hour.start}: ${m.arrivals.busiest_hour.conversations} conversations, ${m.arrivals.busiest_hour.per_second}/s`,
     `medians: ${m.turns.p50} turns, think time ${m.think_time_s.p50} s, agent latency ${m.agent_latency_s.p50} s, duration ${m.duration_s.p50} s`,
     `handoff ${pct(m.handoff_rate)}, ended ${pct(m.end_rate)}; channels ${Object.entries(m.channels)
       .map(([c, s]) => `${c} ${pct(s)}`)
       .join(', ')}`,
   ];
-  const law = `Little's law in the busiest hour: ${l.arrival_per_second}/s × ${l.mean_duration_s} s = ${l.mean_concurrency} open on average, a 5-minute peak of ${l.predicted_peak}`;
+  const law =
+    `Little's law in the busiest hour: ${l.arrival_per_second}/s × ${l.mean_duration_s} s = ${l.mean_concurrency} open on average, a ` +
+    `5-minute peak of ${l.predicted_peak}`;
   if (l.reported_peak === null) lines.push(`${law}; the platform reported no concurrency for that hour`);
   else
     lines.push(
-      `${law}; the platform reported ${l.reported_peak} (${pct(l.disagreement ?? 0)} apart${l.agrees ? '' : ': they disagree by more than 20 %, so the records or the concurrency series miss something'})`,
+      `${law}; the platform reported ${l.reported_peak} (${pct(l.disagreement ?? 0)} ` +
+        `apart${l.agrees ? '' : ': they disagree by more than 20 %, so the records or the concurrency series miss something'})`,
     );
   return lines;
 }
