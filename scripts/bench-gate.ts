@@ -8,7 +8,7 @@
 // it. The wall time is the gate command's, from its start to its exit; `gate_ms` is the suite's own (results.json).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,8 @@ export interface GateRun {
   readonly exit_code: number | null;
   readonly wall_s: number;
   readonly gate_s: number;
+  /** CPU seconds of the gate's process, the target's and the proxies' (Linux: /proc), so a run on a busy machine still says what it asked of it. */
+  readonly cpu_s: { gate: number; target: number; proxies: number } | undefined;
   readonly pass: number;
   readonly observed: number;
   readonly skip: number;
@@ -49,6 +51,17 @@ async function startTarget(dir: string): Promise<{ child: ChildProcess; profileP
     child.once('exit', (code) => reject(new Error(`dialtone target exited with ${code}: ${output}`)));
   });
   return { child, profilePath };
+}
+
+/** CPU seconds a process has used so far, user and system, its threads included; undefined off Linux or once it ended. */
+function cpuOf(pid: number | undefined): number | undefined {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A seeded draw (mulberry32): the same jitter at every run of the benchmark. */
@@ -89,11 +102,28 @@ export async function benchGateAt(rttMs: number, o: { jitterMs?: number; only?: 
   try {
     const reportDir = join(dir, 'report');
     const args = ['bin/dialtone.mjs', 'conformance', '--target', path, '--report-dir', reportDir, ...(o.only ? ['--only', o.only] : [])];
+    const targetBefore = cpuOf(target.child.pid);
+    const proxiesBefore = process.cpuUsage();
     const started = performance.now();
     const gate = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    // The last reading before it exits: /proc forgets a process once it has been reaped.
+    let gateCpu: number | undefined;
+    const sampler = setInterval(() => {
+      gateCpu = cpuOf(gate.pid) ?? gateCpu;
+    }, 250);
     const [code] = (await once(gate, 'exit')) as [number | null];
+    clearInterval(sampler);
     const wall = (performance.now() - started) / 1000;
-    const results = JSON.parse(readFileSync(join(reportDir, 'conformance', 'results.json'), 'utf8'));
+    const targetAfter = cpuOf(target.child.pid);
+    const proxies = process.cpuUsage(proxiesBefore);
+    const round = (n: number) => Math.round(n * 10) / 10;
+    const cpu =
+      gateCpu !== undefined && targetBefore !== undefined && targetAfter !== undefined
+        ? { gate: round(gateCpu), target: round(targetAfter - targetBefore), proxies: round((proxies.user + proxies.system) / 1e6) }
+        : undefined;
+    const resultsPath = join(reportDir, 'conformance', 'results.json');
+    if (!existsSync(resultsPath)) throw new Error(`the gate at ${rttMs} ms exited ${code} and wrote no report (its stderr is above)`);
+    const results = JSON.parse(readFileSync(resultsPath, 'utf8'));
     const t = results.totals;
     return {
       rtt_ms: rttMs,
@@ -101,6 +131,7 @@ export async function benchGateAt(rttMs: number, o: { jitterMs?: number; only?: 
       exit_code: code,
       wall_s: Math.round(wall * 10) / 10,
       gate_s: Math.round(results.duration_ms / 100) / 10,
+      cpu_s: cpu,
       pass: t.pass,
       observed: t.observed,
       skip: t.skip,
@@ -129,13 +160,13 @@ export function gateTable(runs: readonly GateRun[]): string {
   const first = runs[0];
   const rows = runs.map(
     (r) =>
-      `| ${r.rtt_ms} ± ${r.jitter_ms / 2} | ${r.wall_s} | ${r.gate_s} | ${r.pass} | ${r.observed} | ${r.skip} | ${r.fail} | ${r.exit_code} | ${
+      `| ${r.rtt_ms} ± ${r.jitter_ms / 2} | ${r.wall_s} | ${r.gate_s} | ${r.cpu_s ? `${r.cpu_s.gate} + ${r.cpu_s.target} + ${r.cpu_s.proxies}` : 'n/a'} | ${r.pass} | ${r.observed} | ${r.skip} | ${r.fail} | ${r.exit_code} | ${
         first && r.cases.join('\n') === first.cases.join('\n') ? 'yes' : 'no'
       } |`,
   );
   return [
-    '| added RTT (ms) | wall (s) | suite (s) | pass | observed | skip | fail | exit | same cases and outcomes as the first |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| added RTT (ms) | wall (s) | suite (s) | CPU s: gate + target + proxies | pass | observed | skip | fail | exit | same cases and outcomes as the first |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }

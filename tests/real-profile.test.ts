@@ -72,3 +72,32 @@ describe('a profile that describes only the chat surface and no control surface,
     expect(cases.find((x) => x.rule === 'chat.close.success-true')?.outcome).toBe('pass');
   });
 });
+
+describe('a profile with the agents family and no control surface: the alerts and webhooks cases share its one account', () => {
+  const work = mkdtempSync(join(tmpdir(), 'dialtone-real-account-'));
+  let target: Awaited<ReturnType<typeof backgroundTarget>>;
+  let cases: Case[];
+  let code: number | null;
+
+  beforeAll(async () => {
+    target = await backgroundTarget(join(work, 'ref.json'));
+    const ref = JSON.parse(readFileSync(join(work, 'ref.json'), 'utf8'));
+    writeFileSync(join(work, 'real.json'), JSON.stringify({ ...ref, name: 'one-account', kind: 'real', control: undefined }));
+    const r = await dialtone(['conformance', '--target', join(work, 'real.json'), '--only', 'alerts.*,webhooks.*', '--report-dir', join(work, 'reports')], {
+      timeoutMs: 120_000,
+    });
+    code = r.code;
+    cases = JSON.parse(readFileSync(join(work, 'reports', 'conformance', 'results.json'), 'utf8')).cases;
+  }, 180_000);
+
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  it('passes: cases that fill the account to its 10 alert rules never run beside others that create rules on it', () => {
+    // Side by side they met the limit together: 409 for rules the documents say are accepted, and an 11th rule created.
+    expect(cases.filter((c) => c.outcome === 'fail').map((c) => `${c.rule}: ${c.detail}`)).toEqual([]);
+    expect(code).toBe(0);
+    expect(cases.find((c) => c.rule === 'alerts.rules.limit-10-409')?.outcome).toBe('pass');
+  });
+});

@@ -1,4 +1,3 @@
-import { onTestFinished } from 'vitest';
 import type { Response } from '../../src/clients/exchange.js';
 import type { Connection, Handshake, MessagingSocket, WireEvent } from '../../src/clients/messaging.js';
 import { MessagingControl } from '../../src/clients/messaging-control.js';
@@ -50,7 +49,7 @@ export const idsOf = (events: readonly WireEvent[]): unknown[] => events.map((e)
 
 /** Closes the case's sockets when it ends, whatever the outcome. Call once at the start of a case that opens any. */
 export function closeSocketsAfter(api: CaseApi): void {
-  onTestFinished(() => api.t.messaging.closeAll());
+  api.onFinished(() => api.t.messaging.closeAll());
 }
 
 /** The reference target's messaging control endpoints (only for cases declared with `needs: ['control']`). */

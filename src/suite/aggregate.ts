@@ -2,6 +2,18 @@ import type { Rule } from '../contract/rule.js';
 import type { CaseResult, RuleOutcome, RuleResult, Totals } from '../report/results.js';
 import type { CollectedCase } from './reporter.js';
 
+/**
+ * The report's order of cases: the catalogue's order of their rules, then file, then the order a file declares its
+ * cases in (for a stable sort): the same order whichever worker ran a file and whenever its cases ended.
+ *
+ * @example
+ * cases.sort(reportOrder(ruleList));
+ */
+export function reportOrder(rules: readonly Pick<Rule, 'id'>[]): (a: CaseResult, b: CaseResult) => number {
+  const position = new Map(rules.map((r, i) => [r.id, i]));
+  return (a, b) => (position.get(a.rule) ?? 0) - (position.get(b.rule) ?? 0) || a.file.localeCompare(b.file);
+}
+
 /** Turns collected vitest cases into report cases with a one-line detail each. */
 export function toCaseResults(collected: readonly CollectedCase[]): CaseResult[] {
   return collected.map((c) => {

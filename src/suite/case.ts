@@ -3,10 +3,11 @@ import { boundTo } from '../clients/exchange.js';
 import { withMutation } from '../clients/mutation.js';
 import { type RuleId, Rules } from '../contract/index.js';
 import { redact } from '../profile/redact.js';
-import type { Capability } from '../profile/schema.js';
+import { type Capability, capabilities } from '../profile/schema.js';
 import { countingChecks } from './check-count.js';
 import { CheckFailure, type checks } from './checks.js';
-import { CaseContext, runSettings, secretEnv } from './context.js';
+import { CaseContext, PROFILE_ENV, runSettings, secretEnv } from './context.js';
+import { holdDuringFile, sharedResource } from './exclusive.js';
 import type { CaseMeta, WireEntry } from './meta.js';
 import { mutationScope } from './mutations/scope.js';
 import { curlFor } from './reproduce.js';
@@ -24,13 +25,15 @@ export interface CaseApi {
   timing(name: string, ms: number): void;
   /** Ends the case as skipped with the reason, for what only the run can tell (a token too long-lived to wait for). */
   skip(reason: string): never;
+  /** Runs `fn` once the case has ended, whatever its outcome: its own, as cases may run side by side. */
+  onFinished(fn: () => unknown): void;
 }
 
 export interface CaseOptions {
   /**
    * Capabilities the case needs; without them it is skipped with the reason. A case that needs `slow` is a real-time
    * variant: it runs only with `--slow`, and concurrently with the other real-time cases of its file (they mostly
-   * wait), so it must not use the global `onTestFinished` (close what it opens in a `finally`).
+   * wait); like every case it closes what it opens in a `finally` or through `api.onFinished`, never vitest's global hook.
    */
   readonly needs?: readonly Capability[];
   /** The case's vitest timeout, for cases that wait longer than the suite's default (real-time variants). */
@@ -42,6 +45,11 @@ export interface CaseOptions {
    * create, respond and close): the case gets that operation's registered mutation (`RuleProof.operations`).
    */
   readonly operation?: string;
+  /**
+   * The case runs in its turn, never beside the other cases of its file, where the gate runs cases side by side: it
+   * judges what side-by-side work would disturb (a media connection's packet timing, its DTLS handshake's CPU).
+   */
+  readonly sequential?: boolean;
 }
 
 /** Why a case is skipped when the run lacks a capability it needs. */
@@ -49,6 +57,12 @@ function missingReason(capability: Capability, options: CaseOptions): string {
   return capability === 'slow'
     ? `real-time check: run with --slow (takes ${options.takes ?? 'minutes to hours'})`
     : `needs the '${capability}' capability, which only the reference target has`;
+}
+
+/** What a case of `surface` shares with others on this run's target; none outside a run (a file imported alone). */
+function sharedResourceOf(surface: string): string | undefined {
+  if (!process.env[PROFILE_ENV]) return undefined;
+  return sharedResource(surface, capabilities(runSettings(surface).loaded.profile));
 }
 
 /** Thrown by `api.skip` so the case's own error handling lets it through. */
@@ -128,6 +142,8 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       skip: (reason) => {
         throw new SkipSignal(reason);
       },
+      // The case's own hook: vitest's global onTestFinished cannot tell which of the cases side by side called it.
+      onFinished: (fn) => ctx.onTestFinished(async () => void (await fn())),
     };
     // A profile file the user gave is named; a reference target the command started is started again alike.
     const profileArg = loaded.path ? ` --target ${loaded.path}` : (loaded.profile.defects ?? []).map((d) => ` --defect ${d}`).join('');
@@ -178,6 +194,10 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
     }
     if (r.open && !meta.observed) api.observe('result', 'nothing recorded');
   };
-  // Real-time cases mostly wait: those of one file wait side by side rather than one after another.
-  (slow ? it.concurrent : it)(`${id} ${sentence}`, run, options.timeoutMs);
+  // Real-time cases mostly wait: those of one file wait side by side rather than one after another. The gate runs the
+  // others side by side too (src/suite/run.ts), but for a case that shares a limited resource with others (exclusive.ts):
+  // it runs in its turn, and its file alone among the files that share it.
+  const shared = sharedResourceOf(r.surface);
+  if (shared) holdDuringFile(shared);
+  (slow ? it.concurrent : shared || options.sequential ? it.sequential : it)(`${id} ${sentence}`, run, options.timeoutMs);
 }

@@ -7,7 +7,7 @@ import type { LoadedProfile } from '../profile/load.js';
 import { agentReplyWait } from '../profile/schema.js';
 import type { Results } from '../report/results.js';
 import { DIALTONE_VERSION } from '../version.js';
-import { toCaseResults, toRuleResults, totalsOf } from './aggregate.js';
+import { reportOrder, toCaseResults, toRuleResults, totalsOf } from './aggregate.js';
 import { type Handover, PROFILE_ENV, secretEnv } from './context.js';
 import { globToPattern, matchesGlob, surfacesOf } from './glob.js';
 import type { MutationSpec } from './mutations/spec.js';
@@ -26,11 +26,19 @@ export interface SuiteRun {
   readonly progress?: ((line: string) => void) | undefined;
   /** Aborted: the run is cancelled, and the cases that finished are returned (see RunOptions). */
   readonly signal?: AbortSignal | undefined;
+  /** Cases side by side (see RunOptions); the default for the gate. */
+  readonly concurrent?: boolean;
 }
 
 /** What one run asks for beyond the profile. */
 export interface RunOptions {
   readonly slow?: boolean;
+  /**
+   * The gate as fast as the network allows: files in several workers and the cases of a file side by side (cases that
+   * share a limited resource excepted, src/suite/exclusive.ts). Unset, a file's cases run one after another: the
+   * self-test's lanes and the mutation proof already share the machine with the gate.
+   */
+  readonly concurrent?: boolean;
   /** Receives a line per finished file and per real-time wait (src/suite/reporter.ts); unset: silent. */
   readonly progress?: ((line: string) => void) | undefined;
   /** The mutation proof: a mutation per rule id armed in that rule's case, or `trace` to record what passed. */
@@ -45,6 +53,14 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** Real-time cases of one file wait side by side (`it.concurrent`): all of a file's at once, not vitest's default 5. */
 const MAX_CONCURRENT_CASES = 16;
+
+/**
+ * Workers of a concurrent run. Cases mostly wait on the target, so more workers than cores: across a network a file's
+ * longest chain of requests, not the machine, bounds the gate; each worker costs a module graph load at start.
+ */
+const CONCURRENT_WORKERS = 4;
+/** Cases of one file side by side in a concurrent run: enough to overlap waits, few enough not to flood one target. */
+const CONCURRENT_CASES = 8;
 
 /**
  * One vitest instance that runs the suite any number of times, against one profile after another
@@ -77,10 +93,14 @@ export class SuiteRunner {
         config: join(root, 'conformance', 'vitest.config.ts'),
         watch: false,
         reporters: [runner.#collector],
-        maxConcurrency: MAX_CONCURRENT_CASES,
+        maxConcurrency: o.concurrent && !o.slow ? CONCURRENT_CASES : MAX_CONCURRENT_CASES,
         // Each runner's workers get its own handover file, so several runners can serve different targets at once.
         env: { [PROFILE_ENV]: runner.#handover },
-        ...(o.slow ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
+        ...(o.concurrent
+          ? { maxWorkers: Math.max(CONCURRENT_WORKERS, availableParallelism() - 1), sequence: { concurrent: true } }
+          : o.slow
+            ? { maxWorkers: Math.max(2, availableParallelism() - 1) }
+            : {}),
       },
       // Installed as a package, root is inside the user's node_modules: vite's cache goes to the run's own
       // directory, never into the package.
@@ -142,14 +162,11 @@ export class SuiteRunner {
   }
 }
 
-/** Position of each rule in the catalogue: cases are reported in document order. */
-const RULE_ORDER = new Map(ruleList.map((r, i) => [r.id, i]));
-
 function resultsOf(loaded: LoadedProfile, only: string | undefined, started: number, collector: CollectingReporter): Results {
   // Cases the name filter left out come back as skipped; they were not run, so they are not reported.
   const cases = toCaseResults(collector.cases)
     .filter((c) => matchesGlob(c.rule, only))
-    .sort((a, b) => (RULE_ORDER.get(a.rule) ?? 0) - (RULE_ORDER.get(b.rule) ?? 0));
+    .sort(reportOrder(ruleList));
   const rules = toRuleResults(
     ruleList.filter((r) => matchesGlob(r.id, only)),
     cases,
@@ -190,7 +207,7 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
  * results.gate // 'pass' | 'fail'
  */
 export async function runSuite(run: SuiteRun): Promise<Results> {
-  const runner = await SuiteRunner.create(run.root, { slow: run.slow ?? false });
+  const runner = await SuiteRunner.create(run.root, { slow: run.slow ?? false, concurrent: run.concurrent ?? true });
   try {
     return await runner.run(run.loaded, run.only, { slow: run.slow ?? false, progress: run.progress, signal: run.signal });
   } finally {
