@@ -4,22 +4,32 @@ import { k6ExtraArgs, parseBaselineTag, parseOut, parseSegment, segmentArgs } fr
 
 describe('load extras', () => {
   it('pass k6 outputs through as --out, and refuse an output k6 v2 does not have with one line', () => {
-    expect(k6ExtraArgs({ outs: ['json=a.json', 'experimental-prometheus-rw'] }, '/r')).toEqual(['--out', 'json=a.json', '--out', 'experimental-prometheus-rw']);
+    expect(k6ExtraArgs({ outs: ['json=a.json', 'experimental-prometheus-rw'] }, 'k6', '/r', '/r/.work')).toEqual([
+      '--out',
+      'json=a.json',
+      '--out',
+      'experimental-prometheus-rw',
+    ]);
     expect(() => parseOut('statsd')).toThrow(
       "load: --out 'statsd': unknown k6 output 'statsd'; known: json, csv, experimental-prometheus-rw, influxdb, experimental-opentelemetry, cloud",
     );
   });
 
-  it("turn --segment 2/3 into k6's execution segment, its sequence and a raw-sample file", () => {
+  it("turn --segment 2/3 into k6's execution segment, its sequence and its histograms, the raw samples kept only when asked", () => {
     expect(segmentArgs({ index: 1, count: 1 })).toEqual(['--execution-segment', '0:1', '--execution-segment-sequence', '0,1']);
-    expect(k6ExtraArgs({ segment: parseSegment('2/3') }, '/r')).toEqual([
-      '--execution-segment',
-      '1/3:2/3',
-      '--execution-segment-sequence',
-      '0,1/3,2/3,1',
+    const flags = ['--execution-segment', '1/3:2/3', '--execution-segment-sequence', '0,1/3,2/3,1'];
+    const segment = parseSegment('2/3');
+    expect(k6ExtraArgs({ segment }, 'builtin', '/r', '/r/.work')).toEqual([...flags, '--out', 'histograms=/r/histograms.json']);
+    expect(k6ExtraArgs({ segment, rawSamples: true }, 'builtin', '/r', '/r/.work')).toEqual([
+      ...flags,
+      '--out',
+      'histograms=/r/histograms.json',
       '--out',
       'json=/r/raw.json.gz',
     ]);
+    // k6 has no histograms output: its JSON output is folded after the run, from the scratch folder unless kept.
+    expect(k6ExtraArgs({ segment }, 'k6', '/r', '/r/.work')).toEqual([...flags, '--out', 'json=/r/.work/raw.json.gz']);
+    expect(k6ExtraArgs({ segment, rawSamples: true }, 'k6', '/r', '/r/.work')).toEqual([...flags, '--out', 'json=/r/raw.json.gz']);
     for (const bad of ['0/3', '4/3', '2', 'a/b', '1/65'])
       expect(() => parseSegment(bad)).toThrow(`load: --segment must look like 2/4 (segment 2 of 4, at most 64), got '${bad}'`);
   });

@@ -5,8 +5,10 @@ import { UsageError } from '../errors.js';
 export interface LoadExtras {
   /** k6 outputs, each passed through as `--out` (json=FILE, csv=FILE, experimental-prometheus-rw, influxdb=URL). */
   readonly outs?: readonly string[] | undefined;
-  /** This run is segment `index` (1-based) of `count`: k6 runs that share of the load and writes its raw samples. */
+  /** This run is segment `index` (1-based) of `count`: k6 runs that share of the load and writes its histograms. */
   readonly segment?: Segment | undefined;
+  /** `--raw-samples`: a segment keeps its raw samples (RAW_FILE) beside its histograms, for an exact merge. */
+  readonly rawSamples?: boolean | undefined;
   /** The history file the verdict reads and the run is appended to (default DIR/load/SCENARIO/history.jsonl). */
   readonly history?: string | undefined;
   /** `--baseline-tag`: the run is recorded as a pinned baseline under this name; later runs are judged against it too. */
@@ -21,8 +23,10 @@ export interface Segment {
 /** The k6 outputs dialtone passes through; k6 itself checks their arguments. */
 export const K6_OUTPUTS = ['json', 'csv', 'experimental-prometheus-rw', 'influxdb', 'experimental-opentelemetry', 'cloud'] as const;
 
-/** The raw samples a segment writes for `dialtone merge`: k6's JSON output, gzipped. */
+/** The raw samples a segment keeps with --raw-samples: k6's JSON output, gzipped. */
 export const RAW_FILE = 'raw.json.gz';
+/** A segment's bounded histograms (src/core/histogram-series.ts), what `dialtone merge` joins. */
+export const HISTOGRAMS_FILE = 'histograms.json';
 
 /**
  * Checks one `--out` value: a known k6 output, alone or with its argument.
@@ -79,9 +83,37 @@ export function segmentArgs(s: Segment): string[] {
   return ['--execution-segment', `${at(s.index - 1)}:${at(s.index)}`, '--execution-segment-sequence', sequence];
 }
 
-/** The extra `k6 run` arguments: each output, and for a segment its flags and its raw-sample file in DIR. */
-export function k6ExtraArgs(x: LoadExtras | undefined, dir: string): string[] {
+/**
+ * Where a segment's samples go: the built-in engine writes its histograms itself; k6 writes its JSON output, kept as
+ * RAW_FILE with --raw-samples or else in the scratch folder `work`, and folded into histograms after the run.
+ *
+ * @example
+ * segmentFiles({ segment: parseSegment('1/2') }, 'builtin', '/r', '/r/.work'); // { raw: undefined, histograms: '/r/histograms.json' }
+ * segmentFiles({ segment: parseSegment('1/2') }, 'k6', '/r', '/r/.work'); // { raw: '/r/.work/raw.json.gz', histograms: undefined }
+ */
+export function segmentFiles(
+  x: LoadExtras | undefined,
+  engine: 'k6' | 'builtin',
+  dir: string,
+  work: string,
+): { readonly raw: string | undefined; readonly histograms: string | undefined } {
+  if (!x?.segment) return { raw: undefined, histograms: undefined };
+  const histograms = engine === 'builtin' ? join(dir, HISTOGRAMS_FILE) : undefined;
+  const raw = x.rawSamples ? join(dir, RAW_FILE) : engine === 'k6' ? join(work, RAW_FILE) : undefined;
+  return { raw, histograms };
+}
+
+/**
+ * The extra `k6 run` arguments: each output, and for a segment its flags and the files of segmentFiles.
+ *
+ * @example
+ * k6ExtraArgs({ segment: parseSegment('2/3') }, 'builtin', '/r', '/r/.work');
+ * // ['--execution-segment', '1/3:2/3', '--execution-segment-sequence', '0,1/3,2/3,1', '--out', 'histograms=/r/histograms.json']
+ */
+export function k6ExtraArgs(x: LoadExtras | undefined, engine: 'k6' | 'builtin', dir: string, work: string): string[] {
   const outs = (x?.outs ?? []).flatMap((o) => ['--out', o]);
-  const segment = x?.segment ? [...segmentArgs(x.segment), '--out', `json=${join(dir, RAW_FILE)}`] : [];
-  return [...outs, ...segment];
+  if (!x?.segment) return outs;
+  const f = segmentFiles(x, engine, dir, work);
+  const files = [...(f.histograms ? ['--out', `histograms=${f.histograms}`] : []), ...(f.raw ? ['--out', `json=${f.raw}`] : [])];
+  return [...outs, ...segmentArgs(x.segment), ...files];
 }

@@ -257,8 +257,8 @@ describe('the Indexed Job of dialtone k8s-job', () => {
     chmodSync(join(bin, 'npx'), 0o755);
     for (const index of [0, 1, 2]) {
       const r = spawnSync('sh', ['-c', script], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, JOB_COMPLETION_INDEX: String(index) } });
-      expect(r.status).toBe(3); // no raw samples: the pod fails with the run's exit code, and backoffLimit 0 fails the Job
-      expect(r.stderr).toContain(`segment ${index + 1}/3 wrote no raw samples`);
+      expect(r.status).toBe(3); // no histograms: the pod fails with the run's exit code, and backoffLimit 0 fails the Job
+      expect(r.stderr).toContain(`segment ${index + 1}/3 wrote no histograms`);
     }
     const calls = readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n');
     expect(calls.map((c) => /--segment (\S+)/.exec(c)?.[1])).toEqual(['1/3', '2/3', '3/3']);

@@ -9,7 +9,7 @@ import { DIALTONE_VERSION } from '../version.js';
 import { usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
 import { readDialogues } from './dialogues.js';
-import { RAW_FILE } from './extras.js';
+import { HISTOGRAMS_FILE } from './extras.js';
 import { manifestMetadata, manifestName, scenarioConfigMap, secretEnvRefs } from './operator.js';
 import { runLimitSeconds } from './run.js';
 
@@ -101,7 +101,7 @@ function loadArgs(o: JobOptions): string[] {
 
 /**
  * The pod's shell script. JOB_COMPLETION_INDEX (0-based, set by Kubernetes in an Indexed Job) becomes dialtone's
- * 1-based segment. A segment that wrote its raw samples succeeds whatever its own thresholds said (the merge judges
+ * 1-based segment. A segment that wrote its histograms succeeds whatever its own thresholds said (the merge judges
  * those on the whole run); one that did not fails, and with backoffLimit 0 fails the Job without a retry that would
  * add load. A finished pod turns Ready and waits for its results to be copied.
  */
@@ -115,8 +115,8 @@ export function segmentScript(o: JobOptions): string {
     `segment="$((JOB_COMPLETION_INDEX + 1))/${o.parallelism}"`,
     `${args} --segment "$segment" --report-dir ${RESULTS_MOUNT}`,
     'code=$?',
-    `if [ ! -f ${dir}/${RAW_FILE} ]; then`,
-    '  echo "dialtone: segment $segment wrote no raw samples (dialtone load exited $code)" >&2',
+    `if [ ! -f ${dir}/${HISTOGRAMS_FILE} ]; then`,
+    '  echo "dialtone: segment $segment wrote no histograms (dialtone load exited $code)" >&2',
     '  exit $((code == 0 ? 1 : code))',
     'fi',
     `touch ${DONE}`,

@@ -8,6 +8,7 @@ import { mergeSegments, type SegmentFiles } from './merge.js';
 import type { LoadResult } from './page.js';
 import { thresholdsOf } from './summary.js';
 import { timelineOfRun } from './timeline-file.js';
+import { timelineOfHistogramFiles } from './timeline-series.js';
 
 /** What the merged report needs besides the segments: where it goes and what it is called. */
 export interface MergeTarget {
@@ -45,16 +46,21 @@ export async function mergeAndReport(
   // A segment a stop signal cut short makes the merged run one too: reported, marked, never judged.
   const interrupted = segs.find((s) => s.result.interrupted)?.result.interrupted;
   const exitCode = interrupted ? EXIT.interrupted : (broken?.result.k6_exit_code ?? (failed ? EXIT.thresholds : EXIT.ok));
-  // The run over time from every segment's samples at once: counts add up, VUs of the segments add up.
+  // The run over time from every segment's histograms at once (or, when one has none, their samples): counts add up,
+  // VUs of the segments add up.
+  const hists = segs.flatMap((s) => (s.histograms ? [s.histograms] : []));
   const jsonRaw = segs.flatMap((s) => (s.raw && /\.json(\.gz)?$/.test(s.raw) ? [s.raw] : []));
-  const { timeline, missing } = await timelineOfRun(
-    {
-      args: [],
-      files: jsonRaw,
-      missing: jsonRaw.length ? undefined : 'the segments kept no JSON samples (CSV carries whole seconds only; histograms.json no times)',
-    },
-    thresholdsOf(summary),
-  );
+  const { timeline, missing } =
+    hists.length === segs.length
+      ? timelineOfHistogramFiles(hists, thresholdsOf(summary))
+      : await timelineOfRun(
+          {
+            args: [],
+            files: jsonRaw,
+            missing: jsonRaw.length ? undefined : 'the segments kept neither histograms with their intervals nor JSON samples (CSV carries whole seconds only)',
+          },
+          thresholdsOf(summary),
+        );
   // Segments of one run were judged by one SLO set: the first one's says where each SLO came from, when all agree.
   const sets = new Set(segs.map((s) => JSON.stringify(s.result.expectations?.slos ?? null)));
   const expectations = sets.size === 1 ? segs[0]?.result.expectations : undefined;

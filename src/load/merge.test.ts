@@ -9,8 +9,9 @@ import { ROOT } from '../cli/root.js';
 import { percentile } from '../core/percentile.js';
 import type { K6Summary } from '../core/summary.js';
 import { resolveEngine } from './engine.js';
-import { RAW_FILE, segmentArgs } from './extras.js';
-import { HISTOGRAMS_FILE, mergeSegments, readSegment, segmentHistograms } from './merge.js';
+import { HISTOGRAMS_FILE, RAW_FILE, segmentArgs } from './extras.js';
+import { mergeSegments, readSegment } from './merge.js';
+import { histogramsOfRaw } from './raw-histograms.js';
 
 // A tiny real script: one trend with an op-tagged submetric, a counter and a rate, under an arrival-rate executor that
 // the engine (the user's k6 when installed, else the built-in one) splits across execution segments.
@@ -106,18 +107,22 @@ describe('merging execution segments', () => {
     expect(merged.metrics.merge_ok?.thresholds).toEqual({ 'rate>0.99': true });
   });
 
-  it('merges segments that kept only their histograms: every percentile within 1 % of the sample at its rank, counts exact', async () => {
-    const segs = await Promise.all(
+  it('merges segments from their histograms: every percentile within 1 % of the sample at its rank, counts exact', async () => {
+    const withHistograms = await Promise.all(
       dirs.map(async (d) => {
         const seg = readSegment(d);
-        const h = await segmentHistograms({ summary: seg.summary, raw: seg.raw as string });
+        const h = await histogramsOfRaw(seg.raw as string, seg.summary);
         const file = join(d, '..', `${d.split('/').at(-1)}-${HISTOGRAMS_FILE}`);
         writeFileSync(file, JSON.stringify(h));
-        return { ...seg, raw: undefined, histograms: file };
+        return { ...seg, histograms: file };
       }),
     );
-    const merged = await mergeSegments(segs);
-    const exact = await mergeSegments(dirs.map(readSegment));
+    // With both kept, the histograms are what merge reads unless the exact merge is asked.
+    const merged = await mergeSegments(withHistograms);
+    const exact = await mergeSegments(withHistograms, { exact: true });
+    const histogramsOnly = await mergeSegments(withHistograms.map((s) => ({ ...s, raw: undefined })));
+    expect(histogramsOnly).toEqual(merged);
+    expect(merged.metrics.merge_latency?.['p(95)']).not.toBe(exact.metrics.merge_latency?.['p(95)']);
     for (const [key, op] of [
       ['merge_latency', undefined],
       ['merge_latency{op:a}', 'a'],

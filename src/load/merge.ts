@@ -2,10 +2,12 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { HISTOGRAM_FORMAT, type HistogramFile, loadAcc } from '../core/histogram-series.js';
+import { emptyHistogram, type LogHistogram, mergeInto, quantile, record } from '../core/log-histogram.js';
 import { percentile } from '../core/percentile.js';
 import type { K6Metric, K6Summary } from '../core/summary.js';
 import { UsageError } from '../errors.js';
-import { emptyHistogram, type LogHistogram, mergeInto, quantile, RELATIVE_ERROR, record } from './log-histogram.js';
+import { HISTOGRAMS_FILE } from './extras.js';
 import type { LoadResult } from './page.js';
 
 type Kind = 'trend' | 'counter' | 'rate' | 'gauge';
@@ -16,8 +18,8 @@ interface Sub {
 }
 
 /**
- * Every sample of one (sub)metric across all segments: trends keep all values for exact percentiles, or, when a segment
- * brought histograms only, a log histogram (percentiles within RELATIVE_ERROR).
+ * Every sample of one (sub)metric across all segments: a trend's log histogram (percentiles within the histograms'
+ * relative error), or, for an exact merge from raw samples, all its values.
  */
 interface Acc {
   kind: Kind;
@@ -26,26 +28,6 @@ interface Acc {
   sum: number;
   count: number;
   nonZero: number;
-}
-
-/** A segment's metrics as bounded histograms, beside its summary: what `merge` reads when the raw samples are gone. */
-export const HISTOGRAMS_FILE = 'histograms.json';
-
-/** histograms.json: per summary key, a trend's log histogram (bucket index and count), a counter's sum, a rate's counts. */
-export interface SegmentHistograms {
-  readonly relative_error: number;
-  readonly metrics: Readonly<
-    Record<
-      string,
-      {
-        readonly kind: Kind;
-        readonly sum: number;
-        readonly count: number;
-        readonly nonZero: number;
-        readonly histogram?: { readonly zeros: number; readonly min: number; readonly max: number; readonly buckets: readonly (readonly [number, number])[] };
-      }
-    >
-  >;
 }
 
 const DEFAULT_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
@@ -140,15 +122,17 @@ const COMPARE: Record<string, (a: number, b: number) => boolean> = {
 };
 
 /**
- * Merges segment results exactly: every trend's statistics and percentiles from the union of all
- * segments' raw samples (never an average of percentiles), counters and rates from summed counts,
- * and each threshold judged again on the merged figures. Returns a summary in k6's --summary-export shape.
+ * Merges segment results: every trend's statistics and percentiles from the segments' histograms joined (within their
+ * relative error; never an average of percentiles), or exactly from the union of the raw samples when `exact` is asked
+ * and every segment kept them, or when no segment wrote histograms; counters and rates from summed counts, and each
+ * threshold judged again on the merged figures. Returns a summary in k6's --summary-export shape.
  *
  * @example
  * const summary = await mergeSegments(['m1/load/chat-turns', 'm2/load/chat-turns'].map(readSegment));
+ * const exact = await mergeSegments(segs, { exact: true }); // from raw.json.gz, kept with --raw-samples
  */
-export async function mergeSegments(segs: readonly SegmentFiles[]): Promise<K6Summary> {
-  const { accs, thresholds, stats, gauges } = await accumulate(segs);
+export async function mergeSegments(segs: readonly SegmentFiles[], o: { readonly exact?: boolean } = {}): Promise<K6Summary> {
+  const { accs, thresholds, stats, gauges } = await accumulate(segs, o.exact === true);
   // Segments run side by side: the merged run lasted as long as its longest segment.
   const seconds = Math.max(...segs.map((s) => elapsedSeconds(s.summary) ?? s.result.duration_ms / 1000));
   const metrics: Record<string, K6Metric> = {};
@@ -190,10 +174,10 @@ export async function mergeSegments(segs: readonly SegmentFiles[]): Promise<K6Su
 }
 
 /**
- * Every (sub)metric of the segments accumulated: exactly from the raw samples when every segment kept them, else in log
- * histograms (a segment's histograms.json joined as it is, raw samples folded in).
+ * Every (sub)metric of the segments accumulated: in log histograms (a segment's histograms.json joined as it is, the raw
+ * samples of one without it folded in), or exactly from the raw samples (see mergeSegments).
  */
-async function accumulate(segs: readonly Pick<SegmentFiles, 'summary' | 'raw' | 'histograms'>[], bounded = false) {
+async function accumulate(segs: readonly Pick<SegmentFiles, 'summary' | 'raw' | 'histograms'>[], exactAsked: boolean) {
   const kinds = new Map<string, Kind>();
   const stats = new Map<string, string[]>();
   const thresholds = new Map<string, Set<string>>();
@@ -210,7 +194,8 @@ async function accumulate(segs: readonly Pick<SegmentFiles, 'summary' | 'raw' | 
       if (sub && !subsOf.get(sub.parent)?.some((x) => x.name === key)) subsOf.set(sub.parent, [...(subsOf.get(sub.parent) ?? []), sub.sub]);
     }
   }
-  const exact = !bounded && segs.every((s) => s.raw !== undefined);
+  // Exact from the raw samples when asked, or when no segment wrote histograms (an older segment, a CSV output).
+  const exact = segs.every((s) => s.raw !== undefined) && (exactAsked || !segs.some((s) => s.histograms !== undefined));
   const accs = new Map<string, Acc>();
   const add = (key: string, kind: Kind, v: number) => {
     const a = accs.get(key) ?? { kind, values: [], sum: 0, count: 0, nonZero: 0, ...(kind === 'trend' && !exact ? { hist: emptyHistogram() } : {}) };
@@ -222,11 +207,11 @@ async function accumulate(segs: readonly Pick<SegmentFiles, 'summary' | 'raw' | 
     if (v !== 0) a.nonZero++;
   };
   for (const s of segs) {
-    if (s.raw === undefined) {
-      joinStored(accs, JSON.parse(readFileSync(s.histograms as string, 'utf8')) as SegmentHistograms);
+    if (!exact && s.histograms !== undefined) {
+      joinStored(accs, JSON.parse(readFileSync(s.histograms, 'utf8')) as HistogramFile);
       continue;
     }
-    for await (const [metric, value, tags] of samples(s.raw)) {
+    for await (const [metric, value, tags] of samples(s.raw as string)) {
       const kind = kinds.get(metric) ?? 'trend';
       if (kind === 'gauge') continue;
       add(metric, kind, value);
@@ -236,48 +221,19 @@ async function accumulate(segs: readonly Pick<SegmentFiles, 'summary' | 'raw' | 
   return { accs, thresholds, stats, gauges };
 }
 
-/** Adds a segment's stored histograms, counts and sums into the accumulators. */
-function joinStored(accs: Map<string, Acc>, h: SegmentHistograms): void {
+/** Adds a segment's stored histograms, counts and sums into the accumulators (gauges come from the summaries). */
+function joinStored(accs: Map<string, Acc>, h: HistogramFile): void {
+  if (h.format !== HISTOGRAM_FORMAT) throw new UsageError(`merge: a ${HISTOGRAMS_FILE} of an older format ('${h.format}'); merge from its raw samples instead`);
   for (const [key, m] of Object.entries(h.metrics)) {
+    if (m.kind === 'gauge') continue;
     const a = accs.get(key) ?? { kind: m.kind, values: [], sum: 0, count: 0, nonZero: 0, ...(m.kind === 'trend' ? { hist: emptyHistogram() } : {}) };
     accs.set(key, a);
     a.sum += m.sum;
     a.count += m.count;
     a.nonZero += m.nonZero;
-    if (a.hist && m.histogram) {
-      const from = emptyHistogram();
-      for (const [i, c] of m.histogram.buckets) from.buckets.set(i, c);
-      Object.assign(from, { zeros: m.histogram.zeros, min: m.histogram.min, max: m.histogram.max, count: m.count, sum: m.sum });
-      mergeInto(a.hist, from);
-    }
+    const from = loadAcc(m).hist;
+    if (a.hist && from) mergeInto(a.hist, from);
   }
-}
-
-/**
- * A segment's metrics as bounded histograms (histograms.json): every trend of its summary, sub-metrics included, in log
- * buckets within RELATIVE_ERROR, and every counter and rate as its counts. Its size grows with the spread of the
- * latencies and the number of metrics, never with the request count.
- *
- * @example
- * writeFileSync(join(dir, HISTOGRAMS_FILE), JSON.stringify(await segmentHistograms({ summary, raw: join(dir, RAW_FILE) })));
- */
-export async function segmentHistograms(seg: { readonly summary: K6Summary; readonly raw: string }): Promise<SegmentHistograms> {
-  const { accs } = await accumulate([seg], true);
-  return {
-    relative_error: RELATIVE_ERROR,
-    metrics: Object.fromEntries(
-      [...accs].map(([key, a]) => [
-        key,
-        {
-          kind: a.kind,
-          sum: a.sum,
-          count: a.count,
-          nonZero: a.nonZero,
-          ...(a.hist ? { histogram: { zeros: a.hist.zeros, min: a.hist.min, max: a.hist.max, buckets: [...a.hist.buckets].sort((x, y) => x[0] - y[0]) } } : {}),
-        },
-      ]),
-    ),
-  };
 }
 
 /** A segment's own run length: k6 computes every counter's rate as count / elapsed seconds. */

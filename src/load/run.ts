@@ -14,16 +14,17 @@ import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { dashboardEnv, wantsDashboard } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { type Engine, type EngineChoice, engineId, engineOfRun } from './engine.js';
-import { k6ExtraArgs, type LoadExtras, RAW_FILE } from './extras.js';
+import { HISTOGRAMS_FILE, k6ExtraArgs, type LoadExtras, RAW_FILE, segmentFiles } from './extras.js';
 import { GeneratorWatch } from './generator-watch.js';
 import { interruption } from './interrupt.js';
 import { prepareRunKit } from './kit.js';
-import { HISTOGRAMS_FILE, segmentHistograms } from './merge.js';
 import { expectationsOf, type LoadResult } from './page.js';
+import { histogramsOfRaw } from './raw-histograms.js';
 import { checkScenario } from './scenarios.js';
 import { startEngine } from './spawn-engine.js';
 import { thresholdsOf } from './summary.js';
 import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
+import { timelineOfHistogramFiles } from './timeline-series.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -65,16 +66,16 @@ export function runLimitSeconds(profile: WorkloadName, duration: string | undefi
 }
 
 /**
- * A segment's metrics as bounded histograms beside its raw samples (histograms.json), which `merge` joins when the raw
- * samples are gone; a raw file it cannot read (a run cut short) leaves none, and the raw samples stand.
+ * A segment's histograms.json: the built-in engine wrote it; a k6 run's JSON output is folded into it. A raw file that
+ * cannot be read (a run cut short) leaves none, and merge says so.
  */
-async function keepHistograms(dir: string, summary: K6Summary): Promise<void> {
-  const raw = join(dir, RAW_FILE);
-  if (!existsSync(raw)) return;
+async function keepHistograms(dir: string, summary: K6Summary, raw: string | undefined): Promise<void> {
+  const file = join(dir, HISTOGRAMS_FILE);
+  if (existsSync(file) || raw === undefined || !existsSync(raw)) return;
   try {
-    writeFileSync(join(dir, HISTOGRAMS_FILE), `${JSON.stringify(await segmentHistograms({ summary, raw }))}\n`);
+    writeFileSync(file, `${JSON.stringify(await histogramsOfRaw(raw, summary))}\n`);
   } catch {
-    rmSync(join(dir, HISTOGRAMS_FILE), { force: true });
+    rmSync(file, { force: true });
   }
 }
 
@@ -100,8 +101,11 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   mkdirSync(dir, { recursive: true });
   const engine = engineOfRun(o);
   // What an earlier run in this folder left must not pass for this run's.
-  for (const f of ['summary.json', 'dashboard.html', 'engine.log', TIMELINE_FILE, HISTOGRAMS_FILE]) rmSync(join(dir, f), { force: true });
+  for (const f of ['summary.json', 'dashboard.html', 'engine.log', TIMELINE_FILE, HISTOGRAMS_FILE, RAW_FILE]) rmSync(join(dir, f), { force: true });
   const work = join(dir, '.work');
+  const segment = segmentFiles(o.extras, engine.kind, dir, work);
+  // A segment without raw samples draws its run over time from its histograms; it writes no sample for it.
+  const fromHistograms = o.extras?.segment !== undefined && segment.raw === undefined;
   const kit = await prepareRunKit({ root: o.root, engine, scenario: o.scenario, profile: o.profile, loaded: o.loaded, work, overrides: o.overrides });
   const { script, config } = kit;
   const env = secretEnv(o.loaded);
@@ -112,10 +116,10 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
   // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
   const wanted = keepsSamples({ dashboard: o.dashboard, atLimit: !wantsDashboard(o), seconds: durationSeconds(shapeDuration(config.shape) ?? '') });
-  const samples = timelineSamples({ wanted, work, segmentRaw: o.extras?.segment ? join(dir, RAW_FILE) : undefined });
+  const samples = fromHistograms ? { args: [], files: [], missing: undefined } : timelineSamples({ wanted, work, segmentRaw: segment.raw });
   const run = startEngine({
     engine,
-    args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, dir), ...samples.args, script],
+    args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, engine.kind, dir, work), ...samples.args, script],
     env: {
       ...process.env,
       ...env,
@@ -150,8 +154,10 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
   const workload = workloadOf(o.profile, o.overrides);
-  const { timeline, missing } = await timelineOfRun(samples, thresholdsOf(summary));
-  if (o.extras?.segment) await keepHistograms(dir, summary);
+  if (o.extras?.segment) await keepHistograms(dir, summary, segment.raw);
+  const { timeline, missing } = fromHistograms
+    ? timelineOfHistogramFiles([join(dir, HISTOGRAMS_FILE)], thresholdsOf(summary))
+    : await timelineOfRun(samples, thresholdsOf(summary));
   const { result, verdict } = await writeRunReport({
     ...o,
     target: p.name,

@@ -2,8 +2,9 @@
 // dropped iterations, error rate and each SLO's metric per interval, and the whole run's latency distribution. Samples
 // are folded into one tally per second (latencies into bounded log histograms), so what the tally holds grows with the
 // run's length and its operations, never with its request count; `timelineOf` then cuts it to at most MAX_POINTS.
+
+import { bucketValue, emptyHistogram, type LogHistogram, mergeInto, quantile, record } from '../core/log-histogram.js';
 import { parseMetricKey, parseThresholdExpression, type ThresholdExpression } from '../core/thresholds.js';
-import { bucketValue, emptyHistogram, type LogHistogram, mergeInto, quantile, record } from './log-histogram.js';
 
 /** The most intervals a timeline keeps: more seconds than this are joined into longer intervals. */
 export const MAX_POINTS = 240;

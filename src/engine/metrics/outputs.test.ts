@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { HistogramFile } from '../../core/histogram-series.js';
 import { mergeSegments, readSegment } from '../../load/merge.js';
 import { windowedP95 } from '../../soak/windows.js';
 import { CSV_HEADER, openOutput, parseOutArg } from './outputs.js';
@@ -54,7 +55,8 @@ describe('parseOutArg', () => {
   it('reads json=FILE and csv=FILE and refuses other outputs or a missing file', () => {
     expect(parseOutArg('json=a/raw.json.gz')).toEqual({ type: 'json', path: 'a/raw.json.gz' });
     expect(parseOutArg('csv=raw.csv')).toEqual({ type: 'csv', path: 'raw.csv' });
-    expect(() => parseOutArg('influxdb=http://x')).toThrow(/json=FILE and csv=FILE/);
+    expect(parseOutArg('histograms=h.json')).toEqual({ type: 'histograms', path: 'h.json' });
+    expect(() => parseOutArg('influxdb=http://x')).toThrow(/json=FILE, csv=FILE and histograms=FILE only/);
     expect(() => parseOutArg('json')).toThrow(/give a file/);
   });
 });
@@ -112,6 +114,26 @@ describe('JSON output', () => {
     }
     expect(merged.metrics.http_reqs?.count).toBe(200);
     expect(merged.metrics.http_reqs?.rate).toBeCloseTo(10);
+  });
+});
+
+describe('histograms output', () => {
+  it("is read back by dialtone's segment merge: counts exact, every percentile within the histograms' 1 %", async () => {
+    const { dir, store } = await segmentWith('histograms=histograms.json');
+    const file = JSON.parse(readFileSync(join(dir, 'histograms.json'), 'utf8')) as HistogramFile;
+    expect(file.intervals).toHaveLength(21); // 20 s from .678 past a second touch 21 whole seconds
+    expect(Object.keys(file.intervals[0]?.metrics ?? {}).sort()).toEqual(
+      ['http_req_duration{op:chat.open}', 'http_req_duration{op:chat.respond}', 'http_req_failed', 'http_reqs'].sort(),
+    );
+    const merged = await mergeSegments([readSegment(dir)]);
+    const ours = summaryExport(store).metrics;
+    for (const key of ['http_req_duration', 'http_req_duration{op:chat.respond}', 'http_req_duration{expected_response:true}']) {
+      for (const stat of ['p(90)', 'p(95)', 'med', 'min', 'max', 'avg'])
+        expect(Math.abs((merged.metrics[key]?.[stat] as number) / (ours[key]?.[stat] as number) - 1), `${key} ${stat}`).toBeLessThanOrEqual(0.0201);
+      expect(merged.metrics[key]?.thresholds).toEqual(ours[key]?.thresholds);
+    }
+    for (const key of ['http_req_failed', 'checks']) expect(merged.metrics[key], key).toEqual(ours[key]);
+    expect(merged.metrics.http_reqs?.count).toBe(200);
   });
 });
 

@@ -1,15 +1,20 @@
 // `--out json=FILE` and `--out csv=FILE` (/results-output/real-time/json/, /results-output/real-time/csv/): every
-// sample streamed to a file, gzipped when the name ends in .gz. They listen to the store, so without an output the hot
-// path builds no string at all.
+// sample streamed to a file, gzipped when the name ends in .gz; and `--out histograms=FILE`, dialtone's bounded
+// histograms (histogram-output.ts). They listen to the store, so without an output the hot path builds no string at all.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { openHistogramOutput } from './histogram-output.js';
 import type { MetricStore } from './store.js';
+
+/** The outputs the built-in engine writes. */
+const OUTPUT_TYPES = ['json', 'csv', 'histograms'] as const;
+type OutputType = (typeof OUTPUT_TYPES)[number];
 
 /** One `--out` flag: the kind of output and its file. */
 export interface OutputSpec {
-  readonly type: 'json' | 'csv';
+  readonly type: OutputType;
   readonly path: string;
 }
 
@@ -31,9 +36,10 @@ export function parseOutArg(arg: string): OutputSpec {
   const eq = arg.indexOf('=');
   const type = (eq < 0 ? arg : arg.slice(0, eq)).trim();
   const path = eq < 0 ? '' : arg.slice(eq + 1).trim();
-  if (type !== 'json' && type !== 'csv') throw new Error(`--out ${arg}: the built-in engine writes json=FILE and csv=FILE only`);
+  if (!(OUTPUT_TYPES as readonly string[]).includes(type))
+    throw new Error(`--out ${arg}: the built-in engine writes json=FILE, csv=FILE and histograms=FILE only`);
   if (path === '') throw new Error(`--out ${arg}: give a file, e.g. --out ${type}=results.${type}`);
-  return { type, path };
+  return { type: type as OutputType, path };
 }
 
 /**
@@ -45,8 +51,15 @@ export function parseOutArg(arg: string): OutputSpec {
  * await out.close();
  */
 export function openOutput(spec: OutputSpec, store: MetricStore): Output {
-  return spec.type === 'json' ? openJsonOutput(spec.path, store) : openCsvOutput(spec.path, store);
+  return { spec, ...OPENERS[spec.type](spec.path, store) };
 }
+
+/** Each output's opener, by type. */
+const OPENERS: Record<OutputType, (path: string, store: MetricStore) => Omit<Output, 'spec'>> = {
+  json: (path, store) => openJsonOutput(path, store),
+  csv: (path, store) => openCsvOutput(path, store),
+  histograms: openHistogramOutput,
+};
 
 /** Characters buffered before one write: a few large writes cost far less than one per sample. */
 const CHUNK = 1 << 20;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyHistogram, mergeInto, quantile, RELATIVE_ERROR, record } from './log-histogram.js';
-import { percentile } from './merge.js';
+import { percentile } from './percentile.js';
 
 /** A seeded stream of lognormal latencies (ms), so the test reads the same numbers every run. */
 function latencies(n: number, seed: number): number[] {
