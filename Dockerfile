@@ -1,10 +1,10 @@
-# The dialtone image: the CLI and its built-in load engine on Node 20, with Debian's Chromium for the voice-browser
+# The dialtone image: the CLI and its built-in load engine on Node 26 (the active LTS), with Debian's Chromium for the voice-browser
 # scenario. No k6 in it, ever: the built-in engine runs the scenarios. k6 users keep the k6-operator with k6's own image
 # (`dialtone k6-operator`); `dialtone k8s-job` writes the Indexed Job that runs this one.
 #
 #   docker build -t dialtone:0.1.0 .      (the tag k8s-job uses by default: dialtone:VERSION, from package.json)
 #   docker run --rm dialtone:0.1.0 npx dialtone load chat-turns --target /config/profile.json --engine builtin
-FROM node:20-bookworm-slim
+FROM node:26-trixie-slim
 
 # Chromium for voice-browser (found on PATH as `chromium`), CA certificates for the targets' TLS.
 RUN apt-get update \

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm test: typecheck and lint first, then unit and integration tests, the conformance gate with the defect self-test
-// against the reference target, and the real load runs (on the user's k6 when installed, else the built-in engine).
+// against the reference target, and the real load runs (on the user's k6 when installed, else the built-in engine); last
+// the gate and the smoke loads on the other supported Node lines.
 // Prints one closing line "N passed, N failed" counting every test, case and defect.
 //
 // Steps run in phases; the steps of a phase run side by side, each a process of its own, and a phase starts when the
@@ -12,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NODE_LINES } from './node-lines.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
@@ -63,6 +65,9 @@ const PHASES = {
   gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
   timing: [vitest('timing'), then([vitest('timing-wait'), vitest('timing-wait-2'), vitest('timing-wait-3')], vitest('timing-after-waits'))],
   'timing-alone': [vitest('timing-alone')],
+  // The gate and the smoke loads again on each supported Node line besides this one (scripts/node-lines.mjs), the lines
+  // side by side: they run last, so a failure on the machine's own line is found first.
+  'node-lines': Object.keys(NODE_LINES).map((line) => [`node ${line}: gate and smoke loads`, process.execPath, ['scripts/node-lines.mjs', '--line', line]]),
 };
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
 if (only !== undefined && !(only in PHASES)) {
@@ -79,8 +84,11 @@ const vitestResults = Object.values(PHASES)
   .flatMap(projectsOf)
   .map((p) => `reports/unit/${p}.json`);
 
+/** The gate's results: the machine's Node line's, then each other line's (the node-lines phase). */
+const gateResults = ['reports/conformance/results.json', ...Object.keys(NODE_LINES).map((line) => `reports/node-lines/${line}/conformance/results.json`)];
+
 // Results of an earlier run must never be counted as this run's.
-for (const stale of [...vitestResults, 'reports/unit/results.json', 'reports/conformance/results.json']) rmSync(`${root}${stale}`, { force: true });
+for (const stale of [...vitestResults, 'reports/unit/results.json', ...gateResults]) rmSync(`${root}${stale}`, { force: true });
 
 /**
  * Runs one step and resolves with its exit code and seconds. Beside other steps its output goes out a whole line at a
@@ -148,8 +156,8 @@ for (const file of vitestResults) {
   passed += unit.numPassedTests;
   failed += unit.numFailedTests;
 }
-const conf = read('reports/conformance/results.json');
-if (conf) {
+for (const conf of gateResults.map(read)) {
+  if (!conf) continue;
   passed += conf.totals.pass + conf.totals.observed;
   failed += conf.totals.fail;
   for (const d of conf.selftest?.defects ?? []) d.exact ? passed++ : failed++;

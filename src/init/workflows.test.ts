@@ -70,10 +70,10 @@ describe('the workflows of dialtone init', () => {
     expect(job(gateWorkflow(options('builtin', ['qa', 'prod']))).env.PROFILE).toBe('dialtone/profiles/qa.json');
   });
 
-  it('install dialtone as the package of the project: setup-node 20 with the npm cache, npm ci, npx dialtone; no clone, no Go', () => {
+  it('install dialtone as the package of the project: setup-node 26 (the active LTS) with the npm cache, npm ci, npx dialtone; no clone, no Go', () => {
     for (const text of [gateWorkflow(options('builtin')), nightlyWorkflow(options('builtin')), nightlyWorkflow(options('k6'))]) {
       const steps = job(text).steps;
-      expect(steps.find((s) => s.uses === 'actions/setup-node@v4')?.with).toEqual({ 'node-version': 20, cache: 'npm' });
+      expect(steps.find((s) => s.uses === 'actions/setup-node@v4')?.with).toEqual({ 'node-version': 26, cache: 'npm' });
       expect(steps.filter((s) => s.run === 'npm ci')).toHaveLength(1);
       expect(steps.filter((s) => s.run?.includes('dialtone ')).every((s) => s.run?.startsWith('npx dialtone '))).toBe(true);
       expect(text).not.toMatch(/git clone|setup-go|go (build|install)|repository: .*dialtone/);

