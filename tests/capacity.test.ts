@@ -8,9 +8,10 @@ import { dialtone } from './run-cli.js';
 // The search against the reference target at a known capacity: chat served like a one-worker queue of N requests per
 // second, so one 7-request conversation a second costs 7 of them. Steps of 10 s: in 7 s a queue 17 % over the known
 // capacity need not yet have pushed p95 past its 500 ms SLO with a core busy, so a shorter step can hold a rate the
-// target cannot keep up.
+// target cannot keep up. One known capacity is searched for real here; the search's walk at other capacities (chat=10
+// among them), with noise, is checked in-process over many seeds (src/capacity/search.test.ts, on a simulated surface).
 const SEARCH = ['--start-rate', '1', '--step', '10s', '--warmup', '2s', '--max-steps', '8'];
-const KNOWN = [10, 18].map((perSecond) => ({ perSecond, conversations: perSecond / 7 }));
+const KNOWN = { perSecond: 18, conversations: 18 / 7 };
 
 async function search(extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; result: CapacityResult; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-capacity-'));
@@ -20,31 +21,25 @@ async function search(extra: string[]): Promise<{ code: number | null; stdout: s
 }
 
 describe('dialtone capacity', () => {
-  it.concurrent('finds a known capacity within 15 % at two settings, and names the load generator when it is the limit', async () => {
-    const [low, high, generator] = await Promise.all([
-      search(['--capacity', `chat=${KNOWN[0]?.perSecond}`]),
+  it.concurrent('finds a known capacity within 15 %, and names the load generator when it is the limit', async () => {
+    const [high, generator] = await Promise.all([
       // From 1.5 a second the search brackets 2.57 in five steps (1.5, 3, 2.25, then two refining); from 1 it took six.
-      search(['--capacity', `chat=${KNOWN[1]?.perSecond}`, '--start-rate', '1.5']),
+      search(['--capacity', `chat=${KNOWN.perSecond}`, '--start-rate', '1.5']),
       // One VU cannot start conversations faster than it finishes them: the engine drops iterations while a 70 requests/s target holds.
       search(['--capacity', 'chat=70', '--max-vus', '1', '--max-steps', '3']),
     ]);
-    for (const [run, known] of [
-      [low, KNOWN[0]],
-      [high, KNOWN[1]],
-    ] as const) {
-      expect(run.code, run.stderr).toBe(0);
-      expect(run.result.analysis.limited_by).toBe('target');
-      const found = run.result.analysis.max_sustainable_rate as number;
-      console.log(
-        `capacity: found ${found.toFixed(2)} conversations/s of a known ${known?.conversations.toFixed(2)} ` +
-          `(${((found / (known?.conversations ?? 1) - 1) * 100).toFixed(1)} %) in ${run.result.steps.length} steps`,
-      );
-      expect(Math.abs(found - (known?.conversations ?? 0)) / (known?.conversations ?? 1)).toBeLessThanOrEqual(0.15);
-      expect(run.stdout).toContain(`Sustains ${found.toFixed(2)} conversations/s with every SLO held`);
-      // capacity.json and the page name the engine that ran the steps.
-      expect(['k6', 'builtin']).toContain(run.result.engine.kind);
-      expect(run.result.engine.version).not.toBe('');
-    }
+    expect(high.code, high.stderr).toBe(0);
+    expect(high.result.analysis.limited_by).toBe('target');
+    const found = high.result.analysis.max_sustainable_rate as number;
+    console.log(
+      `capacity: found ${found.toFixed(2)} conversations/s of a known ${KNOWN.conversations.toFixed(2)} ` +
+        `(${((found / KNOWN.conversations - 1) * 100).toFixed(1)} %) in ${high.result.steps.length} steps`,
+    );
+    expect(Math.abs(found - KNOWN.conversations) / KNOWN.conversations).toBeLessThanOrEqual(0.15);
+    expect(high.stdout).toContain(`Sustains ${found.toFixed(2)} conversations/s with every SLO held`);
+    // capacity.json and the page name the engine that ran the steps.
+    expect(['k6', 'builtin']).toContain(high.result.engine.kind);
+    expect(high.result.engine.version).not.toBe('');
     expect(generator.code, generator.stderr).toBe(0);
     expect(generator.result.analysis.limited_by).toBe('load-generator');
     expect(generator.result.analysis.max_sustainable_rate).toBeNull();

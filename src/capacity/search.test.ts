@@ -151,6 +151,21 @@ describe('the search on a simulated queue of known capacity', () => {
     }
   });
 
+  it("finds the end-to-end test's known capacities, chat=10 from 1/s and chat=18 from 1.5/s (7 requests a conversation), within 15 %", async () => {
+    for (const [perSecond, startRate] of [
+      [10, 1],
+      [18, 1.5],
+    ] as const) {
+      for (const seed of SEEDS) {
+        const found = await searchOn({ capacity: perSecond / 7, noise: 0.05, seed }, { ...OPTIONS, startRate, maxSteps: 8 });
+        const rate = found.analysis.max_sustainable_rate as number;
+        expect([found.outcome.stopped, found.analysis.limited_by], `chat=${perSecond} seed ${seed}`).toEqual(['refined', 'target']);
+        expect(Math.abs(rate - perSecond / 7) / (perSecond / 7), `chat=${perSecond} seed ${seed}`).toBeLessThanOrEqual(0.15);
+        expect(verdictOf(found)).toContain(`Sustains ${rate.toFixed(2)} conversations/s with every SLO held`);
+      }
+    }
+  });
+
   it('confirms the boundary with its repeats, each a pair of steps at the rate that held and the rate that broke', async () => {
     const o = { ...OPTIONS, repeats: 2, maxSteps: 30 };
     for (const seed of SEEDS) {
@@ -215,8 +230,10 @@ describe('the search on a simulated queue of known capacity', () => {
   it('names the load generator as the limit when it runs out of VUs before the target breaks, and claims no capacity', async () => {
     for (const seed of SEEDS) {
       const capacity = capacityOf(seed);
-      const found = await searchOn({ capacity, noise: 0.05, seed, generatorLimit: capacity / 2 });
+      // As the end-to-end test's one-VU search: three steps at most, and a budget spent is no failure here.
+      const found = await searchOn({ capacity, noise: 0.05, seed, generatorLimit: Math.min(capacity / 2, 3) }, { ...OPTIONS, maxSteps: 3 });
       expect(found.analysis.limited_by, `seed ${seed}`).toBe('load-generator');
+      expect(cutShort({ stopped: found.outcome.stopped, analysis: found.analysis }), `seed ${seed}`).toBe(false);
       expect(found.analysis.max_sustainable_rate, `seed ${seed}`).toBeNull();
       expect(found.analysis.limit_reason, `seed ${seed}`).toMatch(
         /the engine ran out of VUs \(all 1 busy, \d+ iterations dropped\) before the target broke an SLO/,
