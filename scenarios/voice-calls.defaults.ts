@@ -54,11 +54,12 @@ const defaults: ScenarioDefaults = {
     voice_call_packets_received: 'counter',
   },
   modules: ['http'],
-  // Held calls speaking turns: the closed model holds calls for a whole step, judged by the turns answered.
+  // Held calls speaking turns: the closed model holds calls for a whole step, each taking a turn every 4 s (its message
+  // rate is turns a second), judged by the turns answered. A turn cycle (utterance, reply, pauses) is under 3 s.
   closedModel: {
     held: 'calls',
     sockets: 1,
-    messageRate: 0.5,
+    messageRate: 0.25,
     answered: 'voice_call_turns',
     slos: ['voice_call_turn_latency', 'voice_call_success', 'checks'],
   },

@@ -48,6 +48,7 @@ const concealed = new Trend('voice_call_concealed_share');
 const mos = new Trend('voice_call_mos');
 const success = new Rate('voice_call_success');
 const calls = new Counter('voice_calls');
+/** Turns the agent answered. */
 const turns = new Counter('voice_call_turns');
 const errors = new Counter('voice_call_errors');
 const packetsLost = new Counter('voice_call_packets_lost');
@@ -60,9 +61,11 @@ export const options: Options = {
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 
+/** A turn as it ends: its latency, and one more turn answered (a closed capacity step's throughput). */
 function turnRecorded(t: TurnResult): void {
+  if (t.latencyMs === null) return;
   turns.add(1, { phase: 'turn' });
-  if (t.latencyMs !== null) turnLatency.add(t.latencyMs, { phase: 'turn', turn: String(Math.min(t.turn, 9)) });
+  turnLatency.add(t.latencyMs, { phase: 'turn', turn: String(Math.min(t.turn, 9)) });
 }
 
 /** A call's figures at hang-up, each tagged with the phase it measures. */
@@ -94,7 +97,7 @@ function callRecorded(r: CallResult): void {
 }
 
 /** One call with the workload's shape; `untilMs` holds it (more turns) for a capacity step's closed model. */
-async function oneCall(o: { turns: number; untilMs?: number; beforeTurn?: () => void }): Promise<CallResult> {
+async function oneCall(o: { turns: number; untilMs?: number; turnEveryMs?: number; beforeTurn?: () => void }): Promise<CallResult> {
   const token = secret(cfg, 'voice_auth_token');
   const iceServers = await fetchIceServers(webrtcUrl as string, token, VoicePaths.iceServers);
   return voice.call({
@@ -105,6 +108,7 @@ async function oneCall(o: { turns: number; untilMs?: number; beforeTurn?: () => 
     pauseMs: shape.pauseMs,
     holdMs: shape.holdMs,
     ...(o.untilMs !== undefined ? { untilMs: o.untilMs } : {}),
+    ...(o.turnEveryMs !== undefined ? { turnEveryMs: o.turnEveryMs } : {}),
     onTurn: (t) => {
       o.beforeTurn?.();
       turnRecorded(t);
@@ -125,10 +129,18 @@ export default async function voiceCalls(): Promise<void> {
   callRecorded(await oneCall({ turns: shape.turns }));
 }
 
-/** The closed model of a capacity step: one call held for the whole step, speaking turns until the step ends. */
+/**
+ * The closed model of a capacity step: one call held for the whole step, a turn every 1 / messageRate seconds (the
+ * step's message rate is turns a second per call), until the step ends.
+ */
 export async function hold(ctl: HoldControl): Promise<void> {
   ctl.mark();
-  const r = await oneCall({ turns: Number.MAX_SAFE_INTEGER, untilMs: Math.max(0, ctl.remainingMs() - 3_000), beforeTurn: () => ctl.mark() });
+  const r = await oneCall({
+    turns: Number.MAX_SAFE_INTEGER,
+    untilMs: Math.max(0, ctl.remainingMs() - 3_000),
+    turnEveryMs: 1000 / ctl.messageRate,
+    beforeTurn: () => ctl.mark(),
+  });
   ctl.mark();
   callRecorded(r);
 }

@@ -14,6 +14,9 @@
 //  6. the gate across a network (scripts/bench-gate.ts): `dialtone conformance` against the reference target behind a
 //     delay proxy on every host at 0, 100 and 300 ms of added round trip: wall time and pass/observed/skip/fail counts.
 //
+//  7. voice calls per engine core (scripts/bench-voice-calls.ts): voice-calls (werift callers in the engine) at rising
+//     concurrency and voice-browser once, against one reference target: SLOs held, engine CPU per call, calls per core.
+//
 // --full adds: wall time of `npm install && npm start` in a fresh clone with a cold Go build cache
 // (so the build of the Go tools the tests use is included), and of `npm test` in that clone. It takes several minutes.
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,6 +29,7 @@ import { benchEngine, engineTable, writeEngineReport } from './bench-engine.js';
 import { benchGate, gateTable } from './bench-gate.js';
 import { benchLoad, ratioTable } from './bench-load.js';
 import { benchSyncVus, syncTable } from './bench-sync-vus.js';
+import { benchVoiceCalls, voiceTable } from './bench-voice-calls.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const full = process.argv.includes('--full');
@@ -173,6 +177,10 @@ console.log('bench: the gate behind 0, 100 and 300 ms of added round trip…');
 const gate = await benchGate();
 results.gate_rtt = gate.map(({ cases, ...figures }) => figures);
 console.log(gateTable(gate));
+console.log('bench: voice calls per engine core, voice-calls at rising concurrency beside voice-browser…');
+const voice = await benchVoiceCalls();
+results.voice_calls = voice;
+console.log(voiceTable(voice));
 if (full) {
   console.log('bench: fresh clone, npm install && npm start (cold Go build cache), then npm test…');
   results.fresh_clone = freshClone();

@@ -40,6 +40,14 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
     requestsPerIteration: 8,
     search: { startRate: 0.02, stepSeconds: 150, warmupSeconds: 45, gracefulStopSeconds: 60, maxSteps: 6, maxSeconds: 1500 },
   },
+  // A werift call in the engine (the capacity workload: 3 turns), about 8 s: an ice-servers request, a signaling
+  // handshake and each turn's reply are the voice surface's pieces of work (src/reference-target/capacity.ts).
+  'voice-calls': {
+    unit: 'calls',
+    surface: 'voice',
+    requestsPerIteration: 5,
+    search: { startRate: 0.5, stepSeconds: 30, warmupSeconds: 10, gracefulStopSeconds: 15 },
+  },
 };
 
 /** The unit of a scenario, `iterations` for one without a row. */

@@ -27,6 +27,8 @@ declare module 'k6/x/dialtone-voice' {
     turns?: number;
     /** Silence between the end of the agent's reply and the next turn, ms (default 500). */
     pauseMs?: number;
+    /** Turns on a schedule: each begins this long after the one before (a held call's known turn rate). */
+    turnEveryMs?: number;
     /** Silence held after the last turn before hanging up, ms (default 0). */
     holdMs?: number;
     /** The longest wait for the answer and for ICE and DTLS to connect, ms (default 10000). */

@@ -54,6 +54,11 @@ export interface AgentOptions {
   readonly drawReplyTicks?: () => number;
   /** Told of each completed turn: how long the caller spoke. */
   readonly onTurn?: (speechMs: number) => void;
+  /**
+   * At a known voice capacity, each reply is a piece of the surface's work: it waits for the capacity queue (which
+   * also holds it for the work's service time) before its own delay starts.
+   */
+  readonly admitReply?: () => Promise<void>;
 }
 
 /**
@@ -67,6 +72,8 @@ export class VoiceAgent {
   #quietTicks = 0;
   #replyIn = -1;
   #greetIn = -1;
+  /** Ticks since the turn ended, while its reply waits for the capacity queue; -1 when none waits. */
+  #admitting = -1;
 
   constructor(private readonly o: AgentOptions) {}
 
@@ -103,6 +110,7 @@ export class VoiceAgent {
       this.#queue.push(...this.o.clips.reply);
       this.#replyIn = -1;
     }
+    if (this.#admitting >= 0) this.#admitting++;
     if (this.#speechTicks === 0) return;
     this.#quietTicks++;
     if (this.#quietTicks < END_OF_TURN_TICKS) return;
@@ -111,9 +119,20 @@ export class VoiceAgent {
       // A drawn delay counts from the caller's last speech, as a caller measures turn latency: the pause that ended the
       // turn is part of it, and a draw shorter than that pause replies as soon as the turn ends.
       const drawn = this.o.drawReplyTicks?.();
-      this.#replyIn = drawn === undefined ? Math.max(1, this.o.replyDelayTicks) : Math.max(1, drawn - this.#quietTicks + 1);
+      const replyIn = drawn === undefined ? Math.max(1, this.o.replyDelayTicks) : Math.max(1, drawn - this.#quietTicks + 1);
+      if (this.o.admitReply) this.#admit(this.o.admitReply, replyIn);
+      else this.#replyIn = replyIn;
     }
     this.#speechTicks = 0;
     this.#quietTicks = 0;
+  }
+
+  /** The reply starts once admitted, and no sooner than its delay after the turn ended (queueing counts towards it). */
+  #admit(admitReply: () => Promise<void>, replyIn: number): void {
+    this.#admitting = 0;
+    void admitReply().then(() => {
+      this.#replyIn = Math.max(1, replyIn - this.#admitting);
+      this.#admitting = -1;
+    });
   }
 }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { OfferMessage } from '../../contract/voice/shapes.js';
 import { VoiceFrame } from '../../contract/voice/shapes.js';
+import type { Admit } from '../capacity.js';
 import type { TargetContext } from '../context.js';
 import type { StoredConversation } from '../conversations.js';
 import type { Engine } from './engine.js';
@@ -35,8 +36,15 @@ export class VoiceGateway implements GatewayPort {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   readonly #abort = new AbortController();
   #engine: Promise<Engine> | undefined;
+  /** The voice surface's capacity queue at a known capacity: each agent reply is a piece of its work. */
+  #admit: Admit | undefined;
 
   constructor(readonly ctx: TargetContext) {}
+
+  /** Queues every agent reply behind the surface's known capacity (`--capacity voice=N`). */
+  atCapacity(admit: Admit): void {
+    this.#admit = admit;
+  }
 
   /** The media engine, loading from the first call on. */
   engine(): Promise<Engine> {
@@ -73,6 +81,7 @@ export class VoiceGateway implements GatewayPort {
       agentDelays: {
         ...(latency.has('voice.first_agent_audio') ? { greeting: () => latency.draw('voice.first_agent_audio') } : {}),
         ...(latency.has('voice.reply') ? { reply: () => latency.draw('voice.reply') } : {}),
+        ...(this.#admit ? { admitReply: () => (this.#admit as Admit)('voice.reply') } : {}),
       },
     };
   }

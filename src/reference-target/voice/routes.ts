@@ -53,6 +53,7 @@ export const voiceSurface: SurfaceModule = {
       register: (app, admit) => {
         registerIceServers(app, ctx, gw);
         registerSignaling(app, gw, admit);
+        if (admit) gw.atCapacity(admit);
         // A sandbox convenience for a person at a browser; off (`--no-voice-client-page`) the gateway is as bare as a real one.
         if (ctx.voiceClientPage) app.get(VOICE_CLIENT_PATH, async (_req, reply) => reply.type('text/html; charset=utf-8').send(voiceClientPage()));
       },

@@ -26,6 +26,11 @@ export interface CallSpec {
   readonly turns: number;
   /** Silence between the end of the agent's reply and the caller's next turn, in ms. */
   readonly pauseMs: number;
+  /**
+   * Turns on a schedule: each begins this long after the one before (after the pause, if the reply ran late), so a
+   * held call offers a known rate of turns. Absent: each turn follows the last reply after the pause.
+   */
+  readonly turnEveryMs?: number;
   /** Silence held after the last turn before hanging up, in ms. */
   readonly holdMs: number;
   readonly connectTimeoutMs: number;
@@ -161,9 +166,12 @@ class Call {
       }
       r.timeToFirstAgentAudioMs = this.#firstAudibleAt - this.#t0;
       const more = () => !this.signal.aborted && (s.untilMs === undefined || this.#since() < s.untilMs);
+      let due = performance.now();
       for (let turn = 1; turn <= s.turns && more(); turn++) {
         await this.#quietFor(END_OF_SPEECH_MS, s.audioTimeoutMs);
-        await this.#sleep(s.pauseMs);
+        await this.#sleep(Math.max(s.pauseMs, due - performance.now()));
+        if (!more()) break;
+        due = performance.now() + (s.turnEveryMs ?? 0);
         const endedAt = await this.#speak();
         const heard = await this.#audibleAfter(endedAt, s.audioTimeoutMs);
         const t = { turn, latencyMs: heard === null ? null : heard - endedAt };

@@ -38,6 +38,7 @@ function specOf(o: unknown): CallSpec {
     connectTimeoutMs: num('connectTimeoutMs'),
     audioTimeoutMs: num('audioTimeoutMs'),
     turn: x.turn === true,
+    ...(typeof x.turnEveryMs === 'number' && x.turnEveryMs > 0 ? { turnEveryMs: x.turnEveryMs } : {}),
     ...(typeof x.untilMs === 'number' ? { untilMs: x.untilMs } : {}),
     ...(typeof x.onTurn === 'function' ? { onTurn: x.onTurn as CallSpec['onTurn'] } : {}),
   };
