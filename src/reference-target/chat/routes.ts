@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ChatChannel,
+  ChatCloseRequest,
   type ChatCloseResponse,
+  ChatCreateRequest,
   type ChatCreateResponse,
   ChatErrors,
   ChatOperation,
+  ChatRespondRequest,
   type ChatRespondResponse,
-  LangCode,
 } from '../../contract/chat/shapes.js';
+import { checkBody } from '../checked-body.js';
 import type { TargetContext } from '../context.js';
 import { isRecord, sendError } from '../http.js';
 import { drawnDelayMs } from '../latency.js';
@@ -20,37 +23,26 @@ import { agentTurn, GREETING } from './agent.js';
 type Params = { version: string; account: string; project: string; op: string };
 type Handler = (ctx: TargetContext, body: Record<string, unknown> | undefined, reply: FastifyReply) => unknown;
 
-const str = (v: unknown): v is string => typeof v === 'string';
-const optional = <T>(v: unknown, ok: (x: unknown) => x is T): boolean => v === undefined || ok(v);
-const langOk = (v: unknown) => v === undefined || (str(v) && LangCode.safeParse(v).success);
-
-/** Validates the optional fields common to create and respond; returns the name of the first bad one. */
-function badField(body: Record<string, unknown>): string | undefined {
-  if (!optional(body.integration_attributes, isRecord)) return 'integration_attributes';
-  if (!langOk(body.asr_lang_code)) return 'asr_lang_code';
-  if (!langOk(body.tts_lang_code)) return 'tts_lang_code';
-  return undefined;
-}
+/** What an INVALID_FIELD error names after its text: the field, or for channel the values it may take. */
+const fieldDetail = (field: string): string => (field === 'channel' ? `channel must be one of ${ChatChannel.options.join(', ')}` : field);
 
 function create(ctx: TargetContext, body: Record<string, unknown> | undefined, reply: FastifyReply) {
   loadMeter(ctx, 'chat.create').hit();
   if (body === undefined && ctx.defects.has('chat-create-requires-body')) {
     return sendError(reply, ChatErrors.INVALID_FIELD, 'body');
   }
-  const b = body ?? {};
-  const bad = badField(b) ?? (optional(b.variant_id, str) ? undefined : 'variant_id') ?? (optional(b.initial_message, str) ? undefined : 'initial_message');
-  if (bad) return sendError(reply, ChatErrors.INVALID_FIELD, bad);
-  const channelOk =
-    b.channel === undefined || (ChatChannel.safeParse(b.channel).success && !(ctx.defects.has('chat-whatsapp-rejected') && b.channel === 'whatsapp'));
-  if (!channelOk) return sendError(reply, ChatErrors.INVALID_FIELD, 'channel must be one of webchat, whatsapp, sms, api');
+  const checked = checkBody(ChatCreateRequest, body);
+  if (!checked.ok) return sendError(reply, ChatErrors.INVALID_FIELD, fieldDetail(checked.fields[0] ?? ''));
+  const b = checked.data;
+  if (b.channel === 'whatsapp' && ctx.defects.has('chat-whatsapp-rejected')) return sendError(reply, ChatErrors.INVALID_FIELD, fieldDetail('channel'));
   const conversation = ctx.conversations.create({
     source: 'chat',
-    channel: (b.channel as string | undefined) ?? 'api',
-    variantId: ctx.defects.has('chat-create-ignores-variant') ? undefined : (b.variant_id as string | undefined),
-    integrationAttributes: b.integration_attributes as Record<string, unknown> | undefined,
+    channel: b.channel ?? 'api',
+    variantId: ctx.defects.has('chat-create-ignores-variant') ? undefined : b.variant_id,
+    integrationAttributes: b.integration_attributes,
   });
   let response = GREETING;
-  if (str(b.initial_message)) {
+  if (b.initial_message !== undefined) {
     const turn = agentTurn(b.initial_message);
     const now = ctx.clock.now();
     conversation.turns.push({ userInput: b.initial_message, userAt: now, agentResponse: turn.response, agentAt: now, intent: turn.intent });
@@ -62,28 +54,32 @@ function create(ctx: TargetContext, body: Record<string, unknown> | undefined, r
 }
 
 function respond(ctx: TargetContext, body: Record<string, unknown> | undefined, reply: FastifyReply) {
-  const b = body ?? {};
-  if (!str(b.conversation_id)) {
+  // The conversation is found, and its state judged, before the other fields: a closed one is 409 whatever they hold.
+  const id = ChatRespondRequest.shape.conversation_id.safeParse(body?.conversation_id);
+  if (!id.success) {
     if (!ctx.defects.has('chat-respond-without-id-accepted')) return sendError(reply, ChatErrors.CONVERSATION_ID_REQUIRED);
     return reply.send({ conversation_id: `conv-${ctx.rng.hex(20)}`, response: agentTurn(undefined).response, end_conversation: false });
   }
-  const conversation = ctx.conversations.get(b.conversation_id);
+  const conversation = ctx.conversations.get(id.data);
   if (!conversation) return sendError(reply, ChatErrors.CONVERSATION_NOT_FOUND);
   if (conversation.status === 'closed') return sendError(reply, ChatErrors.CONVERSATION_CLOSED);
-  if (b.variant_id !== undefined) {
+  // variant_id is a create field: respond's shape leaves it out, so it is looked for in the body as sent.
+  if (body?.variant_id !== undefined) {
     if (!ctx.defects.has('chat-variant-changes-on-respond')) return sendError(reply, ChatErrors.VARIANT_ONLY_ON_CREATE);
-    if (str(b.variant_id)) conversation.variantId = b.variant_id;
+    const variant = ChatCreateRequest.shape.variant_id.safeParse(body.variant_id);
+    if (variant.success && variant.data !== undefined) conversation.variantId = variant.data;
   }
-  const bad = badField(b) ?? (optional(b.message, str) ? undefined : 'message') ?? (optional(b.metadata, isRecord) ? undefined : 'metadata');
-  if (bad) return sendError(reply, ChatErrors.INVALID_FIELD, bad);
+  const checked = checkBody(ChatRespondRequest, body);
+  if (!checked.ok) return sendError(reply, ChatErrors.INVALID_FIELD, fieldDetail(checked.fields[0] ?? ''));
+  const b = checked.data;
   if (b.metadata !== undefined && ctx.defects.has('chat-respond-metadata-rejected')) return sendError(reply, ChatErrors.INVALID_FIELD, 'metadata');
-  if (isRecord(b.integration_attributes)) conversation.integrationAttributes = b.integration_attributes;
+  if (b.integration_attributes !== undefined) conversation.integrationAttributes = b.integration_attributes;
 
   // The user spoke when the request arrived, before the agent's drawn latency (--latency) was spent.
   const userAt = ctx.clock.now() - drawnDelayMs(reply.request);
-  const turn = agentTurn(b.message as string | undefined);
+  const turn = agentTurn(b.message);
   conversation.turns.push({
-    userInput: (b.message as string | undefined) ?? '',
+    userInput: b.message ?? '',
     userAt,
     agentResponse: turn.response,
     agentAt: ctx.clock.now(),
@@ -102,11 +98,12 @@ function respond(ctx: TargetContext, body: Record<string, unknown> | undefined, 
 }
 
 function close(ctx: TargetContext, body: Record<string, unknown> | undefined, reply: FastifyReply) {
-  if (!body || !str(body.conversation_id)) {
+  const checked = checkBody(ChatCloseRequest, body);
+  if (!checked.ok) {
     if (ctx.defects.has('chat-close-without-id-accepted')) return reply.send({ success: true } satisfies ChatCloseResponse);
     return sendError(reply, ChatErrors.CONVERSATION_ID_REQUIRED);
   }
-  const conversation = ctx.conversations.get(body.conversation_id);
+  const conversation = ctx.conversations.get(checked.data.conversation_id);
   if (!conversation) return sendError(reply, ChatErrors.CONVERSATION_NOT_FOUND);
   ctx.conversations.close(conversation);
   const underLoad = ctx.defects.has('chat-close-fails-under-load') && loadMeter(ctx, 'chat.create').perSecond() > CHAT_LOAD_DEFECT_PER_SECOND;
