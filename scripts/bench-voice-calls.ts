@@ -106,7 +106,12 @@ export async function benchVoiceCalls(o: { calls?: readonly number[]; seconds?: 
 const fmt = (v: number | null, d = 0) => (v === null ? '-' : v.toFixed(d));
 
 function runLine(r: VoiceRun): string {
-  return `${r.scenario.padEnd(13)} ${String(r.calls).padStart(5)} calls  SLOs ${r.slosHeld ? 'held  ' : 'BROKEN'}  engine CPU ${fmt(r.cpuCores, 2)} cores (peak ${fmt(r.cpuPeakCores, 2)})  ${fmt(r.cpuMsPerCallSecond, 1)} CPU-ms/s a call  ${fmt(r.callsPerCore, 0)} calls per core  turn p95 ${fmt(r.turnLatencyP95Ms)} ms  connect p95 ${fmt(r.timeToConnectedP95Ms)} ms${r.failed.length ? `  failed: ${r.failed.join(', ')}` : ''}`;
+  return [
+    `${r.scenario.padEnd(13)} ${String(r.calls).padStart(5)} calls  SLOs ${r.slosHeld ? 'held  ' : 'BROKEN'}`,
+    `  engine CPU ${fmt(r.cpuCores, 2)} cores (peak ${fmt(r.cpuPeakCores, 2)})  ${fmt(r.cpuMsPerCallSecond, 1)} CPU-ms/s a call`,
+    `  ${fmt(r.callsPerCore, 0)} calls per core  turn p95 ${fmt(r.turnLatencyP95Ms)} ms  connect p95 ${fmt(r.timeToConnectedP95Ms)} ms`,
+    r.failed.length ? `  failed: ${r.failed.join(', ')}` : '',
+  ].join('');
 }
 
 /** The table bench.ts prints: each run, then the most calls voice-calls held with every SLO, per engine core. */
@@ -116,10 +121,12 @@ export function voiceTable(runs: readonly VoiceRun[]): string {
   return [
     ...runs.map(runLine),
     held
-      ? `voice-calls: ${held.calls} calls held with every SLO on one engine worker (${fmt(held.callsPerCore, 0)} calls per core used, ${fmt(held.cpuMsPerCallSecond, 1)} CPU-ms/s a call)`
+      ? `voice-calls: ${held.calls} calls held with every SLO on one engine worker (${fmt(held.callsPerCore, 0)} calls per core used, ` +
+        `${fmt(held.cpuMsPerCallSecond, 1)} CPU-ms/s a call)`
       : 'voice-calls: no concurrency held every SLO',
     browser
-      ? `voice-browser: ${browser.calls} calls, ${fmt(browser.cpuMsPerCallSecond, 1)} CPU-ms/s a call (Chromium included), SLOs ${browser.slosHeld ? 'held' : 'broken'}`
+      ? `voice-browser: ${browser.calls} calls, ${fmt(browser.cpuMsPerCallSecond, 1)} CPU-ms/s a call (Chromium included), SLOs ` +
+        `${browser.slosHeld ? 'held' : 'broken'}`
       : '',
   ].join('\n');
 }
