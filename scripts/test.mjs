@@ -65,9 +65,10 @@ const PHASES = {
   gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
   timing: [vitest('timing'), then([vitest('timing-wait'), vitest('timing-wait-2'), vitest('timing-wait-3')], vitest('timing-after-waits'))],
   'timing-alone': [vitest('timing-alone')],
-  // The gate and the smoke loads again on each supported Node line besides this one (scripts/node-lines.mjs), the lines
-  // side by side: they run last, so a failure on the machine's own line is found first.
-  'node-lines': Object.keys(NODE_LINES).map((line) => [`node ${line}: gate and smoke loads`, process.execPath, ['scripts/node-lines.mjs', '--line', line]]),
+  // The gate and the smoke loads again on each supported Node line besides this one (scripts/node-lines.mjs), last, so a
+  // failure on the machine's own line is found first. One line after the other: a gate with its self-test keeps both
+  // cores busy, so two side by side would take as long and starve each other's timed cases.
+  'node-lines': [[`gate and smoke loads on Node ${Object.keys(NODE_LINES).join(' and ')}`, process.execPath, ['scripts/node-lines.mjs']]],
 };
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
 if (only !== undefined && !(only in PHASES)) {
