@@ -21,8 +21,10 @@ export function sharedResource(surface: string, capabilities: ReadonlySet<Capabi
 }
 
 const POLL_MS = 25;
-/** A file waits for the files before it, however long they take; each of its cases keeps its own timeout. */
+/** vitest's hook timeout is off: a file waits for the files before it, each case of theirs bounded by its own timeout. */
 const NO_TIMEOUT = 0;
+/** Far beyond what every such file takes one after another across a slow network: only a holder that never let go. */
+const LONGEST_WAIT_MS = 15 * 60_000;
 
 /** Directory locks: mkdir is atomic, so a lock holds across worker threads and processes alike. */
 function lockPath(resource: string): string | undefined {
@@ -30,13 +32,15 @@ function lockPath(resource: string): string | undefined {
   return handover ? join(dirname(handover), `lock-${resource}`) : undefined;
 }
 
-async function acquire(lock: string): Promise<void> {
+async function acquire(lock: string, resource: string): Promise<void> {
+  const deadline = Date.now() + LONGEST_WAIT_MS;
   for (;;) {
     try {
       mkdirSync(lock);
       return;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (Date.now() > deadline) throw new Error(`waited ${LONGEST_WAIT_MS / 60_000} minutes for the ${resource} another file held, which it never freed`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   }
@@ -57,7 +61,7 @@ export function holdDuringFile(resource: string): void {
   if (!lock) return;
   let held = false;
   beforeAll(async () => {
-    await acquire(lock);
+    await acquire(lock, resource);
     held = true;
   }, NO_TIMEOUT);
   afterAll(() => {
