@@ -103,7 +103,7 @@ describe('dialtone on bad input', () => {
     const command = await dialtone(['deploy']);
     expect(command.code).toBe(2);
     expect(command.stderr).toContain(
-      "dialtone: unknown command 'deploy'; commands: target, conformance, load, contract, rules, slos, capacity, start, merge, k6-operator, k8s-job",
+      "dialtone: unknown command 'deploy'; commands: start, target, conformance, load, capacity, merge, slos, verdict, traffic, rules, contract, init",
     );
   });
 
@@ -164,14 +164,22 @@ describe('dialtone load flags', () => {
   it('says a negative --rate must be positive, rather than that the argument is ambiguous', async () => {
     const r = await dialtone(['load', 'chat-turns', '--rate', '-5']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("dialtone: load: --rate must be a positive integer, got '-5'");
+    expect(r.stderr).toContain('dialtone: load: --rate takes a whole number of iterations per second, 1 or more');
+    expect(r.stderr).toContain("got '-5'");
     expectOneLine(r.stderr);
   });
 
   it('exits 2 for a --rate that is not a positive integer', async () => {
     const r = await dialtone(['load', 'chat-turns', '--rate', '0']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('dialtone: load: --rate must be a positive integer');
+    expect(r.stderr).toContain('dialtone: load: --rate takes a whole number of iterations per second, 1 or more');
+    expectOneLine(r.stderr);
+  });
+
+  it('refuses a --rate between whole numbers saying what it takes', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--rate', '2.5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--rate takes a whole number of iterations per second, 1 or more (a VU-based workload reads it as VUs), got '2.5'");
     expectOneLine(r.stderr);
   });
 

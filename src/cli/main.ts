@@ -1,77 +1,84 @@
 import { EnvironmentError, EXIT, UsageError } from '../errors.js';
+import type { CommandSpec } from './command.js';
 
-type CommandModule = { usage: string; run: (argv: string[]) => Promise<number> };
+type CommandModule = { spec: CommandSpec; run: (argv: string[]) => Promise<number> };
 
 /**
  * The commands, by name: scripts and CI depend on these names and their exit codes. Each loads
  * only when called, so a usage error does not pay for importing vitest, fastify and esbuild.
  */
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  start: async () => {
+    const m = await import('./commands/start.js');
+    return { spec: m.spec, run: m.start };
+  },
   target: async () => {
     const m = await import('./commands/target.js');
-    return { usage: m.usage, run: m.target };
+    return { spec: m.spec, run: m.target };
   },
   conformance: async () => {
     const m = await import('./commands/conformance.js');
-    return { usage: m.usage, run: m.conformance };
+    return { spec: m.spec, run: m.conformance };
   },
   load: async () => {
     const m = await import('./commands/load.js');
-    return { usage: m.usage, run: m.load };
-  },
-  contract: async () => {
-    const m = await import('./commands/contract.js');
-    return { usage: m.usage, run: m.contract };
-  },
-  rules: async () => {
-    const m = await import('./commands/rules.js');
-    return { usage: m.usage, run: m.rules };
-  },
-  slos: async () => {
-    const m = await import('./commands/slos.js');
-    return { usage: m.usage, run: m.slos };
+    return { spec: m.spec, run: m.load };
   },
   capacity: async () => {
     const m = await import('./commands/capacity.js');
-    return { usage: m.usage, run: m.capacity };
-  },
-  start: async () => {
-    const m = await import('./commands/start.js');
-    return { usage: m.usage, run: m.start };
+    return { spec: m.spec, run: m.capacity };
   },
   merge: async () => {
     const m = await import('./commands/merge.js');
-    return { usage: m.usage, run: m.merge };
+    return { spec: m.spec, run: m.merge };
   },
-  'k6-operator': async () => {
-    const m = await import('./commands/k6-operator.js');
-    return { usage: m.usage, run: m.k6Operator };
-  },
-  'k8s-job': async () => {
-    const m = await import('./commands/k8s-job.js');
-    return { usage: m.usage, run: m.k8sJob };
-  },
-  init: async () => {
-    const m = await import('./commands/init.js');
-    return { usage: m.usage, run: m.init };
-  },
-  licenses: async () => {
-    const m = await import('./commands/licenses.js');
-    return { usage: m.usage, run: (argv) => m.licenses(argv) };
-  },
-  traffic: async () => {
-    const m = await import('./commands/traffic.js');
-    return { usage: m.usage, run: m.traffic };
+  slos: async () => {
+    const m = await import('./commands/slos.js');
+    return { spec: m.spec, run: m.slos };
   },
   verdict: async () => {
     const m = await import('./commands/verdict.js');
-    return { usage: m.usage, run: m.verdict };
+    return { spec: m.spec, run: m.verdict };
+  },
+  traffic: async () => {
+    const m = await import('./commands/traffic.js');
+    return { spec: m.spec, run: m.traffic };
+  },
+  rules: async () => {
+    const m = await import('./commands/rules.js');
+    return { spec: m.spec, run: m.rules };
+  },
+  contract: async () => {
+    const m = await import('./commands/contract.js');
+    return { spec: m.spec, run: m.contract };
+  },
+  init: async () => {
+    const m = await import('./commands/init.js');
+    return { spec: m.spec, run: m.init };
+  },
+  'k6-operator': async () => {
+    const m = await import('./commands/k6-operator.js');
+    return { spec: m.spec, run: m.k6Operator };
+  },
+  'k8s-job': async () => {
+    const m = await import('./commands/k8s-job.js');
+    return { spec: m.spec, run: m.k8sJob };
+  },
+  licenses: async () => {
+    const m = await import('./commands/licenses.js');
+    return { spec: m.spec, run: (argv) => m.licenses(argv) };
   },
 };
 
-async function help(): Promise<string> {
-  const usages = await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).usage));
-  return `dialtone: load and conformance harness\n\n${usages.join('\n\n')}\n`;
+/** Every command's declaration, in the order `dialtone --help` lists them. */
+export async function commandSpecs(): Promise<CommandSpec[]> {
+  return Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).spec));
+}
+
+/** `dialtone --help`, or with `--markdown` docs/commands.md. */
+async function help(rest: string[]): Promise<string> {
+  const { overview, commandsMarkdown } = await import('./help.js');
+  return rest.includes('--markdown') ? commandsMarkdown(await commandSpecs()) : overview(await commandSpecs());
 }
 
 /** `dialtone --version`: the version in package.json. */
@@ -85,8 +92,13 @@ async function version(): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V') return version();
+  const asked = name === 'help' && rest[0] !== undefined && !rest[0].startsWith('-') ? COMMANDS[rest[0]] : undefined;
+  if (asked) {
+    console.log((await import('./help.js')).commandHelp((await asked()).spec));
+    return EXIT.ok;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(await help());
+    process.stdout.write(await help(rest));
     return name ? EXIT.ok : EXIT.usage;
   }
   const loader = COMMANDS[name];
@@ -97,7 +109,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const command = await loader();
     if (rest.includes('--help') || rest.includes('-h')) {
-      console.log(command.usage);
+      console.log((await import('./help.js')).commandHelp(command.spec));
       return 0;
     }
     return await command.run(rest);

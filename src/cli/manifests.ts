@@ -1,6 +1,8 @@
 // What the manifest commands (k6-operator, k8s-job) share: reading the profile, and their common flags.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { WORKLOADS } from '../load/config.js';
+import type { FlagSpecs } from './command.js';
 
 /**
  * A profile file's JSON for the manifest commands (k6-operator, k8s-job): they need its hosts and the names of its
@@ -21,13 +23,18 @@ export function profileJson(path: string): unknown {
 
 /** The flags both manifest commands take (k6-operator, k8s-job); each adds its own. */
 export const MANIFEST_FLAGS = {
-  target: { type: 'string' },
-  parallelism: { type: 'string' },
-  workload: { type: 'string' },
-  'out-dir': { type: 'string' },
-  secret: { type: 'string' },
-  namespace: { type: 'string' },
-  image: { type: 'string' },
-  rate: { type: 'string' },
-  duration: { type: 'string' },
-} as const;
+  target: { type: 'string', value: 'PROFILE', help: 'the profile of the environment the pods load (required).' },
+  parallelism: { type: 'string', value: 'N', help: 'how many pods share the load (required).' },
+  workload: { type: 'string', value: 'NAME', help: `how hard the run pushes: ${WORKLOADS.join(', ')}.`, default: 'smoke' },
+  'out-dir': { type: 'string', value: 'DIR', help: 'where the manifests go.', default: 'reports/COMMAND/SCENARIO' },
+  secret: {
+    type: 'string',
+    value: 'NAME',
+    help: 'the Kubernetes Secret the credentials come from, by reference; no value is written.',
+    default: 'dialtone-credentials',
+  },
+  namespace: { type: 'string', value: 'NS', help: 'the Kubernetes namespace of the manifests.' },
+  image: { type: 'string', value: 'IMAGE', help: 'the container image the pods run.' },
+  rate: { type: 'string', value: 'N', help: "replaces the workload's arrival rate: a whole number of iterations per second, 1 or more." },
+  duration: { type: 'string', value: '30s', help: "replaces the workload's length (30s, 5m, 1h)." },
+} as const satisfies FlagSpecs;

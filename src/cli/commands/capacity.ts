@@ -3,58 +3,108 @@ import { headroomLine, type ObservedPeak } from '../../capacity/headroom.js';
 import { capacityVerdictLine } from '../../capacity/history.js';
 import { closedModelOf } from '../../capacity/prepare.js';
 import { perOf } from '../../capacity/result.js';
-import type { SearchOptions } from '../../capacity/search.js';
+import { DEFAULT_SEARCH, type SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
 import { EnvironmentError, EXIT, UsageError } from '../../errors.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
-import { ENGINE_USAGE, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
+import { ENGINE_CHOICES, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
 import { catchInterrupts } from '../../load/interrupt.js';
-import { checkScenario } from '../../load/scenarios.js';
+import { checkScenario, scenarioNames } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { readModel } from '../../traffic/model-file.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { ALLOW_LIVE_FLAG, ENGINE_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 import { REGRESSION_EXIT } from './load-extras.js';
 
-export const usage = `dialtone capacity SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--report-dir DIR] [--allow-live] [--capacity SURFACE=N]...
-    [--start-rate N] [--max-rate N] [--factor N] [--precision 0.1] [--step 20s] [--warmup 5s] [--graceful-stop 2s]
-    [--max-steps N] [--max-time 15m] [--max-vus N] [--repeats N] [--history FILE] [--fail-on-regression]
-    [--model open|closed] [--message-rate N] [--workload learned] [--traffic FILE]
-  Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
+const D = DEFAULT_SEARCH;
+
+export const spec = defineCommand({
+  name: 'capacity',
+  summary: 'finds the highest arrival rate at which every SLO of a scenario holds, and who limited it',
+  positionals: 'SCENARIO',
+  description: `Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
   long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
   shown are the generic ones; each scenario sets its own where its iterations need them (chat-turns 10s steps,
-  conversations-paging 75s, voice-browser 150s with a 60s graceful stop: src/capacity/units.ts). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.
-  --capacity (only without --target) starts the reference target with that surface at a known capacity.
-  Exit 0 when the search completed, whatever it found (the load generator may be the limit: the report says so);
-  2 usage or profile error; 3 Chromium or the target missing (or k6, under --engine k6); 4 the search could not complete (a step the engine could not run, its step or time budget ran out before the knee, an internal error);
-  5 under --workload learned, the load generator was the limit (the conversations asked were not delivered: no headroom);
-  6 capacity regressed, under --fail-on-regression; 105 a signal stopped the search (its finished steps are written, no
-  capacity is claimed).
-  --repeats N (0 to 5, default 0) steps each boundary rate N more times once refined, going down one --precision when
-  the rate that held breaks on a repeat; the report gives the interval the boundary lies in, from every step at its ends,
-  and says when it is too wide to plan on (over 25 % of its low end).
-  --history FILE keeps one line per search (default DIR/capacity/SCENARIO/history.jsonl) and judges the capacity found
-  against the median of the last 5 searches of the scenario against the same target on the same kind of engine:
-  regressed when lower by more than 10 % (or the search's --precision, when coarser), improved when higher by as much.
-  --model closed (messaging-sockets only) searches the number of sessions held instead of an arrival rate: each VU holds
-  one session for the whole step, its 10 sockets open, each socket sending --message-rate user messages a second
-  (default 1), and a step holds when the replies' SLOs hold and the answered messages keep up with those sent. The
-  rates of the flags above are then sessions held; the report says what was held and at what message rate.
-  --traffic FILE (chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity
-  found: the share of what holds the SLOs it uses, across the boundary's interval. No share when the search was cut
-  short or the load generator was the limit.
-  --workload learned (chat-turns) searches with the traffic model's conversations (--traffic FILE, default
-  ${DEFAULT_TRAFFIC_FILE}), so the share compares like with like: the rate searched is conversations arriving (an open
-  model), each turn waiting for the answer and a think time drawn from the model, turns per conversation drawn too.
-  A step's load is delivered when the conversations started in its steady part keep up with those asked (else the load
-  generator is the limit); it holds when the SLOs held on the requests sent in the steady part and the conversations
-  completed kept up. Steps default to a warm-up of the model's p95 conversation duration (at most 2 min: completions
-  lag arrivals until then) and 30 s after it; the time budget to 12 such steps.
-${ENGINE_USAGE}`;
+  conversations-paging 75s, voice-browser 150s with a 60s graceful stop: src/capacity/units.ts). Writes
+  DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.`,
+  flags: {
+    target: TARGET_FLAG,
+    engine: ENGINE_FLAG,
+    'report-dir': REPORT_DIR_FLAG,
+    'allow-live': ALLOW_LIVE_FLAG,
+    capacity: {
+      type: 'string',
+      multiple: true,
+      value: 'SURFACE=N',
+      help: '(only without --target) starts the reference target with that surface at a known capacity.',
+    },
+    'start-rate': { type: 'string', value: 'N', help: 'the first rate offered.', default: String(D.startRate) },
+    'max-rate': { type: 'string', value: 'N', help: 'never offers more than this.', default: String(D.maxRate) },
+    factor: { type: 'string', value: 'N', help: 'coarse steps multiply the rate by this.', default: String(D.factor) },
+    precision: {
+      type: 'string',
+      value: 'F',
+      help: 'refinement stops once (broken - held) / held is at most this.',
+      default: String(D.precision),
+    },
+    step: { type: 'string', value: 'DURATION', help: 'how long each step runs (20s, 2m).', default: `${D.stepSeconds}s` },
+    warmup: { type: 'string', value: 'DURATION', help: 'the start of each step whose samples are left out.', default: `${D.warmupSeconds}s` },
+    'graceful-stop': {
+      type: 'string',
+      value: 'DURATION',
+      help: 'how long the engine gives running iterations to finish at the end of a step.',
+      default: `${D.gracefulStopSeconds}s`,
+    },
+    'max-steps': { type: 'string', value: 'N', help: 'the step budget.', default: String(D.maxSteps) },
+    'max-time': { type: 'string', value: 'DURATION', help: 'the wall-time budget: no step starts after it is spent.', default: `${D.maxSeconds / 60}m` },
+    'max-vus': { type: 'string', value: 'N', help: 'the VUs a step may start at most.', default: String(D.maxVUs) },
+    repeats: {
+      type: 'string',
+      value: 'N',
+      help: 'steps each boundary rate N more times (0 to 5) once refined, going down one --precision when the rate that held breaks on a repeat; the report gives the interval the boundary lies in, and says when it is too wide to plan on (over 25 % of its low end).',
+      default: String(D.repeats),
+    },
+    history: {
+      type: 'string',
+      value: 'FILE',
+      help: "keeps one line per search and judges the capacity found against the median of the last 5 searches of the scenario against the same target on the same kind of engine: regressed when lower by more than 10 % (or the search's --precision, when coarser), improved when higher by as much.",
+      default: 'DIR/capacity/SCENARIO/history.jsonl',
+    },
+    'fail-on-regression': { ...FAIL_ON_REGRESSION_FLAG, help: 'exits 6 when the capacity regressed.' },
+    model: {
+      type: 'string',
+      value: 'open|closed',
+      help: "closed (messaging-sockets only) searches the number of sessions held instead of an arrival rate: each VU holds one session for the whole step, its 10 sockets open, each sending --message-rate user messages a second; a step holds when the replies' SLOs hold and the answered messages keep up with those sent.",
+      default: 'open',
+    },
+    'message-rate': { type: 'string', value: 'N', help: 'with --model closed, user messages a second per socket.', default: '1' },
+    workload: {
+      type: 'string',
+      value: LEARNED,
+      help: "learned (chat-turns) searches with the traffic model's conversations (--traffic), so the share compares like with like: the rate searched is conversations arriving, each turn waiting for the answer and a think time drawn from the model. Steps default to a warm-up of the model's p95 conversation duration (at most 2 min) and 30 s after it.",
+    },
+    traffic: {
+      type: 'string',
+      value: 'FILE',
+      help: "(chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity found: the share of what holds the SLOs it uses, across the boundary's interval. With --workload learned, the model searched.",
+      default: `${DEFAULT_TRAFFIC_FILE} with --workload learned`,
+    },
+  },
+  exits: {
+    [EXIT.ok]: 'the search completed, whatever it found (the load generator may be the limit: the report says so)',
+    [EXIT.environment]: 'Chromium or the target is missing (or k6, under --engine k6)',
+    [EXIT.internal]: 'the search could not complete: a step the engine could not run, its step or time budget ran out before the knee, or an internal error',
+    [EXIT_LOAD_NOT_DELIVERED]: 'under --workload learned, the load generator was the limit (the conversations asked were not delivered: no headroom)',
+    [EXIT.regressed]: 'capacity regressed, under --fail-on-regression',
+    [EXIT.interrupted]: 'a signal stopped the search: its finished steps are written, no capacity is claimed',
+  },
+  accepts: () => ({ scenarios: scenarioNames(ROOT), engines: ENGINE_CHOICES }),
+});
 
 /** The busiest hour of a traffic model, for the headroom line; chat-turns only (its unit is a conversation). */
 function observedPeak(scenario: string, file: string): ObservedPeak {
@@ -137,35 +187,7 @@ const offered = (s: StepResult) =>
 
 /** Runs the capacity search for one scenario and prints one line per step and the verdict. */
 export async function capacity(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'capacity',
-    argv,
-    {
-      target: { type: 'string' },
-      'report-dir': { type: 'string' },
-      'allow-live': { type: 'boolean' },
-      capacity: { type: 'string', multiple: true },
-      'start-rate': { type: 'string' },
-      'max-rate': { type: 'string' },
-      factor: { type: 'string' },
-      precision: { type: 'string' },
-      step: { type: 'string' },
-      warmup: { type: 'string' },
-      'graceful-stop': { type: 'string' },
-      'max-steps': { type: 'string' },
-      'max-time': { type: 'string' },
-      'max-vus': { type: 'string' },
-      engine: { type: 'string' },
-      history: { type: 'string' },
-      'fail-on-regression': { type: 'boolean' },
-      repeats: { type: 'string' },
-      model: { type: 'string' },
-      'message-rate': { type: 'string' },
-      traffic: { type: 'string' },
-      workload: { type: 'string' },
-    },
-    true,
-  );
+  const { values, positionals } = parseCommand(spec, argv);
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('capacity: name a scenario, e.g. dialtone capacity chat-turns');
   if (extra.length) throw new UsageError(`capacity: unexpected argument '${extra[0]}'`);

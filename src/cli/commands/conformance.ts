@@ -1,30 +1,60 @@
 import { join, relative } from 'node:path';
 import { ruleList } from '../../contract/index.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { engineChoice } from '../../load/engine.js';
+import { ENGINE_CHOICES, engineChoice } from '../../load/engine.js';
 import { catchInterrupts, interruption, onInterrupt } from '../../load/interrupt.js';
+import { scenarioNames } from '../../load/scenarios.js';
 import type { Defect } from '../../reference-target/defect.js';
 import { type DefectId, Defects } from '../../reference-target/defects.js';
 import type { IssuedCredentials } from '../../reference-target/tenancy.js';
 import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';
 
-export const usage = `dialtone conformance [--target PROFILE] [--only GLOB] [--report-dir DIR] [--defect ID]... [--selftest] [--slow] [--under-load SCENARIO@RATE [--engine auto|k6|builtin]]
-  Runs the conformance suite and writes DIR/conformance/{index.html,results.json,junit.xml}.
-  Exit 0 when no documented rule failed, 1 when one did, 2 for a usage or profile error, 3 when the target is unreachable,
-  105 when a signal stopped it (the cases that finished are reported and the gate fails).
-  --selftest  also starts the reference target once per defect and checks the suite fails exactly the broken rules.
-  --slow      also runs the real-time variants of the time-based rules (session expiry, access-token lifetime, outbound
-              status retention), which wait as long as the documents say: the run takes about 2 h 15 min.
-  --under-load SCENARIO@RATE  runs the gate idle, then again while the load scenario holds the target at RATE
-              iterations per second, and lists the rules that passed idle but failed under load (DIR/conformance/under-load.html).
-              Exit 5 when the engine completed less than 90 % of RATE while the gate ran: a gate under a lighter load is no verdict.
-  --engine auto|k6|builtin  with --under-load, the engine that holds the load (default DIALTONE_ENGINE, else auto: the
-              user's k6 when installed, else dialtone's built-in engine); under-load.json and its page name it.`;
+export const spec = defineCommand({
+  name: 'conformance',
+  summary: 'runs the conformance suite: one case per documented rule, a JUnit file and a report',
+  description: `Runs the conformance suite against the target and writes DIR/conformance/{index.html,results.json,junit.xml}.
+  Without --target it starts the reference target on this machine.`,
+  flags: {
+    target: TARGET_FLAG,
+    only: { type: 'string', value: 'GLOB', help: 'runs only the rules whose ids match (chat.*, agents.branch.create).' },
+    'report-dir': REPORT_DIR_FLAG,
+    defect: {
+      type: 'string',
+      multiple: true,
+      value: 'ID',
+      help: 'starts the reference target with this defect, to see the suite catch it (without --target).',
+    },
+    selftest: {
+      type: 'boolean',
+      help: 'also starts the reference target once per defect and checks the suite fails exactly the broken rules.',
+    },
+    slow: {
+      type: 'boolean',
+      help: 'also runs the real-time variants of the time-based rules (session expiry, access-token lifetime, outbound status retention), which wait as long as the documents say: the run takes about 2 h 15 min.',
+    },
+    'under-load': {
+      type: 'string',
+      value: 'SCENARIO@RATE',
+      help: 'runs the gate idle, then again while the load scenario holds the target at RATE iterations per second, and lists the rules that passed idle but failed under load (DIR/conformance/under-load.html).',
+    },
+    engine: { ...ENGINE_FLAG, help: `with --under-load, the engine that holds the load. ${ENGINE_FLAG.help}` },
+  },
+  exits: {
+    [EXIT.ok]: 'no documented rule failed (and, with --selftest, every defect was caught exactly)',
+    [EXIT.failed]: 'a documented rule failed, or a defect was not caught exactly',
+    [EXIT.environment]: 'the target is unreachable',
+    [EXIT.internal]: 'a fault in dialtone itself, never read as a failed rule: the gate is no verdict (set DIALTONE_DEBUG=1 for the stack)',
+    [EXIT.loadNotDelivered]: 'under --under-load, the engine completed less than 90 % of RATE while the gate ran: a gate under a lighter load is no verdict',
+    [EXIT.interrupted]: 'a signal stopped it: the cases that finished are reported and the gate fails',
+  },
+  accepts: () => ({ defects: Object.keys(Defects), scenarios: scenarioNames(ROOT), engines: ENGINE_CHOICES }),
+});
 
 export interface ConformanceOutcome {
   readonly results: Results;
@@ -35,16 +65,7 @@ export interface ConformanceOutcome {
 
 /** Runs the suite (and optionally the defect self-test), writes the reports, prints a summary. */
 export async function conformance(argv: string[]): Promise<number> {
-  const { values } = parse('conformance', argv, {
-    target: { type: 'string' },
-    only: { type: 'string' },
-    'report-dir': { type: 'string' },
-    defect: { type: 'string', multiple: true },
-    selftest: { type: 'boolean' },
-    slow: { type: 'boolean' },
-    'under-load': { type: 'string' },
-    engine: { type: 'string' },
-  });
+  const { values } = parseCommand(spec, argv);
   // Checked before anything starts: a filter that selects no rule, or a report directory that cannot be written.
   if (values.only !== undefined && !ruleList.some((r) => matchesGlob(r.id, values.only))) {
     throw new UsageError(`conformance: --only '${values.only}' selects no rule; rule ids look like chat.close.success-true`);

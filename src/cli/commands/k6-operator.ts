@@ -1,27 +1,27 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
-import { parse } from '../args.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { WORKLOADS } from '../../load/config.js';
+import { scenarioNames } from '../../load/scenarios.js';
+import { defineCommand, parseCommand } from '../command.js';
 import { MANIFEST_FLAGS, profileJson } from '../manifests.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
 
-export const usage = `dialtone k6-operator SCENARIO --target PROFILE --parallelism N [--workload smoke|nightly|capacity] [--out-dir DIR] [--secret NAME] [--namespace NS] [--image IMAGE] [--rate N] [--duration 30s]
-  Writes the k6-operator manifests for a scenario into DIR (default reports/k6-operator/SCENARIO): configmap.yaml
-  (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods). Credentials
-  come from the Kubernetes Secret NAME (default dialtone-credentials) by reference; no value is written.
-  Exit 0, or 2 for usage or a bad profile.`;
+export const spec = defineCommand({
+  name: 'k6-operator',
+  summary: 'writes the k6-operator manifests (ConfigMap, TestRun) to run a scenario on N pods',
+  positionals: 'SCENARIO',
+  description: `Writes the k6-operator manifests for a scenario into DIR (default reports/k6-operator/SCENARIO): configmap.yaml
+  (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods, 1 to 1000).`,
+  flags: MANIFEST_FLAGS,
+  exits: { [EXIT.ok]: 'written', [EXIT.usage]: 'a usage error or a bad profile' },
+  accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: WORKLOADS }),
+});
 
 /** Writes the ConfigMap and TestRun for the k6-operator and says which Secret keys they expect. */
 export async function k6Operator(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'k6-operator',
-    argv,
-    {
-      ...MANIFEST_FLAGS,
-    },
-    true,
-  );
+  const { values, positionals } = parseCommand(spec, argv);
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('k6-operator: name a scenario, e.g. dialtone k6-operator chat-turns --target staging.json --parallelism 4');
   if (extra.length) throw new UsageError(`k6-operator: unexpected argument '${extra[0]}'`);

@@ -1,33 +1,36 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { WORKLOADS } from '../../load/config.js';
 import { checkExpectations } from '../../load/expectations.js';
+import { scenarioNames } from '../../load/scenarios.js';
 import { parseProfile } from '../../profile/load.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { ALLOW_LIVE_FLAG } from '../flags.js';
 import { MANIFEST_FLAGS, profileJson } from '../manifests.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
 
-export const usage = `dialtone k8s-job SCENARIO --target PROFILE --parallelism N [--workload smoke|nightly|capacity] [--out-dir DIR] [--secret NAME] [--namespace NS] [--image IMAGE] [--engine builtin] [--rate N] [--duration 30s] [--allow-live]
-  Writes a Kubernetes Indexed Job for a scenario into DIR (default reports/k8s-job/SCENARIO): configmap.yaml (the
+export const spec = defineCommand({
+  name: 'k8s-job',
+  summary: "writes a Kubernetes Indexed Job that runs a scenario's segments on N pods of the built-in engine",
+  positionals: 'SCENARIO',
+  description: `Writes a Kubernetes Indexed Job for a scenario into DIR (default reports/k8s-job/SCENARIO): configmap.yaml (the
   profile) and job.yaml (batch/v1, N pods from 1 to 64; pod i runs 'dialtone load SCENARIO --segment i/N' on the built-in
-  engine in IMAGE, default dialtone:VERSION from the Dockerfile). Credentials come from the Kubernetes Secret NAME
-  (default dialtone-credentials) by reference; no value is written. Each pod keeps its results in an emptyDir, turns
-  Ready when its segment finished and waits for collect.sh (also written) to copy them; 'dialtone merge' joins them.
-  Exit 0, or 2 for usage or a bad profile.`;
+  engine in IMAGE, default dialtone:VERSION from the Dockerfile). Each pod keeps its results in an emptyDir, turns
+  Ready when its segment finished and waits for collect.sh (also written) to copy them; 'dialtone merge' joins them.`,
+  flags: {
+    ...MANIFEST_FLAGS,
+    engine: { type: 'string', value: 'builtin', help: 'the engine of the pods: the dialtone image has no k6 (for k6, use dialtone k6-operator).' },
+    'allow-live': ALLOW_LIVE_FLAG,
+  },
+  exits: { [EXIT.ok]: 'written', [EXIT.usage]: 'a usage error or a bad profile' },
+  accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: WORKLOADS }),
+});
 
 /** Writes the ConfigMap, the Indexed Job and collect.sh, and says which Secret keys they expect and how to run them. */
 export async function k8sJob(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'k8s-job',
-    argv,
-    {
-      ...MANIFEST_FLAGS,
-      engine: { type: 'string' },
-      'allow-live': { type: 'boolean' },
-    },
-    true,
-  );
+  const { values, positionals } = parseCommand(spec, argv);
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('k8s-job: name a scenario, e.g. dialtone k8s-job chat-turns --target staging.json --parallelism 4');
   if (extra.length) throw new UsageError(`k8s-job: unexpected argument '${extra[0]}'`);

@@ -1,29 +1,42 @@
 import { EXIT, UsageError } from '../../errors.js';
 import { type LoadExtras, parseBaselineTag, parseOut, parseSegment } from '../../load/extras.js';
 import type { Verdict } from '../../nightly/verdict.js';
+import type { FlagSpecs } from '../command.js';
+import { BASELINE_TAG_FLAG, FAIL_ON_REGRESSION_FLAG } from '../flags.js';
 
 /** Exit code of a run whose thresholds held but a metric regressed, under --fail-on-regression. */
 export const REGRESSION_EXIT = EXIT.regressed;
 
-/** The load command's flags for nightly and distributed runs (parsed with the rest by node:util). */
-export const LOAD_EXTRA_OPTIONS = {
-  out: { type: 'string', multiple: true },
-  segment: { type: 'string' },
-  segments: { type: 'string' },
-  history: { type: 'string' },
-  'fail-on-regression': { type: 'boolean' },
-  'baseline-tag': { type: 'string' },
-} as const;
-
-export const LOAD_EXTRA_USAGE = `  --out OUTPUT (repeatable) passes a k6 output through: json=FILE, csv=FILE, and on k6 only experimental-prometheus-rw,
-  influxdb=URL.
-  --history FILE reads and appends the run history there (default DIR/load/SCENARIO/history.jsonl); --fail-on-regression
-  exits 6 when the verdict is 'regressed': a metric outside its band around the last 14 runs of the same workload,
-  drifted beyond its floor since the history began, or worse than at a pinned baseline.
-  --baseline-tag NAME records the run as a pinned baseline (a release: 1.4); later runs are also judged against the
-  newest run carrying each tag ('dialtone verdict' judges a history again).
-  --segments N runs N engine processes on k6 execution segments and merges them; --segment i/N runs one (one per machine)
-  and writes its raw samples for 'dialtone merge'.`;
+/** The load command's flags for nightly and distributed runs. */
+export const LOAD_EXTRA_FLAGS = {
+  out: {
+    type: 'string',
+    multiple: true,
+    value: 'OUTPUT',
+    help: 'passes a k6 output through: json=FILE, csv=FILE, and on k6 only experimental-prometheus-rw, influxdb=URL.',
+  },
+  segment: {
+    type: 'string',
+    value: 'i/N',
+    help: "runs one of N execution segments (one per machine) and writes its histograms (histograms.json) for 'dialtone merge'.",
+  },
+  'raw-samples': {
+    type: 'boolean',
+    help: "with --segment or --segments: a segment also keeps its raw samples (raw.json.gz, k6's JSON output), which grow with the request count; merge still reads the histograms.",
+  },
+  segments: { type: 'string', value: 'N', help: 'runs N engine processes (1 to 16) on k6 execution segments and merges them.' },
+  history: {
+    type: 'string',
+    value: 'FILE',
+    help: 'reads and appends the run history there; the verdict judges the run against the last 14 runs of the same workload.',
+    default: 'DIR/load/SCENARIO/history.jsonl',
+  },
+  'fail-on-regression': {
+    ...FAIL_ON_REGRESSION_FLAG,
+    help: "exits 6 when the verdict is 'regressed': a metric outside its band around the last 14 runs of the same workload, drifted beyond its floor since the history began, or worse than at a pinned baseline.",
+  },
+  'baseline-tag': BASELINE_TAG_FLAG,
+} as const satisfies FlagSpecs;
 
 export interface ParsedExtras {
   readonly extras: LoadExtras;
@@ -45,6 +58,7 @@ export function loadExtrasOf(v: {
   history?: string | undefined;
   'fail-on-regression'?: boolean | undefined;
   'baseline-tag'?: string | undefined;
+  'raw-samples'?: boolean | undefined;
 }): ParsedExtras {
   const segments = v.segments === undefined ? undefined : Number(v.segments);
   // One segment is not a run: it is neither recorded nor judged, so it cannot be a baseline.
@@ -52,12 +66,15 @@ export function loadExtrasOf(v: {
     throw new UsageError("load: --baseline-tag pins a whole run: give it to 'dialtone merge' of the segments, not to --segment i/N");
   if (segments !== undefined && !(Number.isInteger(segments) && segments >= 1 && segments <= 16))
     throw new UsageError(`load: --segments must be an integer from 1 to 16, got '${v.segments}'`);
+  if (v['raw-samples'] && segments === undefined && v.segment === undefined)
+    throw new UsageError('load: --raw-samples keeps the raw samples of a segment: give it with --segment i/N or --segments N');
   if (segments !== undefined && v.segment !== undefined)
     throw new UsageError('load: --segments runs every segment here; --segment i/N runs one: give one of them');
   return {
     extras: {
       outs: (v.out ?? []).map(parseOut),
       segment: v.segment === undefined ? undefined : parseSegment(v.segment),
+      rawSamples: v['raw-samples'] ?? false,
       history: v.history,
       baselineTag: v['baseline-tag'] === undefined ? undefined : parseBaselineTag(v['baseline-tag']),
     },

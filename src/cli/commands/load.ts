@@ -3,44 +3,81 @@ import { EXIT, UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
-import { ENGINE_USAGE, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
+import { ENGINE_CHOICES, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
 import { catchInterrupts, interruption } from '../../load/interrupt.js';
-import { checkScenario } from '../../load/scenarios.js';
+import { checkScenario, scenarioNames } from '../../load/scenarios.js';
 import { failLines } from '../../load/summary.js';
 import { controlLines } from '../../nightly/control.js';
 import { type Verdict, verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { ALLOW_LIVE_FLAG, ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
-import { LEARNED, learnedOf } from './learned.js';
-import { exitWithVerdict, LOAD_EXTRA_OPTIONS, LOAD_EXTRA_USAGE, loadExtrasOf, type ParsedExtras } from './load-extras.js';
+import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
+import { exitWithVerdict, LOAD_EXTRA_FLAGS, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
-export const usage = `dialtone load SCENARIO [--target PROFILE] [--engine auto|k6|builtin] [--workload smoke|nightly|capacity|learned [--traffic FILE] [--compress N]] [--report-dir DIR] [--allow-live] [--rate N] [--duration 30s] [--max-vus N] [--max-start-lag MS] [--dashboard] [--out OUTPUT]... [--history FILE] [--fail-on-regression] [--baseline-tag NAME] [--control] [--segments N | --segment i/N]
-  Bundles scenarios/SCENARIO.ts, runs it on the engine (the user's k6 when installed, else dialtone's built-in engine)
-  and writes DIR/load/SCENARIO/.
-  Exit 0 when every threshold held on the load asked for, 99 (k6's code) when one failed, ${EXIT_LOAD_NOT_DELIVERED} when they held but the
-  load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated), 6 for a regression under
-  --fail-on-regression, 2 for usage, 3 when the target is missing (or k6, under --engine k6), 105 when SIGINT, SIGTERM
-  or SIGHUP stopped it (the part that ran is reported, marked interrupted; a second signal stops at once).
-${ENGINE_USAGE}
-  A profile whose environment is live is refused unless --allow-live is given.
-  --workload picks how hard the run pushes (default smoke); --rate/--duration replace its arrival rate (iterations per
-  second) and length; --max-vus caps the VUs an arrival-rate scenario may start (default: 5 per iteration per second
-  asked, at most 1000).
-  --max-start-lag MS marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS
-  milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run).
-  --workload learned (chat-turns) plays a traffic model ('dialtone traffic learn', --traffic FILE, default
-  traffic-model.json), judged by the nightly SLOs: conversations arrive at the busiest hour's rate for --duration
-  (default 1h), or with --compress N the whole day's hourly rates N times faster (144: 24 h in 10 min), whatever the
-  agent's speed; each turn waits for the answer, then a think time drawn from the model; turns per conversation drawn too.
-  --dashboard exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either
-  engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it.
-${LOAD_EXTRA_USAGE}
-  --control (with --target) first runs the same scenario and workload against the reference target on this machine,
-  with its own history (DIR/control/, or the --history file's .control.jsonl sibling), and reads tonight's verdict
-  beside the control's: a metric that regressed in both moved with the runner, not the product.`;
+export const spec = defineCommand({
+  name: 'load',
+  summary: 'runs a load scenario on k6 or the built-in engine and judges it by its SLOs and its history',
+  positionals: 'SCENARIO',
+  description: `Bundles scenarios/SCENARIO.ts, runs it on the engine (the user's k6 when installed, else dialtone's built-in engine)
+  and writes DIR/load/SCENARIO/. A profile whose environment is live is refused unless --allow-live is given.`,
+  flags: {
+    target: TARGET_FLAG,
+    engine: ENGINE_FLAG,
+    workload: {
+      type: 'string',
+      value: 'NAME',
+      help: `how hard the run pushes: ${[...WORKLOADS, LEARNED].join(', ')}. learned (chat-turns) plays a traffic model ('dialtone traffic learn', --traffic), judged by the nightly SLOs: conversations arrive at the busiest hour's rate for --duration (default 1h), or with --compress N the whole day's hourly rates N times faster; each turn waits for the answer, then a think time drawn from the model.`,
+      default: 'smoke',
+    },
+    traffic: { type: 'string', value: 'FILE', help: 'the traffic model --workload learned plays.', default: DEFAULT_TRAFFIC_FILE },
+    compress: {
+      type: 'string',
+      value: 'N',
+      help: "with --workload learned, plays the whole day's hourly rates N times faster (144: 24 h in 10 min).",
+    },
+    'report-dir': REPORT_DIR_FLAG,
+    'allow-live': ALLOW_LIVE_FLAG,
+    rate: {
+      type: 'string',
+      value: 'N',
+      help: "replaces the workload's arrival rate: a whole number of iterations per second, 1 or more (browsers at once for voice-browser, whose workload runs a number of VUs).",
+    },
+    duration: { type: 'string', value: '30s', help: "replaces the workload's length (30s, 5m, 1h)." },
+    'max-vus': {
+      type: 'string',
+      value: 'N',
+      help: 'caps the VUs an arrival-rate scenario may start.',
+      default: '5 per iteration per second asked, at most 1000',
+    },
+    'max-start-lag': {
+      type: 'string',
+      value: 'MS',
+      help: `marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run).`,
+    },
+    dashboard: {
+      type: 'boolean',
+      help: "exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it.",
+    },
+    ...LOAD_EXTRA_FLAGS,
+    control: {
+      type: 'boolean',
+      help: "(with --target) first runs the same scenario and workload against the reference target on this machine, with its own history (DIR/control/, or the --history file's .control.jsonl sibling), and reads tonight's verdict beside the control's: a metric that regressed in both moved with the runner, not the product.",
+    },
+  },
+  exits: {
+    [EXIT.ok]: 'every threshold held on the load asked for',
+    [EXIT.environment]: 'the target is missing (or k6, under --engine k6)',
+    [EXIT_LOAD_NOT_DELIVERED]: "the thresholds held but the load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated)",
+    [EXIT.regressed]: 'a regression, under --fail-on-regression',
+    [EXIT.thresholds]: "a threshold failed (k6's code)",
+    [EXIT.interrupted]: 'SIGINT, SIGTERM or SIGHUP stopped it: the part that ran is reported, marked interrupted; a second signal stops at once',
+  },
+  accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: [...WORKLOADS, LEARNED], engines: ENGINE_CHOICES }),
+});
 
 /** Parses a workload name (how hard a run pushes); an unknown one is a usage error listing the known ones. */
 export function workloadName(v: string | undefined): WorkloadName {
@@ -51,32 +88,13 @@ export function workloadName(v: string | undefined): WorkloadName {
 
 /** Runs one load scenario and prints its headline. */
 export async function load(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'load',
-    argv,
-    {
-      target: { type: 'string' },
-      workload: { type: 'string' },
-      'report-dir': { type: 'string' },
-      'allow-live': { type: 'boolean' },
-      rate: { type: 'string' },
-      duration: { type: 'string' },
-      'max-vus': { type: 'string' },
-      'max-start-lag': { type: 'string' },
-      dashboard: { type: 'boolean' },
-      engine: { type: 'string' },
-      control: { type: 'boolean' },
-      traffic: { type: 'string' },
-      compress: { type: 'string' },
-      ...LOAD_EXTRA_OPTIONS,
-    },
-    true,
-  );
+  const { values, positionals } = parseCommand(spec, argv);
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('load: name a scenario, e.g. dialtone load chat-turns');
   if (extra.length) throw new UsageError(`load: unexpected argument '${extra[0]}'`);
   const rate = values.rate === undefined ? undefined : Number(values.rate);
-  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new UsageError(`load: --rate must be a positive integer, got '${values.rate}'`);
+  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0))
+    throw new UsageError(`load: --rate takes a whole number of iterations per second, 1 or more (a VU-based workload reads it as VUs), got '${values.rate}'`);
   const maxVUs = values['max-vus'] === undefined ? undefined : Number(values['max-vus']);
   if (maxVUs !== undefined && !(Number.isInteger(maxVUs) && maxVUs > 0))
     throw new UsageError(`load: --max-vus must be a positive integer, got '${values['max-vus']}'`);

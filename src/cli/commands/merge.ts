@@ -1,27 +1,37 @@
 import { relative, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { parseBaselineTag } from '../../load/extras.js';
 import { failLines } from '../../load/summary.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { BASELINE_TAG_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
 import { exitWithVerdict } from './load-extras.js';
 
-export const usage = `dialtone merge DIR... [--report-dir DIR] [--history FILE] [--fail-on-regression] [--baseline-tag NAME]
-  Merges the segments of one load run (each DIR a segment's report directory, made by
-  'dialtone load SCENARIO --segment i/N') into DIR/load/SCENARIO/: percentiles from the union of their raw
-  samples, counts summed, thresholds judged again, then the history, the verdict and the pages. The segments must have
-  run on one kind of engine (k6 or the built-in one); the merged report names it. --baseline-tag NAME records the merged
-  run as a pinned baseline, as 'dialtone load' does.
-  Exit 0 when every merged threshold held, 99 when one failed, 6 for a regression under --fail-on-regression, 2 for usage.`;
+export const spec = defineCommand({
+  name: 'merge',
+  summary: "joins the segments of a distributed load run into one run's report, history and verdict",
+  positionals: 'DIR...',
+  description: `Merges the segments of one load run (each DIR a segment's report directory, made by
+  'dialtone load SCENARIO --segment i/N') into DIR/load/SCENARIO/: percentiles from their histograms joined
+  (histograms.json, within 1 % of the exact ones; a segment without one is read from its raw samples), counts summed,
+  thresholds judged again, then the history, the verdict and the pages. The segments must have
+  run on one kind of engine (k6 or the built-in one); the merged report names it.`,
+  flags: {
+    'report-dir': REPORT_DIR_FLAG,
+    history: { type: 'string', value: 'FILE', help: 'reads and appends the run history there.', default: 'DIR/load/SCENARIO/history.jsonl' },
+    'fail-on-regression': FAIL_ON_REGRESSION_FLAG,
+    'baseline-tag': { ...BASELINE_TAG_FLAG, help: "records the merged run as a pinned baseline, as 'dialtone load' does." },
+  },
+  exits: {
+    [EXIT.ok]: 'every merged threshold held',
+    [EXIT.regressed]: 'a regression, under --fail-on-regression',
+    [EXIT.thresholds]: 'a merged threshold failed',
+  },
+});
 
 /** Merges segment directories into one run's report. */
 export async function merge(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'merge',
-    argv,
-    { 'report-dir': { type: 'string' }, history: { type: 'string' }, 'fail-on-regression': { type: 'boolean' }, 'baseline-tag': { type: 'string' } },
-    true,
-  );
+  const { values, positionals } = parseCommand(spec, argv);
   const baselineTag = values['baseline-tag'] === undefined ? undefined : parseBaselineTag(values['baseline-tag'], 'merge');
   if (!positionals.length) throw new UsageError('merge: name the segment directories, e.g. dialtone merge m1/load/chat-turns m2/load/chat-turns');
   const [{ readSegment }, { mergeAndReport }] = await Promise.all([import('../../load/merge.js'), import('../../load/merge-report.js')]);

@@ -1,28 +1,39 @@
 import { join } from 'node:path';
 import { Rules } from '../../contract/index.js';
-import { UsageError } from '../../errors.js';
-import { parse } from '../args.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { audit, auditText } from '../audit.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { REPORT_DIR_FLAG } from '../flags.js';
 import { ROOT } from '../root.js';
 import { explain, lastOutcomes, ruleIndex, rulesMarkdown } from '../rule-index.js';
 
-export const usage = `dialtone rules [--explain ID] [--markdown] [--audit] [--report-dir DIR]
-  Lists the documented rules, one line each. --explain ID walks one rule: its document, section and sentence, the spec
-  names its case uses, the target code that obeys it (file:line), its case (file:line), what breaks it, and its last
-  outcome (from DIR/conformance/results.json). --markdown prints the table of docs/rules.md. --audit prints, for every
-  documented request field of every operation, the case that shows its effect (or why it cannot be observed); for every
-  credential rule, each operation it covers and its case; for every documented event field, each delivery path and its
-  case; then the counts per kind (exit 1 when a row has neither a case nor a reason).
-  Exit 0, or 2 for an unknown rule id.`;
+export const spec = defineCommand({
+  name: 'rules',
+  summary: 'lists the documented rules, or walks one from its sentence to its case and its last outcome',
+  description: 'Lists the documented rules, one line each.',
+  flags: {
+    explain: {
+      type: 'string',
+      value: 'ID',
+      help: 'walks one rule: its document, section and sentence, the spec names its case uses, the target code that obeys it (file:line), its case (file:line), what breaks it, and its last outcome (from DIR/conformance/results.json).',
+    },
+    markdown: { type: 'boolean', help: 'prints the table of docs/rules.md.' },
+    audit: {
+      type: 'boolean',
+      help: 'prints, for every documented request field of every operation, the case that shows its effect (or why it cannot be observed); for every credential rule, each operation it covers and its case; for every documented event field, each delivery path and its case; then the counts per kind.',
+    },
+    'report-dir': { ...REPORT_DIR_FLAG, help: 'where --explain reads the last outcome from.' },
+  },
+  exits: {
+    [EXIT.ok]: 'listed',
+    [EXIT.failed]: 'under --audit, a row has neither a case nor a reason',
+    [EXIT.usage]: 'an unknown rule id, or another usage error',
+  },
+});
 
 /** Lists, explains, or prints the markdown table of the rule index. */
 export async function rules(argv: string[]): Promise<number> {
-  const { values } = parse('rules', argv, {
-    explain: { type: 'string' },
-    markdown: { type: 'boolean' },
-    audit: { type: 'boolean' },
-    'report-dir': { type: 'string' },
-  });
+  const { values } = parseCommand(spec, argv);
   const id = values.explain;
   if (id !== undefined && !Object.hasOwn(Rules, id)) throw new UsageError(`rules: --explain: no rule '${id}' (list them with: dialtone rules)`);
   const index = await ruleIndex(ROOT);

@@ -1,20 +1,34 @@
+import { EXIT } from '../../errors.js';
+import { WORKLOADS } from '../../load/config.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { checkExpectations } from '../../load/expectations.js';
-import { checkScenario } from '../../load/scenarios.js';
+import { checkScenario, scenarioNames } from '../../load/scenarios.js';
 import { effectiveSlos, thresholdsFor } from '../../load/slos.js';
 import { effectiveShape } from '../../load/workload.js';
 import { parseProfile } from '../../profile/load.js';
 import type { Profile } from '../../profile/schema.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { TARGET_FLAG } from '../flags.js';
 import { profileJson } from '../manifests.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
 
-export const usage = `dialtone slos [--target PROFILE] [--scenario NAME] [--workload smoke|nightly|capacity] [--json]
-  Prints the SLOs each scenario is judged by against PROFILE (default: the scenarios' own defaults), each marked
+export const spec = defineCommand({
+  name: 'slos',
+  summary: 'prints the SLOs and workload each scenario is judged by against a profile, and where each came from',
+  description: `Prints the SLOs each scenario is judged by against PROFILE (default: the scenarios' own defaults), each marked
   'default' or 'profile', and the workload's executor: rate, duration and VU pool, each with where it came from
   (default, profile, or sized by Little's law from the iteration time the SLOs allow). Reads no credential and starts
-  nothing. Exit 0, or 2 when the profile's slos or workloads would not be taken (one line says which).`;
+  nothing.`,
+  flags: {
+    target: { ...TARGET_FLAG, help: "the profile whose slos and workloads replace the scenarios' defaults." },
+    scenario: { type: 'string', value: 'NAME', help: 'one scenario only.', default: 'every scenario' },
+    workload: { type: 'string', value: 'NAME', help: `the workload: ${WORKLOADS.join(', ')}.`, default: 'smoke' },
+    json: { type: 'boolean', help: 'prints one JSON value instead of text lines.' },
+  },
+  exits: { [EXIT.ok]: 'printed', [EXIT.usage]: "the profile's slos or workloads would not be taken (one line says which), or another usage error" },
+  accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: WORKLOADS }),
+});
 
 const shapeFigures = ['executor', 'rate', 'vus', 'duration', 'preAllocatedVUs', 'maxVUs', 'gracefulStop'] as const;
 
@@ -33,12 +47,7 @@ function describe(scenario: string, workload: ReturnType<typeof workloadName>, p
 
 /** Prints the effective SLOs and workloads of a profile. */
 export async function slos(argv: string[]): Promise<number> {
-  const { values } = parse('slos', argv, {
-    target: { type: 'string' },
-    scenario: { type: 'string' },
-    workload: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values } = parseCommand(spec, argv);
   const workload = workloadName(values.workload);
   const profile: Pick<Profile, 'slos' | 'workloads' | 'name'> = values.target
     ? parseProfile(profileJson(values.target), values.target)

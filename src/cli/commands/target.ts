@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { parseCapacity } from '../../reference-target/capacity.js';
+import { Defects } from '../../reference-target/defects.js';
 import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../reference-target/latency-spec.js';
 import { DEFAULT_TRAFFIC_SHAPE, SEEDED_TRAFFIC, seededConversations, type TrafficShape } from '../../reference-target/records/traffic-seed.js';
 import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../reference-target/retention.js';
@@ -11,7 +12,7 @@ import { SURFACES } from '../../reference-target/surfaces.js';
 import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
 import { AGENT_OPS, learnedLatencySpec } from '../../traffic/latency.js';
 import { readModel } from '../../traffic/model-file.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
 import { defectIds } from '../target-session.js';
 
 /** The most conversations the traffic flags may seed: every one is held in memory (about 16 kB each). */
@@ -19,37 +20,72 @@ const MAX_SEEDED_CONVERSATIONS = 25_000;
 /** The longest seeded window, in days. */
 const MAX_TRAFFIC_DAYS = 366;
 
-export const usage = `dialtone target [--defect ID]... [--profile-out FILE] [--seed N] [--tls [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]] [--no-voice-client-page] [--capacity SURFACE=N]... [--latency SPEC|FILE.json]... [--retain N] [--retain-age DURATION] [--traffic-seed N [--traffic-days N] [--traffic-scale F] [--traffic-growth P%]]
-  Starts the reference target on free loopback ports and writes a profile for it (default
-  .dialtone/reference.json). Its credentials go to a sibling .env file (mode 600) that the profile
-  names in env_file; they are never printed. Runs until interrupted.
-  --tls       serves every host over https and wss, with a CA made at start (or the given certificate chain and key);
-              the CA goes to a sibling -ca.pem file that the profile names in tls.ca_file.
-  --no-voice-client-page  the gateway serves only the documented paths, as a real gateway does.
-  --capacity SURFACE=N makes a surface serve N requests per second and no more (a queue with a fixed
-              service time), so 'dialtone capacity' can be checked against a known capacity.
-  --latency SPEC  makes ops take as long as a real agent platform's: 'realistic' (agent turns p50 1.5 s, p95 4.5 s;
-              other calls p50 80 ms, p95 250 ms; streamed chunks every 60 ms p50, 200 ms p95), or your own.
-              ${latencyGrammar('              ')}
-              A FILE.json is a traffic model ('dialtone traffic learn'): the agent ops (${AGENT_OPS.join(', ')})
-              answer lognormal through its learned agent latency p50 and p95.
-              Draws are seeded by --seed, one stream per op. With --capacity, a surface's request ops spend their
-              drawn time in its queue's workers and N becomes its mean throughput. Default: $${LATENCY_ENV}, if set.
-  --retain N  keeps at most N finished conversations (closed chats, ended calls), and as many of each other finished
-              thing (bridge-ended notifications, external events); the oldest finished go first. Default:
-              $${RETAIN_ENV}, else ${DEFAULT_RETENTION.maxCount}.
-  --retain-age DURATION  keeps each of them at most this long after it finished (90s, 30m, 2h). Default:
-              $${RETAIN_AGE_ENV}, else ${formatAge(DEFAULT_RETENTION.maxAgeMs)}. Open conversations, live sessions, the seeded history, and
-              what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.
-  --traffic-seed N  seeds the reference project with traffic of known distributions instead of the reference history:
-              the ${SEEDED_TRAFFIC.days} whole UTC days before today, the same arrivals per hour of day every day, lognormal think
-              times and agent latencies (src/reference-target/records/traffic-seed.ts), drawn with seed N, for
-              'dialtone traffic learn' to learn from.
-  --traffic-days N  how many whole days before today the seeded traffic covers (1 to ${MAX_TRAFFIC_DAYS}, default ${SEEDED_TRAFFIC.days}).
-  --traffic-scale F  seeds this share of every hour's arrivals (0 < F <= 1, default 1).
-  --traffic-growth P%  grows every hour's arrivals by P % of the first day's a day (default 0), so the daily peak
-              grows by a known amount: hour h of day d (0 the oldest) starts round(n(h) × F × (1 + P/100 × d)).
-              At most ${MAX_SEEDED_CONVERSATIONS.toLocaleString('en')} conversations in all (each is held in memory).`;
+export const spec = defineCommand({
+  name: 'target',
+  summary: 'starts the reference target on this machine and writes a profile for it; runs until interrupted',
+  description: `Starts the reference target on free loopback ports and writes a profile for it. Its credentials go to a
+  sibling .env file (mode 600) that the profile names in env_file; they are never printed. Runs until interrupted.`,
+  flags: {
+    defect: { type: 'string', multiple: true, value: 'ID', help: 'starts the target with this defect: it breaks the rules the defect names.' },
+    'profile-out': { type: 'string', value: 'FILE', help: 'where the profile goes.', default: '.dialtone/reference.json' },
+    seed: { type: 'string', value: 'N', help: 'seeds the latency draws (one stream per op) and the generated data.' },
+    tls: {
+      type: 'boolean',
+      help: 'serves every host over https and wss, with a CA made at start (or the given certificate chain and key); the CA goes to a sibling -ca.pem file that the profile names in tls.ca_file.',
+    },
+    'tls-cert': { type: 'string', value: 'FILE', help: 'with --tls, the certificate chain to serve (PEM), with --tls-key.' },
+    'tls-key': { type: 'string', value: 'FILE', help: 'with --tls, the key of --tls-cert (PEM).' },
+    'tls-ca': { type: 'string', value: 'FILE', help: 'with --tls-cert, the CA that signed it, for the profile to trust.' },
+    'no-voice-client-page': { type: 'boolean', help: 'the gateway serves only the documented paths, as a real gateway does.' },
+    capacity: {
+      type: 'string',
+      multiple: true,
+      value: 'SURFACE=N',
+      help: "makes a surface serve N requests per second and no more (a queue with a fixed service time), so 'dialtone capacity' can be checked against a known capacity.",
+    },
+    latency: {
+      type: 'string',
+      multiple: true,
+      value: 'SPEC|FILE.json',
+      help: `makes ops take as long as a real agent platform's: 'realistic' (agent turns p50 1.5 s, p95 4.5 s; other calls p50 80 ms, p95 250 ms; streamed chunks every 60 ms p50, 200 ms p95), or your own. ${latencyGrammar('')} A FILE.json is a traffic model ('dialtone traffic learn'): the agent ops (${AGENT_OPS.join(', ')}) answer lognormal through its learned agent latency p50 and p95. With --capacity, a surface's request ops spend their drawn time in its queue's workers and N becomes its mean throughput.`,
+      default: `$${LATENCY_ENV}, if set`,
+    },
+    retain: {
+      type: 'string',
+      value: 'N',
+      help: 'keeps at most N finished conversations (closed chats, ended calls), and as many of each other finished thing (bridge-ended notifications, external events); the oldest finished go first.',
+      default: `$${RETAIN_ENV}, else ${DEFAULT_RETENTION.maxCount}`,
+    },
+    'retain-age': {
+      type: 'string',
+      value: 'DURATION',
+      help: "keeps each of them at most this long after it finished (90s, 30m, 2h). Open conversations, live sessions, the seeded history, and what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.",
+      default: `$${RETAIN_AGE_ENV}, else ${formatAge(DEFAULT_RETENTION.maxAgeMs)}`,
+    },
+    'traffic-seed': {
+      type: 'string',
+      value: 'N',
+      help: `seeds the reference project with traffic of known distributions instead of the reference history: the whole UTC days before today, the same arrivals per hour of day every day, lognormal think times and agent latencies (src/reference-target/records/traffic-seed.ts), drawn with seed N, for 'dialtone traffic learn' to learn from. At most ${MAX_SEEDED_CONVERSATIONS.toLocaleString('en')} conversations in all (each is held in memory).`,
+    },
+    'traffic-days': {
+      type: 'string',
+      value: 'N',
+      help: `how many whole days before today the seeded traffic covers (1 to ${MAX_TRAFFIC_DAYS}).`,
+      default: String(SEEDED_TRAFFIC.days),
+    },
+    'traffic-scale': { type: 'string', value: 'F', help: "seeds this share of every hour's arrivals (0 < F <= 1).", default: '1' },
+    'traffic-growth': {
+      type: 'string',
+      value: 'P%',
+      help: "grows every hour's arrivals by P % of the first day's a day, so the daily peak grows by a known amount: hour h of day d (0 the oldest) starts round(n(h) x F x (1 + P/100 x d)).",
+      default: '0',
+    },
+  },
+  exits: {
+    [EXIT.ok]: 'stopped by SIGINT, SIGTERM or SIGHUP after it served',
+  },
+  accepts: () => ({ defects: Object.keys(Defects), surfaces: Object.keys(SURFACES) }),
+});
 
 /** Reads a file named by a flag; a missing one is a usage error naming the flag. */
 function readFlagFile(flag: string, path: string): string {
@@ -123,24 +159,7 @@ function retentionFlags(count: string | undefined, age: string | undefined): Ret
 
 /** Starts the reference target in the foreground. */
 export async function target(argv: string[]): Promise<number> {
-  const { values } = parse('target', argv, {
-    defect: { type: 'string', multiple: true },
-    'profile-out': { type: 'string' },
-    seed: { type: 'string' },
-    tls: { type: 'boolean' },
-    'tls-cert': { type: 'string' },
-    'tls-key': { type: 'string' },
-    'tls-ca': { type: 'string' },
-    'no-voice-client-page': { type: 'boolean' },
-    capacity: { type: 'string', multiple: true },
-    latency: { type: 'string', multiple: true },
-    retain: { type: 'string' },
-    'retain-age': { type: 'string' },
-    'traffic-seed': { type: 'string' },
-    'traffic-days': { type: 'string' },
-    'traffic-scale': { type: 'string' },
-    'traffic-growth': { type: 'string' },
-  });
+  const { values } = parseCommand(spec, argv);
   const capacity = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
   const latency = latencyOf(values.latency);

@@ -1,19 +1,38 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { loadProfile } from '../../profile/load.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
 
-export const usage = `dialtone traffic learn --target PROFILE [--since 30d|ISO] [--until ISO] [--out FILE] [--dialogues FILE] [--client-env ENV] [--api-version v3|v2|v1]
-  Learns a traffic model from the platform's own conversation records (paged to the end, include_latency) and its
+const CLIENT_ENVS = ['live', 'sandbox', 'pre-release'];
+const API_VERSIONS = ['v3', 'v2', 'v1'];
+
+export const spec = defineCommand({
+  name: 'traffic learn',
+  summary: "learns a traffic model from the platform's own conversation records",
+  description: `Learns a traffic model from the platform's own conversation records (paged to the end, include_latency) and its
   concurrency series: arrivals per hour of day and the busiest hour, turns, think time, agent latency, duration,
   channel mix, handoff and end rates, with the number of conversations each rests on, and Little's law checked against
-  the reported 5-minute peaks. Writes it as readable JSON (default traffic-model.json) to commit and edit.
-  --since     how far back (30d, 12h) or an ISO 8601 instant. Default 30d.   --until  ISO 8601 instant. Default now.
-  --dialogues also writes the user turns as a conversation-script file (the profile's 'dialogues' format), with
-              digits, e-mail addresses and names masked. Without it no conversation text is read into any file.
-  --client-env  live (default), sandbox or pre-release.  --api-version  v3 (default); v1 reads the legacy shapes.
-  Exit 0 written, 2 bad flags or no records in the window, 3 the platform answered an error or could not be reached.`;
+  the reported 5-minute peaks. Writes it as readable JSON to commit and edit.`,
+  flags: {
+    target: { type: 'string', value: 'PROFILE', help: 'the profile of the platform to learn from (required).' },
+    since: { type: 'string', value: '30d|ISO', help: 'how far back (30d, 12h) or an ISO 8601 instant.', default: '30d' },
+    until: { type: 'string', value: 'ISO', help: 'an ISO 8601 instant.', default: 'now' },
+    out: { type: 'string', value: 'FILE', help: 'where the model goes.', default: 'traffic-model.json' },
+    dialogues: {
+      type: 'string',
+      value: 'FILE',
+      help: "also writes the user turns as a conversation-script file (the profile's 'dialogues' format), with digits, e-mail addresses and names masked. Without it no conversation text is read into any file.",
+    },
+    'client-env': { type: 'string', value: CLIENT_ENVS.join('|'), help: 'the client environment whose records are read.', default: 'live' },
+    'api-version': { type: 'string', value: API_VERSIONS.join('|'), help: 'the records API version; v1 reads the legacy shapes.', default: 'v3' },
+  },
+  exits: {
+    [EXIT.ok]: 'written',
+    [EXIT.usage]: 'bad flags or no records in the window',
+    [EXIT.environment]: 'the platform answered an error or could not be reached',
+  },
+});
 
 const AGO = /^(\d+(?:\.\d+)?)([dh])$/;
 const UNIT_MS = { d: 86_400_000, h: 3_600_000 } as const;
@@ -35,25 +54,16 @@ function writeJson(path: string, value: unknown): void {
 
 /** `dialtone traffic learn`. */
 async function learn(argv: string[]): Promise<number> {
-  const { values } = parse('traffic learn', argv, {
-    target: { type: 'string' },
-    since: { type: 'string' },
-    until: { type: 'string' },
-    out: { type: 'string' },
-    dialogues: { type: 'string' },
-    'client-env': { type: 'string' },
-    'api-version': { type: 'string' },
-  });
+  const { values } = parseCommand(spec, argv);
   if (!values.target) throw new UsageError('traffic learn: --target PROFILE names the platform to learn from');
   const now = Date.now();
   const toMs = values.until === undefined ? now : instantOf('--until', values.until, now);
   const fromMs = instantOf('--since', values.since ?? '30d', toMs);
   if (fromMs >= toMs) throw new UsageError('traffic learn: --since must come before --until');
   const clientEnv = values['client-env'] ?? 'live';
-  if (!['live', 'sandbox', 'pre-release'].includes(clientEnv))
-    throw new UsageError(`traffic learn: --client-env must be live, sandbox or pre-release, got '${clientEnv}'`);
+  if (!CLIENT_ENVS.includes(clientEnv)) throw new UsageError(`traffic learn: --client-env must be live, sandbox or pre-release, got '${clientEnv}'`);
   const version = values['api-version'] ?? 'v3';
-  if (!['v1', 'v2', 'v3'].includes(version)) throw new UsageError(`traffic learn: --api-version must be v3, v2 or v1, got '${version}'`);
+  if (!API_VERSIONS.includes(version)) throw new UsageError(`traffic learn: --api-version must be v3, v2 or v1, got '${version}'`);
   const loaded = loadProfile(values.target);
   const { learnFromTarget, describeModel } = await import('../../traffic/run.js');
   const learned = await learnFromTarget(loaded, { fromMs, toMs, clientEnv, version, dialogues: values.dialogues !== undefined });

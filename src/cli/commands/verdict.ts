@@ -1,20 +1,34 @@
 import { existsSync, statSync } from 'node:fs';
 import { engineName } from '../../core/engine-version.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import type { LoadResult } from '../../load/page.js';
 import { readHistory } from '../../nightly/history.js';
 import { judgeRun } from '../../nightly/judge-run.js';
 import { verdictLines } from '../../nightly/verdict.js';
-import { parse } from '../args.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { FAIL_ON_REGRESSION_FLAG } from '../flags.js';
 import { exitWithVerdict } from './load-extras.js';
 
-export const usage = `dialtone verdict --history FILE [--workload W] [--fail-on-regression] [--json]
-  Judges the latest run in a history file (the latest of workload W, as the history names workloads: 'smoke',
+export const spec = defineCommand({
+  name: 'verdict',
+  summary: 'judges the latest run of a history file again, as load judged it',
+  positionals: '',
+  description: `Judges the latest run in a history file (the latest of workload W, as the history names workloads: 'smoke',
   'nightly at 50/s', 'smoke in 2 segments'; default the latest run's workload) against the runs recorded before it, as
   'dialtone load' judged it: the band around the last 14 runs of the workload on the same kind of engine, the drift
-  over the whole history, and each pinned baseline (--baseline-tag). Prints the verdict lines; --json prints the
-  verdict as JSON. Exit 0, 6 for a regression under --fail-on-regression, 2 for usage (no history file, one without
-  runs, an unknown workload).`;
+  over the whole history, and each pinned baseline (--baseline-tag). Prints the verdict lines.`,
+  flags: {
+    history: { type: 'string', value: 'FILE', help: 'the history file (required), e.g. reports/load/chat-turns/history.jsonl.' },
+    workload: { type: 'string', value: 'W', help: 'the workload to judge, as the history names it.', default: "the latest run's" },
+    'fail-on-regression': FAIL_ON_REGRESSION_FLAG,
+    json: { type: 'boolean', help: 'prints the verdict as JSON.' },
+  },
+  exits: {
+    [EXIT.ok]: 'judged',
+    [EXIT.usage]: 'no history file, one without runs, an unknown workload, or another usage error',
+    [EXIT.regressed]: 'a regression, under --fail-on-regression',
+  },
+});
 
 /** The runs of a history file, or a one-line usage error saying why there are none to judge. */
 function runsIn(file: string): LoadResult[] {
@@ -32,12 +46,7 @@ function runsIn(file: string): LoadResult[] {
 
 /** Judges the latest run of a history again, as `dialtone load` judged it. */
 export async function verdict(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'verdict',
-    argv,
-    { history: { type: 'string' }, workload: { type: 'string' }, 'fail-on-regression': { type: 'boolean' }, json: { type: 'boolean' } },
-    true,
-  );
+  const { values, positionals } = parseCommand(spec, argv);
   if (positionals.length) throw new UsageError(`verdict: unexpected argument '${positionals[0]}'`);
   if (!values.history) throw new UsageError('verdict: name the history file, e.g. dialtone verdict --history reports/load/chat-turns/history.jsonl');
   const file = values.history;
