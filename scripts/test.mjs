@@ -7,8 +7,8 @@
 // Steps run in phases; the steps of a phase run side by side, each a process of its own, and a phase starts when the
 // one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their
 // lanes side by side, then the files that need the whole machine alone (tests/timing-sensitive.ts). The gate keeps a
-// phase of its own: the unit project alone keeps both cores 95 % busy (sampled each second, 2026-11-26), so beside it
-// the gate would only wait its turn (side by side, measured 2026-11-26: 281 s against 168 s + 109 s one after the other).
+// phase of its own: the unit project alone keeps both cores busy, so beside it the gate would only wait its turn and
+// the two would take longer side by side than one after the other.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,8 +33,8 @@ for (const [signal, code] of [
     process.exit(code);
   });
 
-// TypeScript 7, the native compiler (about a third of 5.9's time here: 5 s against 17 s, 2026-11-27). TypeScript 5.9 stays
-// installed as `typescript` for dependency-cruiser (npm run layers), which reads TypeScript sources through its API.
+// TypeScript 7, the native compiler, for its speed. TypeScript 5.9 stays installed as `typescript` for dependency-cruiser
+// (npm run layers), which reads TypeScript sources through its API.
 const TSC = `${root}node_modules/typescript-7/bin/tsc`;
 
 /** One vitest project, its results in `reports/unit/NAME.json`. */
@@ -51,8 +51,8 @@ const vitest = (project) => [
 const then = (beside, next) => ({ beside, next });
 
 /** The phases by name, in order; `npm test -- --phase timing` runs only the one named (the timing lanes, say). */
-// Typecheck and lint keep a phase of their own: beside the unit tests they cost more than they save (npm test in a fresh
-// clone, 2026-11-27: the unit phase 222 s with them beside it, against 19 s + 186 s one after the other).
+// Typecheck and lint keep a phase of their own: beside the unit tests they cost more than they save, the unit phase
+// slowing by more than their own time.
 const PHASES = {
   // dist/, the transpiled sources every process of the suite starts from (scripts/build.mjs), when a source is newer.
   build: [['build dist/', process.execPath, ['scripts/build.mjs']]],
