@@ -82,7 +82,7 @@ describe('judgeDelivery', () => {
     expect(judgeDelivery({ metrics: {} }, generator()).short_by).toEqual(['nothing_completed']);
   });
 
-  // Issue #41: "a run whose p99 lag exceeds a bound the user can set is marked 'generator behind schedule' (exit 5
+  // The requirement: "a run whose p99 lag exceeds a bound the user can set is marked 'generator behind schedule' (exit 5
   // under dialtone load)". The lag is the built-in engine's iteration_start_lag; without a bound it is only reported.
   it('finds the generator behind schedule when the p99 start lag is over the bound set, and reports it either way', () => {
     const lagged = (p99: number): K6Summary => ({ metrics: { ...summary(1000, 0, 12).metrics, iteration_start_lag: { 'p(99)': p99 } } });
