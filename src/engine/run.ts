@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { formatDuration } from '../core/duration.js';
+import type { MetricDecl } from '../core/metrics.js';
 import { BUILTIN_METRICS } from '../core/metrics.js';
 import { type K6Flags, scriptEnv, withFlags } from './cli-options.js';
 import { vuConsole } from './console.js';
@@ -26,7 +27,7 @@ import { instanceReadings, SharedCounters, sharedCounterBuffer } from './shared-
 import { START_LAG } from './start-lag.js';
 import { onStopRequest } from './stop-request.js';
 import { BatchReceiver, type SampleBatch } from './transport.js';
-import type { EngineTls, MetricDecl, SampleSink } from './types.js';
+import type { EngineTls, SampleSink } from './types.js';
 import { errorText, type RunState, Vu } from './vu.js';
 import type { FromWorker } from './worker.js';
 

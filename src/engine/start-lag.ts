@@ -3,7 +3,7 @@
 // mid-test), the iterations start late and the load the target saw was less than asked, which the target's latencies
 // alone never show (coordinated omission). The metric is the built-in engine's own: k6 has no such metric, so k6 would
 // refuse a threshold on it.
-import type { MetricDecl } from './types.js';
+import type { MetricDecl } from '../core/metrics.js';
 
 export const START_LAG: MetricDecl = { name: 'iteration_start_lag', type: 'trend', contains: 'time' };
 

@@ -1,6 +1,7 @@
 // Samples from a worker thread to the main thread, in batches: four numbers a sample (metric, tag set, time, value)
 // in a transferred Float64Array, with the metric and tag-set definitions each batch introduces.
-import type { MetricDecl, SampleSink, Tags } from './types.js';
+import type { MetricDecl } from '../core/metrics.js';
+import type { SampleSink, Tags } from './types.js';
 
 /** What a worker posts: new metrics and tag sets (by this worker's ids), then the samples. */
 export interface SampleBatch {

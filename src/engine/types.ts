@@ -3,8 +3,6 @@
 
 import type { MetricDecl } from '../core/metrics.js';
 
-export type { MetricContains, MetricDecl, MetricType } from '../core/metrics.js';
-
 /** Tag values are strings (/using-k6/tags-and-groups/). */
 export type Tags = Readonly<Record<string, string>>;
 

@@ -1,8 +1,8 @@
 // What one metric or sub-metric has aggregated, and the figures k6 reads from it: counter count/rate, gauge
 // value/min/max, rate share of non-zero, trend avg/min/med/max/p(N) (/using-k6/metrics/).
 
+import type { MetricType } from '../../core/metrics.js';
 import { percentile } from '../../core/percentile.js';
-import type { MetricType } from '../types.js';
 
 const FIRST_CAPACITY = 1024;
 

@@ -1,8 +1,9 @@
 // The main thread's metric store: every sample of the run lands here, aggregated per metric and per sub-metric
 // (the ones thresholds and the summary name), and is handed to the outputs that listen.
 
+import type { MetricDecl, MetricType } from '../../core/metrics.js';
 import { parseMetricKey } from '../../core/thresholds.js';
-import type { MetricDecl, MetricType, SampleSink, Tags } from '../types.js';
+import type { SampleSink, Tags } from '../types.js';
 import { type CheckCount, GroupTree } from './groups.js';
 import { Sink } from './sink.js';
 import { judgeThresholds, type Threshold, type ThresholdSet, type ThresholdVerdict, validateThresholds } from './thresholds.js';

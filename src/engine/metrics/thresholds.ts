@@ -2,8 +2,9 @@
 // declared, and judging each expression on a metric's aggregated value.
 
 import { parseDuration } from '../../core/duration.js';
+import type { MetricType } from '../../core/metrics.js';
 import { AGGREGATIONS, type Operator, parseMetricKey, parseThresholdExpression, ThresholdError, type ThresholdExpression } from '../../core/thresholds.js';
-import type { MetricType, Tags } from '../types.js';
+import type { Tags } from '../types.js';
 
 /** An expression with its abort settings. */
 export interface Threshold extends ThresholdExpression {

@@ -31,8 +31,6 @@ const pw = (): typeof PW => {
   return playwright;
 };
 
-export { BROWSER_METRICS } from '../../core/metrics.js';
-
 /**
  * Features playwright-core 1.65 disables itself (its chromiumSwitches). Chromium keeps only the last --disable-features
  * switch, so a K6_BROWSER_ARGS `disable-features=X` would drop these: they are merged into one switch instead.

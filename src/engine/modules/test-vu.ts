@@ -1,6 +1,7 @@
 // A minimal VuHost for the k6 modules' tests: a real SampleSink that keeps every sample, holds and tracked promises
 // counted so a test can wait for "the iteration" to settle, and an AbortController standing for the iteration's signal.
-import type { EngineTls, ExecState, MetricDecl, Sample, SampleSink, Tags, VuHost } from '../types.js';
+import type { MetricDecl } from '../../core/metrics.js';
+import type { EngineTls, ExecState, Sample, SampleSink, Tags, VuHost } from '../types.js';
 
 /** A SampleSink that keeps what it gets, in order; declaring a metric twice with another type throws. */
 export class CollectingSink implements SampleSink {
