@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricType } from '../../core/metrics.js';
-import { ThresholdError } from '../../core/thresholds.js';
 import { abortingVerdict, compare, judgeThresholds, parseThresholds, validateThresholds } from './thresholds.js';
 
 const types: Record<string, MetricType> = {
