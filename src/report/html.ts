@@ -8,12 +8,16 @@ export function esc(s: unknown): string {
 /** The one stylesheet every dialtone page inlines, so a report opens offline from a file. */
 export const STYLE = `
 :root{--pass:#1a7f37;--fail:#cf222e;--skip:#6e7781;--observed:#8250df;--uncovered:#bf8700;--bg:#fff;--fg:#1f2328;--mute:#f6f8fa;--line:#d0d7de}
-*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:24px;max-width:1200px}
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:24px;max-width:1200px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}th{background:var(--mute)}
-code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:var(--mute);padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+th{background:var(--mute)}
+code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
+pre{background:var(--mute);padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;color:#fff;font-size:12px;font-weight:600}
-.pass{background:var(--pass)}.fail{background:var(--fail)}.skip{background:var(--skip)}.observed{background:var(--observed)}.uncovered{background:var(--uncovered)}
+.pass{background:var(--pass)}.fail{background:var(--fail)}.skip{background:var(--skip)}.observed{background:var(--observed)}
+.uncovered{background:var(--uncovered)}
 .totals span{margin-right:12px}.muted{color:#57606a}details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px}
 summary{cursor:pointer}details[open]>summary{margin-bottom:6px}.kv{display:grid;grid-template-columns:110px 1fr;gap:2px 10px}
 nav a{margin-right:14px}.filter label{margin-right:12px}
