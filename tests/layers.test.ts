@@ -24,7 +24,10 @@ describe("ARCHITECTURE.md's import rules", () => {
     writeFileSync(join(dir, 'src/cli/usage.ts'), 'export const usage = 1;\n');
     writeFileSync(join(dir, 'src/profile/load.ts'), "import { usage } from '../cli/usage.js';\nexport const x = usage;\n");
     writeFileSync(join(dir, 'src/load/slos.ts'), "export const slo = 'p(95)<500';\n");
-    writeFileSync(join(dir, 'src/core/engine-version.ts'), "import { slo } from '../load/slos.js';\nexport const BUILTIN_ENGINE_VERSION = ['v0', slo].join(' ');\n");
+    writeFileSync(
+      join(dir, 'src/core/engine-version.ts'),
+      "import { slo } from '../load/slos.js';\nexport const BUILTIN_ENGINE_VERSION = ['v0', slo].join(' ');\n",
+    );
     writeFileSync(
       join(dir, 'src/engine/cli.ts'),
       "import { BUILTIN_ENGINE_VERSION } from '../core/engine-version.js';\nimport { x } from '../profile/load.js';\nexport const y = [x, BUILTIN_ENGINE_VERSION];\n",
