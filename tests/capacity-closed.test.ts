@@ -78,13 +78,4 @@ describe('dialtone capacity messaging-sockets --model closed', () => {
     const page = readFileSync(join(dir, 'capacity', 'messaging-sockets', 'index.html'), 'utf8');
     expect(page).toContain('sessions held');
   }, 240_000);
-
-  it('refuses the closed model for a scenario without one, and a message rate without it, in one line with exit 2', async () => {
-    const chat = await dialtone(['capacity', 'chat-turns', '--model', 'closed']);
-    expect(chat.code).toBe(2);
-    expect(chat.stderr.trim()).toBe('dialtone: capacity: chat-turns has no closed model (--model closed): only arrival rates are searched for it');
-    const rate = await dialtone(['capacity', 'messaging-sockets', '--message-rate', '2']);
-    expect(rate.code).toBe(2);
-    expect(rate.stderr.trim()).toBe('dialtone: capacity: --message-rate needs --model closed');
-  });
 });

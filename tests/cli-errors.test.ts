@@ -267,4 +267,13 @@ describe('dialtone capacity flags', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(text);
   });
+
+  it('refuses the closed model for a scenario without one, and a message rate without it, in one line with exit 2', async () => {
+    const chat = await dialtone(['capacity', 'chat-turns', '--model', 'closed']);
+    expect(chat.code).toBe(2);
+    expect(chat.stderr.trim()).toBe('dialtone: capacity: chat-turns has no closed model (--model closed): only arrival rates are searched for it');
+    const rate = await dialtone(['capacity', 'messaging-sockets', '--message-rate', '2']);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr.trim()).toBe('dialtone: capacity: --message-rate needs --model closed');
+  });
 });
