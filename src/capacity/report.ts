@@ -3,6 +3,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { engineName } from '../core/engine-version.js';
+import { TIMELINE_FILE } from '../load/timeline-file.js';
+import { sloKeysOf, timelineSection } from '../load/timeline-plots.js';
 import { esc, page } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
@@ -10,6 +12,7 @@ import { type BoundaryInterval, WIDE_INTERVAL } from './analysis.js';
 import { dailyCurveChart, errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
 import { headroomLine } from './headroom.js';
 import { capacityVerdictLine } from './history.js';
+import type { SearchOverTime } from './over-time.js';
 import { type CapacityResult, perOf } from './result.js';
 import { keptUp } from './search.js';
 import type { StepResult } from './step.js';
@@ -180,8 +183,8 @@ function sloTable(r: CapacityResult): string {
   return `<h2>SLOs: ${esc(r.slos.slo_set)}</h2><table><tr><th>Metric</th><th>Threshold</th><th>Source</th></tr>${rows}</table>`;
 }
 
-/** The page: verdict, figures, plots, the SLOs, the step table. */
-export async function capacityPage(r: CapacityResult, hasLoadPage = false): Promise<string> {
+/** The page: verdict, figures, plots, the search over time (when given), the SLOs, the step table. */
+export async function capacityPage(r: CapacityResult, hasLoadPage = false, overTime?: SearchOverTime): Promise<string> {
   const a = r.analysis;
   const plots = [
     await svg(dailyCurveChart(r)),
@@ -190,6 +193,12 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
     await svg(uslChart(r)),
     await svg(errorChart(r)),
   ].join('');
+  const timeline = overTime
+    ? (await timelineSection(overTime.timeline, sloKeysOf(overTime.thresholds), overTime.missing, overTime.spans)).replace(
+        '<h2>The run over time</h2>',
+        '<h2>The search over time</h2>',
+      )
+    : '';
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>
 <p class="muted">${esc(r.started_at)} · target ${esc(r.target)} · engine ${esc(engineName(r.engine))} · ${r.steps.length} steps of ${r.search.stepSeconds} s (first ${r.search.warmupSeconds} s discarded) · search ${n(r.wall_s, 0)} s, stopped: ${esc(r.stopped)}</p>
@@ -199,24 +208,27 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false): Prom
 <tr><th>knee</th><td>${a.knee ? `${num(a.knee.rate, r.model ? 0 : 2)} ${esc(perOf(r))}: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
 <tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; ${uslPeak(a.usl, r.unit)}` : 'too few steps'}</td></tr></table>
 <h2>Plots</h2>${plots}
+${timeline}
 ${sloTable(r)}
 <h2>Steps</h2><table><tr><th>#</th><th>stage</th><th>offered/s</th><th>throughput/s</th><th>${esc(a.latency_slo?.metric ?? 'latency')} p50 / p95 / p99 (ms)</th><th>errors</th><th>dropped</th><th>VUs</th><th>engine CPU (cores)</th><th>SLOs</th></tr>${stepRows(r)}</table>`;
   return page(`dialtone capacity: ${r.scenario}`, body);
 }
 
 /**
- * Writes capacity.json, steps.csv and index.html to `dir` (DIR/capacity/SCENARIO), then the reports index.
+ * Writes capacity.json, steps.csv, index.html and, when the steps kept histograms, timeline.json to `dir`
+ * (DIR/capacity/SCENARIO), then the reports index.
  *
  * @example
- * await writeCapacityReport('reports/capacity/chat-turns', result, secrets);
+ * await writeCapacityReport('reports/capacity/chat-turns', result, secrets, searchOverTime(result, work));
  */
-export async function writeCapacityReport(dir: string, r: CapacityResult, secrets: readonly string[]): Promise<void> {
+export async function writeCapacityReport(dir: string, r: CapacityResult, secrets: readonly string[], overTime?: SearchOverTime): Promise<void> {
   writeReportFiles(
     dir,
     {
       'capacity.json': `${JSON.stringify(r, null, 2)}\n`,
       'steps.csv': stepsCsv(r),
-      'index.html': await capacityPage(r, existsSync(join(dirname(dirname(dir)), 'load', r.scenario, 'index.html'))),
+      'index.html': await capacityPage(r, existsSync(join(dirname(dirname(dir)), 'load', r.scenario, 'index.html')), overTime),
+      ...(overTime?.timeline ? { [TIMELINE_FILE]: `${JSON.stringify(overTime.timeline)}\n` } : {}),
     },
     secrets,
   );

@@ -10,6 +10,7 @@ import { DIALTONE_VERSION } from '../version.js';
 import { analyse } from './analysis.js';
 import { headroomOf, type ObservedPeak } from './headroom.js';
 import { appendCapacityHistory, capacityRecord, judgeCapacity, readCapacityHistory } from './history.js';
+import { searchOverTime } from './over-time.js';
 import { prepareSteps } from './prepare.js';
 import { writeCapacityReport } from './report.js';
 import type { CapacityResult } from './result.js';
@@ -74,7 +75,7 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     ...(cut ? { interrupted: cut } : {}),
   };
   if (cut) {
-    await writeCapacityReport(dir, found, ctx.secrets);
+    await writeCapacityReport(dir, found, ctx.secrets, searchOverTime(found, work));
     rmSync(work, { recursive: true, force: true });
     return { result: found, dir };
   }
@@ -85,7 +86,7 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   const headroom = o.observed && !cutShort(found) ? headroomOf(o.observed, found.analysis) : undefined;
   const result: CapacityResult = { ...found, verdict: judgeCapacity(readCapacityHistory(historyPath), record), ...(headroom ? { headroom } : {}) };
   appendCapacityHistory(historyPath, record);
-  await writeCapacityReport(dir, result, ctx.secrets);
+  await writeCapacityReport(dir, result, ctx.secrets, searchOverTime(result, work));
   rmSync(work, { recursive: true, force: true });
   return { result, dir };
 }

@@ -151,6 +151,14 @@ const perIteration = (requests: number | undefined, iterations: number | undefin
 const startStopAllowanceS = (vus: number) => 60 + Math.ceil(vus * 0.25);
 
 /**
+ * Where a step's histograms go (the built-in engine's `--out histograms=FILE`), in the search's scratch folder.
+ *
+ * @example
+ * stepHistogramsFile('reports/capacity/chat-turns/.work', 3); // 'reports/capacity/chat-turns/.work/step-3.histograms.json'
+ */
+export const stepHistogramsFile = (workDir: string, index: number): string => join(workDir, `step-${index}.histograms.json`);
+
+/**
  * Runs one step and reads its steady-state figures from k6's summary.
  *
  * @example
@@ -182,9 +190,11 @@ export async function runStep(ctx: StepContext, o: StepPlan): Promise<StepResult
   const log = createWriteStream(join(ctx.workDir, `step-${o.index}.engine.log`));
   const started = Date.now();
   let cpu: ReturnType<typeof sampleCpu> | undefined;
+  // The built-in engine keeps the step's bounded histograms for the page's run over time; k6 would need every sample.
+  const histograms = ctx.engine.kind === 'builtin' ? ['--out', `histograms=${stepHistogramsFile(ctx.workDir, o.index)}`] : [];
   const run = startEngine({
     engine: ctx.engine,
-    args: ['--no-color', '--quiet', '--summary-export', summaryPath, ctx.script],
+    args: ['--no-color', '--quiet', '--summary-export', summaryPath, ...histograms, ctx.script],
     env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
     output: (c) => log.write(redact(c.toString('utf8'), ctx.secrets)),
     // Bounded: the step's own length, its graceful stop and time for k6 to start (VUs) and stop.
