@@ -158,16 +158,15 @@ export async function benchGate(o: { rtts?: number[]; jitterMs?: number; only?: 
 /** A markdown table of the runs, and whether each ran the same cases with the same outcomes as the first. */
 export function gateTable(runs: readonly GateRun[]): string {
   const first = runs[0];
-  const rows = runs.map(
-    (r) =>
-      `| ${r.rtt_ms} ± ${r.jitter_ms / 2} | ${r.wall_s} | ${r.gate_s} | ${r.cpu_s ? `${r.cpu_s.gate} + ${r.cpu_s.target} + ${r.cpu_s.proxies}` : 'n/a'} | ${r.pass} | ${r.observed} | ${r.skip} | ${r.fail} | ${r.exit_code} | ${
-        first && r.cases.join('\n') === first.cases.join('\n') ? 'yes' : 'no'
-      } |`,
+  const cpu = (r: GateRun) => (r.cpu_s ? `${r.cpu_s.gate} + ${r.cpu_s.target} + ${r.cpu_s.proxies}` : 'n/a');
+  const same = (r: GateRun) => (first && r.cases.join('\n') === first.cases.join('\n') ? 'yes' : 'no');
+  const rows = runs.map((r) =>
+    [`${r.rtt_ms} ± ${r.jitter_ms / 2}`, r.wall_s, r.gate_s, cpu(r), r.pass, r.observed, r.skip, r.fail, r.exit_code, same(r)].join(' | '),
   );
   return [
     '| added RTT (ms) | wall (s) | suite (s) | CPU s: gate + target + proxies | pass | observed | skip | fail | exit | same cases and outcomes as the first |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows,
+    ...rows.map((row) => `| ${row} |`),
   ].join('\n');
 }
 

@@ -17,7 +17,6 @@ const CHECKED = /\.(ts|tsx|mts|cts|js|mjs|cjs)$|^(README|CONTRIBUTING|ARCHITECTU
 export const LONG_LINE_ALLOWANCE: Readonly<Record<string, number>> = {
   'scripts/bench-capacity.ts': 1,
   'scripts/bench-engine.ts': 1,
-  'scripts/bench-gate.ts': 1,
   'scripts/bench-sockets.ts': 1,
   'scripts/bench-voice.ts': 1,
   'scripts/bench.ts': 1,
