@@ -9,7 +9,8 @@ import { dialtone } from './run-cli.js';
 // second, so one 7-request conversation a second costs 7 of them. Steps of 10 s: in 7 s a queue 17 % over the known
 // capacity need not yet have pushed p95 past its 500 ms SLO with a core busy, so a shorter step can hold a rate the
 // target cannot keep up. One known capacity is searched for real here; the search's walk at other capacities (chat=10
-// among them), with noise, is checked in-process over many seeds (src/capacity/search.test.ts, on a simulated surface).
+// among them), with noise, and a budget that cuts it short (exit 4) are checked in-process over many seeds
+// (src/capacity/search.test.ts and exit.test.ts, on a simulated surface).
 const SEARCH = ['--start-rate', '1', '--step', '10s', '--warmup', '2s', '--max-steps', '8'];
 const KNOWN = { perSecond: 18, conversations: 18 / 7 };
 
@@ -56,11 +57,4 @@ describe('dialtone capacity', () => {
     expect(page).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
     expect(readFileSync(join(high.dir, 'index.html'), 'utf8')).toContain('href="capacity/chat-turns/index.html"');
   }, 240_000);
-
-  it.concurrent('exits 4 when its step budget cuts the search short before the knee: a rate that never broke is no capacity', async () => {
-    const run = await search(['--capacity', 'chat=18', '--max-steps', '1']);
-    expect(run.result.stopped).toBe('step-budget');
-    expect(run.code).toBe(4);
-    expect(run.stderr).toContain('dialtone: capacity: the search was cut short by its step-budget before it refined the knee');
-  }, 120_000);
 });

@@ -41,7 +41,7 @@ export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
     'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered (22 %)
   ],
   [
-    'tests/capacity.test.ts', // three capacity searches at once: one within ±15 %, one limited by the load generator, one cut short (33 % with a fourth)
+    'tests/capacity.test.ts', // two capacity searches at once: one within ±15 %, one limited by the load generator (33 % with four)
     'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
   ],
   [

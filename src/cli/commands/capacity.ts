@@ -18,7 +18,6 @@ import { ALLOW_LIVE_FLAG, ENGINE_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG,
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
-import { REGRESSION_EXIT } from './load-extras.js';
 
 const D = DEFAULT_SEARCH;
 
@@ -221,8 +220,9 @@ export async function capacity(argv: string[]): Promise<number> {
   const reportDir = usableReportDir(values['report-dir']);
   // From here a stop signal ends the search after the step it cut short; the finished steps are written.
   catchInterrupts();
-  const [{ runCapacity, cutShort }, { verdict, noHeadroom }, { openTarget }, { startTarget }] = await Promise.all([
+  const [{ runCapacity }, { capacityExit }, { verdict, noHeadroom }, { openTarget }, { startTarget }] = await Promise.all([
     import('../../capacity/run.js'),
+    import('../../capacity/exit.js'),
     import('../../capacity/report.js'),
     import('../target-session.js'),
     import('../../reference-target/server.js'),
@@ -253,20 +253,9 @@ export async function capacity(argv: string[]): Promise<number> {
     if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
     else if (observed) console.log(`headroom: none, ${noHeadroom(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
-    if (result.interrupted) return EXIT.interrupted;
-    // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
-    // load generator was the limit, that is the finding, whatever stopped the search.)
-    if (cutShort(result)) {
-      console.error(`dialtone: capacity: the search was cut short by its ${result.stopped} before it refined the knee; raise --max-steps or --max-time`);
-      return EXIT.internal;
-    }
-    // A learned search is run for its headroom: without the conversations it asked for delivered there is none, so it
-    // is no success (the load command's exit for load not delivered).
-    if (learned && result.analysis.limited_by === 'load-generator') {
-      console.error(`dialtone: capacity: the load generator was the limit, so the learned workload was not delivered: ${result.analysis.limit_reason}`);
-      return EXIT_LOAD_NOT_DELIVERED;
-    }
-    return values['fail-on-regression'] && result.verdict?.status === 'regressed' ? REGRESSION_EXIT : 0;
+    const end = capacityExit(result, { learned: learned !== undefined, failOnRegression: values['fail-on-regression'] ?? false });
+    if (end.error) console.error(`dialtone: capacity: ${end.error}`);
+    return end.code;
   } catch (e) {
     if (e instanceof UsageError || e instanceof EnvironmentError) throw e;
     console.error(`dialtone: capacity: the search could not complete: ${(e as Error).message?.split('\n')[0] ?? e}`);
