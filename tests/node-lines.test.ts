@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { NODE_LINES, RUNS } from '../scripts/node-lines.mjs';
 import { gateWorkflow, nightlyWorkflow } from '../src/init/workflows.js';
@@ -18,6 +19,15 @@ function linesNamed(files: Readonly<Record<string, string>>): Record<string, num
       [...text.matchAll(path === 'Dockerfile' ? /^FROM node:(\d+)-/gm : /node-version: "?(\d+)"?/g)].map((m) => Number(m[1])),
     ]),
   );
+}
+
+/** The installed packages whose `engines.node` a Node version does not satisfy, as npm's EBADENGINE would name them. */
+function engineMisfits(lock: { packages: Record<string, { engines?: unknown }> }, versions: readonly string[]): string[] {
+  return Object.entries(lock.packages).flatMap(([path, entry]) => {
+    const range = (entry.engines as { node?: unknown } | undefined)?.node;
+    if (path === '' || typeof range !== 'string') return [];
+    return versions.filter((v) => !semver.satisfies(v, range)).map((v) => `${path} wants node ${range}, not ${v}`);
+  });
 }
 
 describe('the supported Node lines', () => {
@@ -58,5 +68,17 @@ describe('the supported Node lines', () => {
   it('are named in the README', () => {
     const readme = read('README.md');
     for (const line of Object.keys(NODE_LINES)) expect(readme).toContain(`Node ${line}`);
+  });
+
+  it('install with no engine warning on the oldest Node dialtone runs on and on each tested release', () => {
+    const lock = JSON.parse(read('package-lock.json'));
+    const oldest = semver.minVersion(JSON.parse(read('package.json')).engines.node)?.version ?? '';
+    expect(oldest).toBe('20.19.0');
+    expect(engineMisfits(lock, [oldest, ...Object.values(NODE_LINES)])).toEqual([]);
+  });
+
+  it('find a package whose engines leave a Node version out', () => {
+    const lock = { packages: { '': {}, 'node_modules/cookie': { engines: { node: '>=22' } }, 'node_modules/ws': { engines: { node: '>=10.0.0' } } } };
+    expect(engineMisfits(lock, ['20.19.0', '26.12.1'])).toEqual(['node_modules/cookie wants node >=22, not 20.19.0']);
   });
 });
