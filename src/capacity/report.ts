@@ -194,10 +194,7 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false, overT
     await svg(errorChart(r)),
   ].join('');
   const timeline = overTime
-    ? (await timelineSection(overTime.timeline, sloKeysOf(overTime.thresholds), overTime.missing, overTime.spans)).replace(
-        '<h2>The run over time</h2>',
-        '<h2>The search over time</h2>',
-      )
+    ? await timelineSection(overTime.timeline, sloKeysOf(overTime.thresholds), overTime.missing, overTime.spans, 'The search over time')
     : '';
   const body = `<nav><a href="../../index.html">← all reports</a>${hasLoadPage ? `<a href="../../load/${esc(r.scenario)}/index.html">load page</a>` : ''}<a href="capacity.json">capacity.json</a><a href="steps.csv">steps.csv</a></nav>
 <h1>Capacity: ${esc(r.scenario)}</h1>

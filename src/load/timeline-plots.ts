@@ -299,8 +299,9 @@ export async function timelineSection(
   slos: readonly SloKey[],
   missing = 'this run kept no samples to draw it from',
   spans: readonly Span[] = [],
+  heading = 'The run over time',
 ): Promise<string> {
-  if (!tl || tl.points.length === 0) return `<h2>The run over time</h2><p class="muted">Not drawn: ${esc(missing)}.</p>`;
+  if (!tl || tl.points.length === 0) return `<h2>${esc(heading)}</h2><p class="muted">Not drawn: ${esc(missing)}.</p>`;
   const { renderSvg } = await import('../report/chart.js');
   const specs = timelineSpecs(tl, slos, spans);
   const svgs = await Promise.all(specs.map(async (s) => `<figure class="plot" data-plot="${esc(s.name)}">${await renderSvg(s.spec)}</figure>`));
@@ -308,6 +309,6 @@ export async function timelineSection(
   const note = breached.length
     ? `Shaded: the intervals in which ${breached.map((s) => `${s.key} ${s.expression.source}`).join(', ')} did not hold.`
     : 'No SLO drawn here was breached in any interval.';
-  return `<h2>The run over time</h2><p class="muted">From the run's own samples, from ${esc(tl.started_at)}, in ${tl.interval_s} s intervals. ${esc(note)}</p>
+  return `<h2>${esc(heading)}</h2><p class="muted">From ${esc(tl.source ?? "the run's own samples")}, from ${esc(tl.started_at)}, in ${tl.interval_s} s intervals. ${esc(note)}</p>
 <div class="timeline" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:12px">${svgs.join('')}</div>`;
 }

@@ -56,6 +56,7 @@ export function timelineOfHistograms(
       dropped_per_s: p.dropped_per_s / width,
     })),
     distribution: tl.distribution,
+    source: used.length > 1 ? `the bounded histograms of ${used.length} engine processes` : 'the bounded histograms the engine kept',
   };
 }
 

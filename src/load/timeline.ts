@@ -81,6 +81,8 @@ export interface Timeline {
   readonly points: readonly TimelinePoint[];
   /** Each latency series over the whole run: log-spaced bins, each with its share of the series' samples. */
   readonly distribution: Readonly<Record<string, readonly { readonly ms: number; readonly share: number }[]>>;
+  /** What it was drawn from, as the page says it ("the run's own samples" when absent). */
+  readonly source?: string;
 }
 
 /**
