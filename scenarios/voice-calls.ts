@@ -47,6 +47,8 @@ const loss = new Trend('voice_call_packet_loss');
 const concealed = new Trend('voice_call_concealed_share');
 const mos = new Trend('voice_call_mos');
 const success = new Rate('voice_call_success');
+/** Turns the agent answered within the wait, against turns taken: sampled as each turn ends, so a held call's steady part has it. */
+const turnAnswered = new Rate('voice_call_turn_answered');
 const calls = new Counter('voice_calls');
 /** Turns the agent answered. */
 const turns = new Counter('voice_call_turns');
@@ -61,8 +63,10 @@ export const options: Options = {
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 
-/** A turn as it ends: its latency, and one more turn answered (a closed capacity step's throughput). */
+/** A turn as it ends: answered or not, its latency, and one more turn answered (a closed capacity step's throughput). */
 function turnRecorded(t: TurnResult): void {
+  turnAnswered.add(t.latencyMs !== null, { phase: 'turn' });
+  check(t, { 'the turn was answered': (x) => x.latencyMs !== null });
   if (t.latencyMs === null) return;
   turns.add(1, { phase: 'turn' });
   turnLatency.add(t.latencyMs, { phase: 'turn', turn: String(Math.min(t.turn, 9)) });
@@ -97,7 +101,7 @@ function callRecorded(r: CallResult): void {
 }
 
 /** One call with the workload's shape; `untilMs` holds it (more turns) for a capacity step's closed model. */
-async function oneCall(o: { turns: number; untilMs?: number; turnEveryMs?: number; beforeTurn?: () => void }): Promise<CallResult> {
+async function oneCall(o: { turns: number; holdMs?: number; untilMs?: number; turnEveryMs?: number; beforeTurn?: () => void }): Promise<CallResult> {
   const token = secret(cfg, 'voice_auth_token');
   const iceServers = await fetchIceServers(webrtcUrl as string, token, VoicePaths.iceServers);
   return voice.call({
@@ -106,7 +110,7 @@ async function oneCall(o: { turns: number; untilMs?: number; turnEveryMs?: numbe
     iceServers,
     turns: o.turns,
     pauseMs: shape.pauseMs,
-    holdMs: shape.holdMs,
+    holdMs: o.holdMs ?? shape.holdMs,
     ...(o.untilMs !== undefined ? { untilMs: o.untilMs } : {}),
     ...(o.turnEveryMs !== undefined ? { turnEveryMs: o.turnEveryMs } : {}),
     onTurn: (t) => {
@@ -137,7 +141,9 @@ export async function hold(ctl: HoldControl): Promise<void> {
   ctl.mark();
   const r = await oneCall({
     turns: Number.MAX_SAFE_INTEGER,
-    untilMs: Math.max(0, ctl.remainingMs() - 3_000),
+    holdMs: 0,
+    // Turns begin until the step ends; the last one is answered in the graceful stop, counted in the tail.
+    untilMs: ctl.remainingMs(),
     turnEveryMs: 1000 / ctl.messageRate,
     beforeTurn: () => ctl.mark(),
   });

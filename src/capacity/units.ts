@@ -31,21 +31,20 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
   'outbound-polling': { unit: 'calls', surface: 'calls', search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
   // A walk reads the whole records window (dozens of pages), seconds here: a step must hold a dozen or more.
   'conversations-paging': { unit: 'walks', surface: 'records', search: { startRate: 0.25, stepSeconds: 75, warmupSeconds: 15, gracefulStopSeconds: 15 } },
-  // A browser iteration is a Chromium start and several calls held for seconds: about half a minute.
-  // 4 calls a browser (the nightly workload, which capacity steps run), each an ice-servers request and a signaling
-  // handshake; the call's offer and candidates are not queued.
+  // A browser iteration is a Chromium start and several calls held for seconds: about half a minute. A known voice
+  // capacity is calls at once (the gateway's agent seats), not pieces of work a second: 4 calls a browser (the nightly
+  // workload, which capacity steps run) hold 4 seats for about the iteration.
   'voice-browser': {
     unit: 'browsers',
     surface: 'voice',
-    requestsPerIteration: 8,
     search: { startRate: 0.02, stepSeconds: 150, warmupSeconds: 45, gracefulStopSeconds: 60, maxSteps: 6, maxSeconds: 1500 },
   },
-  // A werift call in the engine (the capacity workload: 3 turns), about 8 s: an ice-servers request, a signaling
-  // handshake and each turn's reply are the voice surface's pieces of work (src/reference-target/capacity.ts).
+  // A werift call in the engine (the nightly workload, which steps run: 4 turns), about 15 s. A known voice capacity is
+  // calls at once (voice=N: the agent's seats), so N seats carry N / (call seconds) calls started a second; the closed
+  // model (--model closed) holds calls and finds N itself.
   'voice-calls': {
     unit: 'calls',
     surface: 'voice',
-    requestsPerIteration: 5,
     search: { startRate: 0.5, stepSeconds: 30, warmupSeconds: 10, gracefulStopSeconds: 15 },
   },
 };

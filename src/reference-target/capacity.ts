@@ -1,8 +1,8 @@
 // A known capacity for the reference target: a surface that serves like a queue with c workers, each
 // busy for a fixed c/N seconds per request, so the surface handles N requests per second and no more.
 // The capacity search (src/capacity) is proved against it. A request and a WebSocket handshake each
-// count as one piece of work, and so does a messaging client frame and a voice agent's reply to a caller's turn
-// (voice media frames are not queued).
+// count as one piece of work, and so does a messaging client frame. Voice is counted in calls at once instead
+// (`voice=N`: the agent's seats, src/reference-target/voice/seats.ts): a call beyond N has its offer held.
 // With a latency spec (`dialtone target --latency`) the service time of a piece of work is drawn from its op's
 // distribution instead, and N is the mean throughput (see drawnQueue).
 import type { FastifyInstance } from 'fastify';

@@ -147,7 +147,9 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     const instance = surface.create(context);
     const app = apps.get(surface.host) ?? newApp(tls, hostLatency);
     apps.set(surface.host, app);
-    registerAtCapacity(app, (scope, admit) => instance.register(scope, admit), options.capacity?.[name], latency.serviceTimes(name));
+    const setting = options.capacity?.[name];
+    const own = setting !== undefined && instance.atCapacity?.(setting) === true;
+    registerAtCapacity(app, (scope, admit) => instance.register(scope, admit), own ? undefined : setting, latency.serviceTimes(name));
     instance.control?.(control);
     return instance;
   });

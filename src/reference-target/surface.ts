@@ -16,6 +16,11 @@ export interface SurfaceInstance {
    * surface's capacity queue when it has a setting: requests pass it already; handshakes (and messaging's client frames) must.
    */
   register(app: FastifyInstance, admit?: Admit): void;
+  /**
+   * A surface whose known capacity is not requests a second (voice: calls at once) takes its `--capacity` setting here
+   * and returns true; it then gets no request queue. Called before `register`.
+   */
+  atCapacity?(setting: number): boolean;
   /** Adds test-only endpoints under `/<surface>/…` of the control surface. */
   control?(app: FastifyInstance): void;
   /** Stops timers and closes sockets the surface holds. */

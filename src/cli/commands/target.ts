@@ -41,7 +41,7 @@ export const spec = defineCommand({
       type: 'string',
       multiple: true,
       value: 'SURFACE=N',
-      help: "makes a surface serve N requests per second and no more (a queue with a fixed service time), so 'dialtone capacity' can be checked against a known capacity.",
+      help: "makes a surface serve N requests per second and no more (a queue with a fixed service time), so 'dialtone capacity' can be checked against a known capacity. voice=N is N calls at once instead: the offer of a call beyond them waits until one ends.",
     },
     latency: {
       type: 'string',

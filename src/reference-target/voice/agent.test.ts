@@ -51,15 +51,4 @@ describe('VoiceAgent', () => {
     // A draw shorter than the pause that ends the turn (on the 19th quiet frame, index 18) replies right after it.
     expect(said(agent, 30).indexOf('r0')).toBe(18 + 1);
   });
-
-  it('at a known capacity, waits for the queue to admit each reply before it speaks', async () => {
-    let admit: () => void = () => {};
-    const agent = new VoiceAgent({ clips, replyDelayTicks: 1, admitReply: () => new Promise<void>((r) => (admit = r)) });
-    said(agent, 10, SPEECH_DBFS + 20);
-    // The turn ends and the reply waits: silence however long the queue takes.
-    expect(said(agent, 60).every((f) => f === '.')).toBe(true);
-    admit();
-    await Promise.resolve();
-    expect(said(agent, 3)).toEqual(['r0', 'r1', '.']);
-  });
 });

@@ -54,11 +54,6 @@ export interface AgentOptions {
   readonly drawReplyTicks?: () => number;
   /** Told of each completed turn: how long the caller spoke. */
   readonly onTurn?: (speechMs: number) => void;
-  /**
-   * At a known voice capacity, each reply is a piece of the surface's work: it waits for the capacity queue (which
-   * also holds it for the work's service time) before its own delay starts.
-   */
-  readonly admitReply?: () => Promise<void>;
 }
 
 /**
@@ -72,8 +67,6 @@ export class VoiceAgent {
   #quietTicks = 0;
   #replyIn = -1;
   #greetIn = -1;
-  /** Ticks since the turn ended, while its reply waits for the capacity queue; -1 when none waits. */
-  #admitting = -1;
 
   constructor(private readonly o: AgentOptions) {}
 
@@ -110,7 +103,6 @@ export class VoiceAgent {
       this.#queue.push(...this.o.clips.reply);
       this.#replyIn = -1;
     }
-    if (this.#admitting >= 0) this.#admitting++;
     if (this.#speechTicks === 0) return;
     this.#quietTicks++;
     if (this.#quietTicks < END_OF_TURN_TICKS) return;
@@ -119,20 +111,9 @@ export class VoiceAgent {
       // A drawn delay counts from the caller's last speech, as a caller measures turn latency: the pause that ended the
       // turn is part of it, and a draw shorter than that pause replies as soon as the turn ends.
       const drawn = this.o.drawReplyTicks?.();
-      const replyIn = drawn === undefined ? Math.max(1, this.o.replyDelayTicks) : Math.max(1, drawn - this.#quietTicks + 1);
-      if (this.o.admitReply) this.#admit(this.o.admitReply, replyIn);
-      else this.#replyIn = replyIn;
+      this.#replyIn = drawn === undefined ? Math.max(1, this.o.replyDelayTicks) : Math.max(1, drawn - this.#quietTicks + 1);
     }
     this.#speechTicks = 0;
     this.#quietTicks = 0;
-  }
-
-  /** The reply starts once admitted, and no sooner than its delay after the turn ended (queueing counts towards it). */
-  #admit(admitReply: () => Promise<void>, replyIn: number): void {
-    this.#admitting = 0;
-    void admitReply().then(() => {
-      this.#replyIn = Math.max(1, replyIn - this.#admitting);
-      this.#admitting = -1;
-    });
   }
 }

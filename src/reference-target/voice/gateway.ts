@@ -3,12 +3,12 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { OfferMessage } from '../../contract/voice/shapes.js';
 import { VoiceFrame } from '../../contract/voice/shapes.js';
-import type { Admit } from '../capacity.js';
 import type { TargetContext } from '../context.js';
 import type { StoredConversation } from '../conversations.js';
 import type { Engine } from './engine.js';
 import { ForcedFailures } from './faults.js';
 import { IceServerIssuer } from './ice.js';
+import { Seats } from './seats.js';
 import type { SessionDeps, SessionLink, SessionView, VoiceSession } from './session.js';
 import { type GatewayPort, SignalingConnection } from './signaling.js';
 import { Ticker } from './ticker.js';
@@ -36,14 +36,14 @@ export class VoiceGateway implements GatewayPort {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   readonly #abort = new AbortController();
   #engine: Promise<Engine> | undefined;
-  /** The voice surface's capacity queue at a known capacity: each agent reply is a piece of its work. */
-  #admit: Admit | undefined;
+  /** The agent's seats at a known voice capacity (calls at once); none: every call is answered at once. */
+  #seats: Seats | undefined;
 
   constructor(readonly ctx: TargetContext) {}
 
-  /** Queues every agent reply behind the surface's known capacity (`--capacity voice=N`). */
-  atCapacity(admit: Admit): void {
-    this.#admit = admit;
+  /** A known voice capacity (`--capacity voice=N`): N calls at once, the offers of any more held until a call ends. */
+  atCapacity(calls: number): void {
+    this.#seats = new Seats(Math.max(1, Math.floor(calls)));
   }
 
   /** The media engine, loading from the first call on. */
@@ -62,8 +62,14 @@ export class VoiceGateway implements GatewayPort {
   }
 
   async openSession(id: string, offer: OfferMessage, record: () => StoredConversation, link: SessionLink, localAddress: string) {
-    const engine = await this.engine();
-    return engine.open(id, offer, record, this.#deps(engine, localAddress), link);
+    await this.#seats?.take(id);
+    try {
+      const engine = await this.engine();
+      return await engine.open(id, offer, record, this.#deps(engine, localAddress), link);
+    } catch (e) {
+      this.#seats?.release(id);
+      throw e;
+    }
   }
 
   #deps(engine: Engine, localAddress: string): SessionDeps {
@@ -81,7 +87,6 @@ export class VoiceGateway implements GatewayPort {
       agentDelays: {
         ...(latency.has('voice.first_agent_audio') ? { greeting: () => latency.draw('voice.first_agent_audio') } : {}),
         ...(latency.has('voice.reply') ? { reply: () => latency.draw('voice.reply') } : {}),
-        ...(this.#admit ? { admitReply: () => (this.#admit as Admit)('voice.reply') } : {}),
       },
     };
   }
@@ -95,6 +100,7 @@ export class VoiceGateway implements GatewayPort {
   }
 
   ended(session: VoiceSession): void {
+    this.#seats?.release(session.id);
     // Every ended call's record counts against the retention, one that never went live included.
     this.ctx.conversations.close(session.conversation);
     if (!this.#live.delete(session.id)) return;
@@ -105,6 +111,11 @@ export class VoiceGateway implements GatewayPort {
   /** Live sessions, then recently ended ones, for the control surface. */
   sessions(): SessionView[] {
     return [...[...this.#live.values()].map((s) => s.view()), ...this.#recent];
+  }
+
+  /** Calls seated and waiting at a known voice capacity, for the control surface; undefined without one. */
+  get seats(): { readonly seated: number; readonly waiting: number } | undefined {
+    return this.#seats?.counts;
   }
 
   /** Takes over an HTTP upgrade on the signaling path. */

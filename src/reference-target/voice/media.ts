@@ -19,8 +19,6 @@ export interface AgentDelays {
   readonly greeting?: () => number;
   /** From the caller's last speech to the reply, never before the turn ends (`voice.reply`). */
   readonly reply?: () => number;
-  /** At a known voice capacity: each reply waits for the surface's capacity queue (a piece of its work). */
-  readonly admitReply?: () => Promise<void>;
 }
 
 /** Milliseconds as whole ticks of the shared ticker. */
@@ -85,14 +83,7 @@ function echoMedia(ctx: MediaContext): MediaHandle {
 function agentMedia(voice: 'end-to-end' | 'traditional', replyDelayTicks: number) {
   return (ctx: MediaContext): MediaHandle => {
     const reply = ctx.delays?.reply;
-    const admitReply = ctx.delays?.admitReply;
-    const agent = new VoiceAgent({
-      clips: ctx.voices[voice],
-      replyDelayTicks,
-      onTurn: ctx.onTurn,
-      ...(reply ? { drawReplyTicks: () => ticks(reply()) } : {}),
-      ...(admitReply ? { admitReply } : {}),
-    });
+    const agent = new VoiceAgent({ clips: ctx.voices[voice], replyDelayTicks, onTurn: ctx.onTurn, ...(reply ? { drawReplyTicks: () => ticks(reply()) } : {}) });
     const decoder = opusDecoder();
     const stopInbound = onInbound(ctx.transceiver, (rtp) => {
       count(ctx, rtp);

@@ -53,9 +53,13 @@ export const voiceSurface: SurfaceModule = {
       register: (app, admit) => {
         registerIceServers(app, ctx, gw);
         registerSignaling(app, gw, admit);
-        if (admit) gw.atCapacity(admit);
         // A sandbox convenience for a person at a browser; off (`--no-voice-client-page`) the gateway is as bare as a real one.
         if (ctx.voiceClientPage) app.get(VOICE_CLIENT_PATH, async (_req, reply) => reply.type('text/html; charset=utf-8').send(voiceClientPage()));
+      },
+      // Its known capacity is calls at once, not requests a second: no request queue, the agent's seats instead.
+      atCapacity: (calls) => {
+        gw.atCapacity(calls);
+        return true;
       },
       control: (app) => {
         // Forces the offer carrying this callSid to fail with a code a healthy loopback call never meets.
@@ -66,7 +70,7 @@ export const voiceSurface: SurfaceModule = {
           gw.faults.set(parsed.data.callSid, parsed.data.code);
           return parsed.data;
         });
-        app.get('/voice/sessions', async () => ({ sessions: gw.sessions(), ticker_listeners: gw.ticker.size }));
+        app.get('/voice/sessions', async () => ({ sessions: gw.sessions(), ticker_listeners: gw.ticker.size, ...(gw.seats ? { seats: gw.seats } : {}) }));
       },
       close: () => gw.close(),
     };

@@ -166,7 +166,9 @@ class Call {
       }
       r.timeToFirstAgentAudioMs = this.#firstAudibleAt - this.#t0;
       const more = () => !this.signal.aborted && (s.untilMs === undefined || this.#since() < s.untilMs);
-      let due = performance.now();
+      // A scheduled call's first turn falls at a random point of its first period, so held calls' turns do not arrive
+      // in step with each other and a window of the step counts its share of them whatever its edges.
+      let due = performance.now() + (s.turnEveryMs ?? 0) * Math.random();
       for (let turn = 1; turn <= s.turns && more(); turn++) {
         await this.#quietFor(END_OF_SPEECH_MS, s.audioTimeoutMs);
         await this.#sleep(Math.max(s.pauseMs, due - performance.now()));
