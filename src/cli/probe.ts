@@ -2,6 +2,7 @@ import { TargetUnreachable } from '../clients/exchange.js';
 import { RecordsClient } from '../clients/records.js';
 import { EnvironmentError } from '../errors.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { certificateFailure, presentedCertificate, tlsHint } from '../profile/tls-hint.js';
 
 /**
  * Makes one bounded request to the target so an unreachable one is reported at once, in one line, rather than as a
@@ -14,10 +15,9 @@ export async function probe(loaded: LoadedProfile, profilePath: string, timeoutM
     await new RecordsClient(loaded).list({ limit: 1 }, { timeoutMs });
   } catch (e) {
     const why = e instanceof TargetUnreachable ? e.message : String(e);
-    // A certificate the run does not trust is a profile matter: say which field fixes it.
-    const hint = /certificate|self.signed|CERT_|unable to verify/i.test(why)
-      ? `name the CA in tls.ca_file of ${profilePath}`
-      : `check hosts.base_url in ${profilePath}`;
+    // A certificate the run does not trust is a profile matter: the hint says what is wrong with it, and which field fixes it.
+    const tls = certificateFailure(why) ? tlsHint(why, loaded.profile, profilePath, await presentedCertificate(loaded.profile.hosts.base_url)) : undefined;
+    const hint = tls ?? `check hosts.base_url in ${profilePath}`;
     throw new EnvironmentError(`target unreachable: ${why}; ${hint}`);
   }
 }

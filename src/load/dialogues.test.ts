@@ -98,7 +98,7 @@ describe('the dialogues file', () => {
 
   it('refuses a profile whose dialogues field is empty', () => {
     expect(() => parseProfile({ ...EXAMPLE_PROFILE, dialogues: '' }, 'staging-us.json')).toThrow(
-      new UsageError('staging-us.json: dialogues: Too small: expected string to have >=1 characters'),
+      new UsageError("staging-us.json: dialogues: expected a non-empty string, found ''"),
     );
   });
 });

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { describeIssues } from './issues.js';
 import { type CredentialName, Profile } from './schema.js';
 import { trustOf } from './tls.js';
 
@@ -14,7 +15,7 @@ export interface LoadedProfile {
   readonly secrets: Partial<Record<CredentialName | 'control_token', string>>;
 }
 
-/** Formats the first zod issue as `file: field.path: message`, one line. */
+/** Formats the first zod issue as `file: field.path: message`, one line (dialogue and traffic-model files). */
 export function describeIssue(source: string, error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return `${source}: invalid`;
@@ -23,14 +24,15 @@ export function describeIssue(source: string, error: z.ZodError): string {
 }
 
 /**
- * Parses and validates a profile value; throws a UsageError naming the bad field.
+ * Parses and validates a profile value; throws a UsageError naming every bad field at once, each with what was expected
+ * and what was found.
  *
  * @example
- * parseProfile(JSON.parse(text), 'staging.json') // Profile, or UsageError "staging.json: hosts.base_url: must be an http(s) URL"
+ * parseProfile(JSON.parse(text), 'staging.json') // Profile, or UsageError "staging.json: hosts.base_url: must be an http(s) URL, found 'x'"
  */
 export function parseProfile(value: unknown, source: string): Profile {
-  const parsed = Profile.safeParse(value);
-  if (!parsed.success) throw new UsageError(describeIssue(source, parsed.error));
+  const parsed = Profile.safeParse(value, { reportInput: true });
+  if (!parsed.success) throw new UsageError(describeIssues(source, parsed.error, Profile));
   return parsed.data;
 }
 
@@ -53,15 +55,17 @@ export function resolveSecrets(profile: Profile, path: string | undefined, env: 
   const fileEnv = profile.env_file ? readEnvFile(resolve(path ? dirname(path) : '.', profile.env_file)) : {};
   const secrets: Record<string, string> = {};
   const refs: [string, { env: string } | undefined][] = [...Object.entries(profile.credentials), ['control_token', profile.control?.token]];
+  const missing: string[] = [];
   for (const [name, ref] of refs) {
     if (!ref) continue;
     const value = env[ref.env] ?? fileEnv[ref.env];
-    if (value === undefined || value === '') {
-      const field = name === 'control_token' ? 'control.token' : `credentials.${name}`;
-      throw new UsageError(`${path ?? 'profile'}: ${field}: environment variable ${ref.env} is not set`);
-    }
-    secrets[name] = value;
+    if (value === undefined || value === '')
+      missing.push(`${name === 'control_token' ? 'control.token' : `credentials.${name}`}: environment variable ${ref.env} is not set`);
+    else secrets[name] = value;
   }
+  const source = path ?? 'profile';
+  if (missing.length === 1) throw new UsageError(`${source}: ${missing[0]}`);
+  if (missing.length > 1) throw new UsageError([`${source}: ${missing.length} problems:`, ...missing.map((m) => `  ${m}`)].join('\n'));
   return secrets;
 }
 

@@ -28,6 +28,33 @@ describe('parseProfile', () => {
     expect(() => parseProfile({ ...base, region: 'mars-1' }, 'p.json')).toThrow(/^p\.json: region: /);
   });
 
+  it('reports every mistake of a profile in one block, each with what was expected and what was found', () => {
+    const { account_id: _, ...rest } = base;
+    const three = { ...rest, environment: 'prod', hosts: { base_url: 'api.example.test' }, acount_id: 'acme' };
+    expect(() => parseProfile(three, 'p.json')).toThrow(
+      new UsageError(
+        [
+          'p.json: 4 problems:',
+          "  environment: expected one of sandbox, pre-release, live, found 'prod'",
+          "  hosts.base_url: must be an http(s) URL, found 'api.example.test'",
+          '  account_id: expected a string, found nothing (the field is required)',
+          "  acount_id: expected 'account_id' at the top level, found 'acount_id'",
+        ].join('\n'),
+      ),
+    );
+  });
+
+  it('says of an empty profile every field it lacks, not the first alone', () => {
+    expect(() => parseProfile({}, 'p.json')).toThrow(/^p\.json: 6 problems:\n {2}name: expected a string, found nothing/);
+  });
+
+  it('names a number where a string belongs, and an unknown field with no near name', () => {
+    expect(() => parseProfile({ ...base, name: 3 }, 'p.json')).toThrow(new UsageError('p.json: name: expected a string, found 3 (a number)'));
+    expect(() => parseProfile({ ...base, zzz: 1 }, 'p.json')).toThrow(
+      new UsageError("p.json: zzz: expected no such field at the top level, found 'zzz' (a typo?)"),
+    );
+  });
+
   it('rejects an unknown top-level field rather than ignoring a typo', () => {
     expect(() => parseProfile({ ...base, base_url: 'x' }, 'p.json')).toThrow(UsageError);
   });
@@ -46,6 +73,19 @@ describe('resolveSecrets', () => {
   it('names the missing variable without printing any value', () => {
     const p = parseProfile(base, 'p.json');
     expect(() => resolveSecrets(p, 'p.json', {})).toThrow('p.json: credentials.chat_api_key: environment variable ACME_KEY is not set');
+  });
+
+  it('names every missing variable at once', () => {
+    const p = parseProfile({ ...base, credentials: { chat_api_key: { env: 'ACME_KEY' }, agents_api_key: { env: 'ACME_AGENTS' } } }, 'p.json');
+    expect(() => resolveSecrets(p, 'p.json', {})).toThrow(
+      new UsageError(
+        [
+          'p.json: 2 problems:',
+          '  credentials.chat_api_key: environment variable ACME_KEY is not set',
+          '  credentials.agents_api_key: environment variable ACME_AGENTS is not set',
+        ].join('\n'),
+      ),
+    );
   });
 });
 
