@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -147,6 +147,15 @@ describe('merging execution segments', () => {
       expect(merged.metrics[metric]?.[stat]).toBe(exact.metrics[metric]?.[stat]);
     expect(merged.metrics['merge_latency{op:a}']?.thresholds).toEqual({ 'p(95)<1000': false });
     expect(merged.metrics.merge_ok?.thresholds).toEqual({ 'rate>0.99': true });
+  });
+
+  it("reads a segment's first-format histograms.json no more: its raw samples stand in, and without them one line says so", () => {
+    const d = mkdtempSync(join(tmpdir(), 'dialtone-old-hist-'));
+    for (const f of ['summary.json', 'result.json', RAW_FILE]) writeFileSync(join(d, f), readFileSync(join(dirs[0] as string, f)));
+    writeFileSync(join(d, HISTOGRAMS_FILE), JSON.stringify({ relative_error: 0.01, metrics: {} }));
+    expect(readSegment(d).histograms).toBeUndefined();
+    rmSync(join(d, RAW_FILE));
+    expect(() => readSegment(d)).toThrow(`merge: ${d}: its histograms.json is of an older dialtone and it kept no raw samples; run the segment again`);
   });
 
   it('refuses a directory without raw samples with one line that says how to make them', () => {

@@ -63,11 +63,17 @@ export interface SegmentFiles {
 /** Reads a segment directory; a directory with neither raw samples nor histograms is a usage error naming what is missing. */
 export function readSegment(dir: string): SegmentFiles {
   const raw = ['raw.json.gz', 'raw.json', 'raw.csv.gz', 'raw.csv'].map((f) => join(dir, f)).find(existsSync);
-  const histograms = existsSync(join(dir, HISTOGRAMS_FILE)) ? join(dir, HISTOGRAMS_FILE) : undefined;
   for (const f of ['summary.json', 'result.json'])
     if (!existsSync(join(dir, f))) throw new UsageError(`merge: ${dir}: no ${f} (give the report directory of a segment run, e.g. reports/load/chat-turns)`);
+  const format = histogramFormat(join(dir, HISTOGRAMS_FILE));
+  // The first histograms.json (whole-run buckets, no format) is read no more: its segment's raw samples stand in for it.
+  const histograms = format === HISTOGRAM_FORMAT ? join(dir, HISTOGRAMS_FILE) : undefined;
   if (!raw && !histograms)
-    throw new UsageError(`merge: ${dir}: no raw samples (raw.json.gz, raw.json or raw.csv) and no ${HISTOGRAMS_FILE}; run the segment with --segment i/N`);
+    throw new UsageError(
+      format === undefined
+        ? `merge: ${dir}: no raw samples (raw.json.gz, raw.json or raw.csv) and no ${HISTOGRAMS_FILE}; run the segment with --segment i/N`
+        : `merge: ${dir}: its ${HISTOGRAMS_FILE} is of an older dialtone and it kept no raw samples; run the segment again`,
+    );
   return {
     dir,
     raw,
@@ -75,6 +81,16 @@ export function readSegment(dir: string): SegmentFiles {
     summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as K6Summary,
     result: JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as LoadResult,
   };
+}
+
+/** The format a histograms file names ('' for the first one, which named none), or undefined when there is none. */
+function histogramFormat(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { format?: string }).format ?? '';
+  } catch {
+    return '';
+  }
 }
 
 function lines(path: string) {
@@ -223,7 +239,6 @@ async function accumulate(segs: readonly Pick<SegmentFiles, 'summary' | 'raw' | 
 
 /** Adds a segment's stored histograms, counts and sums into the accumulators (gauges come from the summaries). */
 function joinStored(accs: Map<string, Acc>, h: HistogramFile): void {
-  if (h.format !== HISTOGRAM_FORMAT) throw new UsageError(`merge: a ${HISTOGRAMS_FILE} of an older format ('${h.format}'); merge from its raw samples instead`);
   for (const [key, m] of Object.entries(h.metrics)) {
     if (m.kind === 'gauge') continue;
     const a = accs.get(key) ?? { kind: m.kind, values: [], sum: 0, count: 0, nonZero: 0, ...(m.kind === 'trend' ? { hist: emptyHistogram() } : {}) };
