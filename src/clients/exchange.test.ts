@@ -108,3 +108,31 @@ describe('a request that gets no answer', () => {
     expect([res.status, res.text]).toEqual([200, '{"ok":true}']);
   });
 });
+
+describe('a request on a keep-alive connection the target closed while it was idle', () => {
+  it('goes again on a new connection, once, and gets its answer', async () => {
+    // Each connection answers its first request and drops at its second, as a target that closed it between the two.
+    const served = new WeakMap<object, number>();
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (n > 1) req.socket.destroy();
+      else res.end('{"ok":true}');
+    });
+    server.keepAliveTimeout = 60_000;
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      expect((await request({ method: 'POST', url, body: {} })).status).toBe(200);
+      const again = await request({ method: 'POST', url, body: {} });
+      expect(again.status).toBe(200);
+      expect(requests).toBe(3);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

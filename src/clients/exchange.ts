@@ -160,6 +160,16 @@ function stoppedBy(signal: AbortSignal): string {
  */
 export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>> {
   const started = performance.now();
+  // A keep-alive connection the target closed while idle resets the request sent on it before any answer: the target
+  // never read it, so it goes again on a new connection (cases side by side leave connections idle, and a target may
+  // close them at any time).
+  return sendOnce<T>(opts, started).catch((e: unknown) => (e instanceof StaleConnection ? sendOnce<T>(opts, started) : Promise.reject(e)));
+}
+
+/** A request reset on a reused keep-alive connection before any answer came. */
+class StaleConnection extends Error {}
+
+function sendOnce<T>(opts: RequestOptions, started: number): Promise<Response<T>> {
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const headers: Record<string, string> = { ...opts.headers };
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
@@ -185,7 +195,9 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
       return;
     }
     const agent = agentFor(opts.url, opts.trust ?? SYSTEM_TRUST);
+    let answered = false;
     const req = send(opts.url, { method: opts.method, headers, agent, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', (e) => reject(unanswered(`the answer broke off: ${e.message}`)));
@@ -224,7 +236,10 @@ export function request<T = unknown>(opts: RequestOptions): Promise<Response<T>>
       });
     }
     req.on('timeout', () => req.destroy(unanswered(`no answer within ${opts.timeoutMs ?? 10_000} ms`)));
-    req.on('error', (e) => reject(e instanceof TargetUnreachable ? e : unanswered(e.message)));
+    req.on('error', (e) => {
+      const stale = req.reusedSocket && !answered && (e as NodeJS.ErrnoException).code === 'ECONNRESET' && !b?.signal.aborted;
+      reject(e instanceof TargetUnreachable ? e : stale ? new StaleConnection(e.message) : unanswered(e.message));
+    });
     if (body !== undefined) req.write(body);
     req.end();
   });
