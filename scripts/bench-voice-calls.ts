@@ -59,7 +59,10 @@ function loadRun(scenario: VoiceRun['scenario'], o: { profile: string; dir: stri
     .filter((t) => !t.passed)
     .map((t) => `${t.metric} ${t.expression}`);
   const cpu = result.delivery.generator_cpu_avg_cores as number;
-  const metric = (key: string): number | null => (typeof result.metrics?.[key] === 'number' ? result.metrics[key] : null);
+  const metric = (key: string): number | null => {
+    const v = result.metrics?.[key]?.value;
+    return typeof v === 'number' ? v : null;
+  };
   const prefix = scenario === 'voice-calls' ? 'voice_call' : 'voice_browser';
   return {
     scenario,
@@ -118,8 +121,16 @@ function runLine(r: VoiceRun): string {
 export function voiceTable(runs: readonly VoiceRun[]): string {
   const held = runs.filter((r) => r.scenario === 'voice-calls' && r.slosHeld).sort((a, b) => b.calls - a.calls)[0];
   const browser = runs.find((r) => r.scenario === 'voice-browser');
+  // The engine's start (bundling, loading werift and the codec) is in every run's average: the CPU each added call
+  // costs, between one concurrency and the next, leaves it out.
+  const calls = runs.filter((r) => r.scenario === 'voice-calls');
+  const marginal = calls.slice(1).map((r, i) => {
+    const before = calls[i] as VoiceRun;
+    return `${before.calls}→${r.calls}: ${fmt(((r.cpuCores - before.cpuCores) * 1000) / (r.calls - before.calls), 1)}`;
+  });
   return [
     ...runs.map(runLine),
+    marginal.length ? `voice-calls CPU-ms/s each added call costs: ${marginal.join(', ')}` : '',
     held
       ? `voice-calls: ${held.calls} calls held with every SLO on one engine worker (${fmt(held.callsPerCore, 0)} calls per core used, ` +
         `${fmt(held.cpuMsPerCallSecond, 1)} CPU-ms/s a call)`
