@@ -84,8 +84,9 @@ export function segmentArgs(s: Segment): string[] {
 }
 
 /**
- * Where a segment's samples go: the built-in engine writes its histograms itself; k6 writes its JSON output, kept as
- * RAW_FILE with --raw-samples or else in the scratch folder `work`, and folded into histograms after the run.
+ * Where a run's samples go: the built-in engine writes its histograms itself, beside the summary, on every run; a k6
+ * segment writes its JSON output, kept as RAW_FILE with --raw-samples or else in the scratch folder `work`, and folded
+ * into histograms after the run.
  *
  * @example
  * segmentFiles({ segment: parseSegment('1/2') }, 'builtin', '/r', '/r/.work'); // { raw: undefined, histograms: '/r/histograms.json' }
@@ -97,14 +98,14 @@ export function segmentFiles(
   dir: string,
   work: string,
 ): { readonly raw: string | undefined; readonly histograms: string | undefined } {
-  if (!x?.segment) return { raw: undefined, histograms: undefined };
   const histograms = engine === 'builtin' ? join(dir, HISTOGRAMS_FILE) : undefined;
+  if (!x?.segment) return { raw: undefined, histograms };
   const raw = x.rawSamples ? join(dir, RAW_FILE) : engine === 'k6' ? join(work, RAW_FILE) : undefined;
   return { raw, histograms };
 }
 
 /**
- * The extra `k6 run` arguments: each output, and for a segment its flags and the files of segmentFiles.
+ * The extra `k6 run` arguments: each output, a segment's flags, and the files of segmentFiles.
  *
  * @example
  * k6ExtraArgs({ segment: parseSegment('2/3') }, 'builtin', '/r', '/r/.work');
@@ -112,8 +113,7 @@ export function segmentFiles(
  */
 export function k6ExtraArgs(x: LoadExtras | undefined, engine: 'k6' | 'builtin', dir: string, work: string): string[] {
   const outs = (x?.outs ?? []).flatMap((o) => ['--out', o]);
-  if (!x?.segment) return outs;
   const f = segmentFiles(x, engine, dir, work);
   const files = [...(f.histograms ? ['--out', `histograms=${f.histograms}`] : []), ...(f.raw ? ['--out', `json=${f.raw}`] : [])];
-  return [...outs, ...segmentArgs(x.segment), ...files];
+  return [...outs, ...(x?.segment ? segmentArgs(x.segment) : []), ...files];
 }

@@ -104,8 +104,6 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   for (const f of ['summary.json', 'dashboard.html', 'engine.log', TIMELINE_FILE, HISTOGRAMS_FILE, RAW_FILE]) rmSync(join(dir, f), { force: true });
   const work = join(dir, '.work');
   const segment = segmentFiles(o.extras, engine.kind, dir, work);
-  // A segment without raw samples draws its run over time from its histograms; it writes no sample for it.
-  const fromHistograms = o.extras?.segment !== undefined && segment.raw === undefined;
   const kit = await prepareRunKit({ root: o.root, engine, scenario: o.scenario, profile: o.profile, loaded: o.loaded, work, overrides: o.overrides });
   const { script, config } = kit;
   const env = secretEnv(o.loaded);
@@ -116,6 +114,9 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
   // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
   const wanted = keepsSamples({ dashboard: o.dashboard, atLimit: !wantsDashboard(o), seconds: durationSeconds(shapeDuration(config.shape) ?? '') });
+  // The built-in engine's histograms draw the run over time of a segment without raw samples, and of a run that keeps
+  // no samples (at the limit, or long): no sample is written for it.
+  const fromHistograms = segment.histograms !== undefined && (o.extras?.segment ? segment.raw === undefined : !wanted);
   const samples = fromHistograms ? { args: [], files: [], missing: undefined } : timelineSamples({ wanted, work, segmentRaw: segment.raw });
   const run = startEngine({
     engine,
