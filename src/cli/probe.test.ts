@@ -45,7 +45,8 @@ describe('the probe of a target whose certificate the run does not trust', () =>
     const e = await failureOf(file);
     expect(e).toBeInstanceOf(EnvironmentError);
     expect(e?.message).toContain(
-      `the CA in tls.ca_file of ${file} (other-ca.pem) does not sign the server's certificate (it is signed by 'dialtone reference target CA'): name the CA that does`,
+      `the CA in tls.ca_file of ${file} (other-ca.pem) does not sign the server's certificate (it is signed by 'dialtone reference target CA'): name ` +
+        `the CA that does`,
     );
     expect(e?.message).not.toContain('name that CA in tls.ca_file');
   });

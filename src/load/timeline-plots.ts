@@ -309,6 +309,9 @@ export async function timelineSection(
   const note = breached.length
     ? `Shaded: the intervals in which ${breached.map((s) => `${s.key} ${s.expression.source}`).join(', ')} did not hold.`
     : 'No SLO drawn here was breached in any interval.';
-  return `<h2>${esc(heading)}</h2><p class="muted">From ${esc(tl.source ?? "the run's own samples")}, from ${esc(tl.started_at)}, in ${tl.interval_s} s intervals. ${esc(note)}</p>
-<div class="timeline" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:12px">${svgs.join('')}</div>`;
+  return (
+    `<h2>${esc(heading)}</h2><p class="muted">From ${esc(tl.source ?? "the run's own samples")}, from ${esc(tl.started_at)}, ` +
+    `in ${tl.interval_s} s intervals. ${esc(note)}</p>
+<div class="timeline" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:12px">${svgs.join('')}</div>`
+  );
 }

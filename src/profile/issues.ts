@@ -67,7 +67,10 @@ export function issueLine(issue: Issue, schema?: z.ZodType): string {
     return issue.keys
       .map((k) => {
         const near = known.find((f) => isNearMiss(k, f));
-        return `${issue.path.length ? `${path}.` : ''}${k}: expected ${near ? `'${near}'` : 'no such field'} at ${where}, found '${k}'${near ? '' : ' (a typo?)'}`;
+        return (
+          `${issue.path.length ? `${path}.` : ''}${k}: expected ${near ? `'${near}'` : 'no such field'} ` +
+          `at ${where}, found '${k}'${near ? '' : ' (a typo?)'}`
+        );
       })
       .join('\n');
   }

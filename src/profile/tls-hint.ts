@@ -31,7 +31,8 @@ const signedBy = (cert: PresentedCertificate | undefined): string => (cert?.issu
  * The fix for a certificate failure, one clause: says what is wrong with the certificate or the CA the profile names.
  *
  * @example
- * tlsHint('unable to verify the first certificate', { tls: { ca_file: 'ca.pem', insecure: false } }, 'staging.json', { issuer: 'Acme CA', validTo: undefined });
+ * const profile = { tls: { ca_file: 'ca.pem', insecure: false } };
+ * tlsHint('unable to verify the first certificate', profile, 'staging.json', { issuer: 'Acme CA', validTo: undefined });
  * // "the CA in tls.ca_file of staging.json (ca.pem) does not sign the server's certificate (it is signed by 'Acme CA'): name the CA that does"
  */
 export function tlsHint(why: string, profile: Pick<Profile, 'tls' | 'hosts'>, profilePath: string, cert?: PresentedCertificate): string | undefined {
