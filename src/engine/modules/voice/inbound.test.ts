@@ -7,16 +7,18 @@ function fakeDecoder() {
   const quiet = new Int16Array(1920);
   const d = {
     concealed: 0,
+    decoded: 0,
     decode(p: Uint8Array) {
       if (p.length === 1) d.concealed++;
+      else d.decoded++;
       const pcm = p.length >= 2 ? loud : quiet;
       return new Uint8Array(pcm.buffer);
     },
-  } satisfies FrameDecoder & { concealed: number };
+  } satisfies FrameDecoder & { concealed: number; decoded: number };
   return d;
 }
 
-const pkt = (sequenceNumber: number, timestamp: number) => ({ sequenceNumber, timestamp, payload: new Uint8Array([0xfc, 1, 2]) });
+const pkt = (sequenceNumber: number, timestamp: number) => ({ sequenceNumber, timestamp, payload: new Uint8Array([0xfc, 1, 2, 3, 4, 5, 6, 7, 8]) });
 
 describe('the inbound audio of a call', () => {
   it('counts no loss, no concealment and no jitter for packets in order on their clock', () => {
@@ -54,5 +56,17 @@ describe('the inbound audio of a call', () => {
     for (let i = 0; i < 400; i++) a.receive(pkt(i, 960 * i), 20 * i + (i % 2) * 10);
     expect(a.figures().jitterMs).toBeGreaterThan(9);
     expect(a.figures().jitterMs).toBeLessThanOrEqual(10);
+  });
+
+  it("plays a packet of a few bytes (an encoder's silence) as silence without decoding it", () => {
+    const dec = fakeDecoder();
+    const levels: number[] = [];
+    const a = new InboundAudio(dec, 48, (db) => levels.push(db));
+    a.receive({ sequenceNumber: 1, timestamp: 0, payload: new Uint8Array([0xfc, 0xff, 0xfe]) }, 0);
+    a.receive(pkt(2, 960), 20);
+    expect(dec.decoded).toBe(1);
+    expect(levels[0]).toBe(Number.NEGATIVE_INFINITY);
+    expect(levels[1]).toBeGreaterThan(-20);
+    expect(a.figures()).toMatchObject({ decodedFrames: 2, concealedFrames: 0 });
   });
 });

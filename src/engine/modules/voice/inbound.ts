@@ -8,6 +8,12 @@ export interface FrameDecoder {
 
 /** Decoded audio at or above this level (RMS, dBFS) is the agent speaking; the reference agent's silence is far below. */
 export const AUDIBLE_DBFS = -50;
+/**
+ * An Opus packet this small carries silence (an encoder's silent or DTX frames are 1 to 3 bytes; 20 ms of speech at the
+ * lowest voice bit rates is tens): it is played as silence without decoding, which is most of what a listening caller
+ * receives and, decoded, the largest single cost of a call.
+ */
+export const SILENT_PACKET_BYTES = 8;
 /** A sequence jump past this many frames is a restart of the stream, not loss to conceal. */
 const MAX_CONCEALED_RUN = 50;
 
@@ -86,6 +92,11 @@ export class InboundAudio {
     }
     const payload = p.payload;
     if (payload.length > 0) this.#toc = (payload[0] as number) & 0xfc;
+    if (payload.length <= SILENT_PACKET_BYTES) {
+      this.#decoded++;
+      this.onLevel(Number.NEGATIVE_INFINITY, arrivalMs);
+      return;
+    }
     let pcm: Uint8Array;
     try {
       pcm = this.decoder.decode(payload);
