@@ -4,7 +4,7 @@
 // are joined and the interval doubles, so a run ten times longer keeps as many intervals, each ten times longer at most.
 // The built-in engine writes it as an output; a k6 run's JSON output is folded into the same shape afterwards.
 
-import { emptyHistogram, type LogHistogram, mergeInto, RELATIVE_ERROR, record } from './log-histogram.js';
+import { bucketFor, emptyHistogram, type LogHistogram, mergeInto, RELATIVE_ERROR, recordIn } from './log-histogram.js';
 import { parseMetricKey } from './thresholds.js';
 
 /** The file's format name, so a reader can tell it from the first histograms.json (whole-run buckets only). */
@@ -79,13 +79,13 @@ export function emptyAcc(kind: MetricKind): Acc {
  * @example
  * addTo(acc, 702.2);
  */
-export function addTo(a: Acc, v: number): void {
+export function addTo(a: Acc, v: number, bucket: number | undefined = bucketFor(v)): void {
   a.count++;
   a.sum += v;
   if (v !== 0) a.nonZero++;
   if (v < a.min) a.min = v;
   if (v > a.max) a.max = v;
-  if (a.hist) record(a.hist, v);
+  if (a.hist) recordIn(a.hist, v, bucket);
 }
 
 /**
@@ -148,13 +148,13 @@ export function loadAcc(m: StoredMetric): Acc {
   return a;
 }
 
-const add = (into: Map<string, Acc>, key: string, kind: MetricKind, v: number) => {
+const add = (into: Map<string, Acc>, key: string, kind: MetricKind, v: number, bucket: number | undefined) => {
   let a = into.get(key);
   if (!a) {
     a = emptyAcc(kind);
     into.set(key, a);
   }
-  addTo(a, v);
+  addTo(a, v, bucket);
 };
 
 /**
@@ -182,7 +182,9 @@ export class HistogramRecorder {
 
   /** Adds one sample to each whole-run key and to each interval key of the interval its time falls in. */
   add(kind: MetricKind, timeMs: number, value: number, wholeKeys: readonly string[], intervalKeys: readonly string[]): void {
-    for (const k of wholeKeys) add(this.whole, k, kind, value);
+    // The bucket is found once for every key the sample goes in (the log is the costly part).
+    const bucket = kind === 'trend' ? bucketFor(value) : undefined;
+    for (const k of wholeKeys) add(this.whole, k, kind, value, bucket);
     if (intervalKeys.length === 0) return;
     this.startMs ??= Math.floor(timeMs / 1000) * 1000;
     let i = Math.max(0, Math.floor((timeMs - this.startMs) / (this.intervalS * 1000)));
@@ -195,7 +197,7 @@ export class HistogramRecorder {
       at = new Map();
       this.intervals[i] = at;
     }
-    for (const k of intervalKeys) add(at, k, kind, value);
+    for (const k of intervalKeys) add(at, k, kind, value, bucket);
   }
 
   /** Joins adjacent pairs of intervals and doubles the interval. */

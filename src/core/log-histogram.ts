@@ -42,16 +42,25 @@ export const bucketValue = (i: number): number => (2 * GAMMA ** i) / (GAMMA + 1)
  * record(h, 702.2);
  */
 export function record(h: LogHistogram, v: number): void {
+  recordIn(h, v, bucketFor(v));
+}
+
+/** The bucket of any value, or undefined for one counted as zero: found once, it serves every histogram the value goes in. */
+export const bucketFor = (v: number): number | undefined => (v <= SMALLEST ? undefined : bucketOf(v));
+
+/**
+ * Adds one sample whose bucket is known (`bucketFor(v)`).
+ *
+ * @example
+ * const i = bucketFor(702.2); for (const h of hs) recordIn(h, 702.2, i);
+ */
+export function recordIn(h: LogHistogram, v: number, i: number | undefined): void {
   h.count++;
   h.sum += v;
   if (v < h.min) h.min = v;
   if (v > h.max) h.max = v;
-  if (v <= SMALLEST) {
-    h.zeros++;
-    return;
-  }
-  const i = bucketOf(v);
-  h.buckets.set(i, (h.buckets.get(i) ?? 0) + 1);
+  if (i === undefined) h.zeros++;
+  else h.buckets.set(i, (h.buckets.get(i) ?? 0) + 1);
 }
 
 /**
