@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentsRegion, ClientEnv, RuntimeRegion } from '../contract/common.js';
 import { PlatformNames } from '../contract/names.js';
+import { durationMs } from '../core/duration.js';
 
 /** A credential is never inline: it names the environment variable that holds it. */
 export const SecretRef = z.strictObject({
@@ -37,9 +38,10 @@ const SloThreshold = z.union([
   z.strictObject({
     threshold: z.string().min(1),
     abortOnFail: z.boolean().optional(),
+    // Read as k6 reads it, a Go duration (`10s`, `1m30s`), so the profile refuses what the engine would.
     delayAbortEval: z
       .string()
-      .regex(/^\d+(ms|s|m|h)$/, 'must be a duration such as 10s')
+      .refine((v) => (durationMs(v) ?? -1) >= 0, 'must be a duration such as 10s')
       .optional(),
   }),
 ]);
