@@ -10,7 +10,7 @@ describe("a profile SLO's delayAbortEval", () => {
     for (const delay of ['10s', '500ms', '1m30s', '1.5s', '0']) expect(slos(delay).success, delay).toBe(true);
   });
 
-  it('refuses what k6 would refuse, a negative duration and a number without its unit, with the one message', () => {
+  it('refuses a negative duration, a number without its unit and what is no duration, with the one message', () => {
     for (const delay of ['soon', '10', '-5s', '10d', '']) {
       const r = slos(delay);
       expect(r.success, delay).toBe(false);

@@ -38,7 +38,7 @@ const SloThreshold = z.union([
   z.strictObject({
     threshold: z.string().min(1),
     abortOnFail: z.boolean().optional(),
-    // Read as k6 reads it, a Go duration (`10s`, `1m30s`), so the profile refuses what the engine would.
+    // Read as k6 reads a duration (`10s`, `1m30s`): a profile takes what the engine takes; a negative delay means nothing.
     delayAbortEval: z
       .string()
       .refine((v) => (durationMs(v) ?? -1) >= 0, 'must be a duration such as 10s')
