@@ -27,7 +27,14 @@ export class CollectingReporter implements Reporter {
   #files = 0;
   #filesDone = 0;
 
+  /** The files of the run to come, when it runs them in more than one go (a concurrent run's last files alone). */
+  expectFiles(count: number): void {
+    this.#files = count;
+    this.#filesDone = 0;
+  }
+
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    if (this.#files > 0) return; // a run in several goes counts its files across them
     this.#files = specifications.length;
     this.#filesDone = 0;
   }
@@ -55,6 +62,8 @@ export class CollectingReporter implements Reporter {
   reset(): void {
     this.cases.length = 0;
     this.errors.length = 0;
+    this.#files = 0;
+    this.#filesDone = 0;
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
