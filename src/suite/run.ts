@@ -63,7 +63,7 @@ const CONCURRENT_WORKERS = 4;
 const CONCURRENT_CASES = 8;
 /**
  * Files a concurrent run keeps for last, with nothing of the gate beside them: they judge a media connection's packet
- * timing, and its DTLS handshake must get the CPU in time (beside the other files it missed its 10 s on a busy machine).
+ * timing, and its DTLS handshake must get the CPU within the case's wait, which work beside it on a busy machine took.
  */
 const LAST_ALONE = ['conformance/voice/media.test.ts'];
 
