@@ -1,0 +1,84 @@
+// The must-show figures of voice calls without a browser (#46), each against a reference target in a process of its
+// own. Run alone on the machine:
+//
+//   node --import tsx scripts/check-voice-calls.ts latency [--calls 10] [--seconds 120]
+//     voice-calls against `--latency voice.reply=lognormal:p50=800ms,p95=1.5s`: the turn latency's p50 and p95 the
+//     callers measured against the spec's. The callers' bias: the gateway sends on a 20 ms frame clock (+10 ms on
+//     average), the reply's first frame is heard once decoded, plus the one-way trip and either side's event-loop
+//     delay; with voice.reply=fixed:800ms it read about +30 ms on a busy 2-core machine. A draw under the 400 ms pause
+//     that ends a turn replies when the turn ends (the low tail, not p50 or p95).
+//   node --import tsx scripts/check-voice-calls.ts capacity [--known 12]
+//     dialtone capacity voice-calls --model closed against --capacity voice=N (N calls at once): known, found, error.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const DIALTONE = join(ROOT, 'bin', 'dialtone.mjs');
+const SPEC = { p50: 800, p95: 1500 };
+
+async function target(dir: string, extra: string[]): Promise<{ profile: string; stop: () => void }> {
+  const profile = join(dir, 'ref.json');
+  const child = spawn(process.execPath, [DIALTONE, 'target', '--profile-out', profile, '--no-voice-client-page', ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('profile:')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`the target exited ${code}`)));
+  });
+  return { profile, stop: () => child.kill('SIGTERM') };
+}
+
+async function latency(calls: number, seconds: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dialtone-voice-latency-'));
+  const t = await target(dir, ['--latency', `voice.reply=lognormal:p50=${SPEC.p50}ms,p95=${SPEC.p95}ms`]);
+  try {
+    const args = ['load', 'voice-calls', '--target', t.profile, '--engine', 'builtin', '--workload', 'nightly'];
+    spawnSync(process.execPath, [DIALTONE, ...args, '--rate', String(calls), '--duration', `${seconds}s`, '--report-dir', dir], { stdio: 'inherit' });
+    const m = JSON.parse(readFileSync(join(dir, 'load', 'voice-calls', 'result.json'), 'utf8')).metrics;
+    const turns = JSON.parse(readFileSync(join(dir, 'load', 'voice-calls', 'summary.json'), 'utf8')).metrics.voice_call_turns?.count;
+    for (const [label, key, want] of [['p50', 'voice_call_turn_latency med', SPEC.p50] as const, ['p95', 'voice_call_turn_latency p95', SPEC.p95] as const]) {
+      const got = m[key]?.value as number;
+      const err = (got - want) / want;
+      console.log(
+        `turn latency ${label}: spec ${want} ms, measured ${got.toFixed(0)} ms, error ${(err * 100).toFixed(1)} % (${Math.abs(err) <= 0.1 ? 'within' : 'OUTSIDE'} 10 %)`,
+      );
+    }
+    console.log(`${turns} turns measured; report: ${join(dir, 'load', 'voice-calls', 'index.html')}`);
+  } finally {
+    t.stop();
+  }
+}
+
+function capacity(known: number): void {
+  const dir = mkdtempSync(join(tmpdir(), 'dialtone-voice-capacity-'));
+  // From half the known figure, doubling: the coarse steps bracket it, the refinement finds the boundary.
+  const args = ['capacity', 'voice-calls', '--model', 'closed', '--capacity', `voice=${known}`, '--engine', 'builtin'];
+  const run = spawnSync(process.execPath, [DIALTONE, ...args, '--start-rate', String(Math.max(1, Math.floor(known / 2))), '--report-dir', dir], {
+    stdio: 'inherit',
+  });
+  const result = JSON.parse(readFileSync(join(dir, 'capacity', 'voice-calls', 'capacity.json'), 'utf8'));
+  const found = result.analysis.max_sustainable_rate as number | null;
+  const interval = result.analysis.interval as { low: number; high: number } | undefined;
+  const err = found === null ? null : (found - known) / known;
+  console.log(
+    `known ${known} calls at once; found ${found ?? 'none'} held${interval ? ` (boundary between ${interval.low} and ${interval.high})` : ''}; error ${err === null ? '-' : `${(err * 100).toFixed(1)} %`} (${err !== null && Math.abs(err) <= 0.15 ? 'within' : 'OUTSIDE'} ±15 %); exit ${run.status}`,
+  );
+}
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { calls: { type: 'string' }, seconds: { type: 'string' }, known: { type: 'string' } },
+});
+if (positionals[0] === 'latency') await latency(Number(values.calls ?? '10'), Number(values.seconds ?? '120'));
+else if (positionals[0] === 'capacity') capacity(Number(values.known ?? '12'));
+else {
+  console.error('usage: check-voice-calls.ts latency [--calls N] [--seconds S] | capacity [--known N]');
+  process.exitCode = 2;
+}
