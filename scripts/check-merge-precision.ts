@@ -55,12 +55,20 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 /** Every trend sample of the raw files under each trend key of the histograms (k6's JSON output). */
 async function rawTrends(files: readonly string[], keys: readonly string[]): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>(keys.map((k) => [k, []]));
+  const seen = new Map<string, number[][]>();
   for (const f of files) {
     const input = createReadStream(f).pipe(createGunzip());
     for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
       if (!line.includes('"Point"')) continue;
       const p = JSON.parse(line) as { metric: string; data: { value: number; tags?: Record<string, string> | null } };
-      for (const k of keys) if (belongsTo(k, p.metric, p.data.tags ?? {})) out.get(k)?.push(p.data.value);
+      // A run repeats a few tag sets many times: the keys of each are found once.
+      const id = `${p.metric} ${JSON.stringify(p.data.tags ?? {})}`;
+      let mine = seen.get(id);
+      if (!mine) {
+        mine = keys.flatMap((k) => (belongsTo(k, p.metric, p.data.tags ?? {}) ? [out.get(k) as number[]] : []));
+        seen.set(id, mine);
+      }
+      for (const values of mine) values.push(p.data.value);
     }
   }
   return out;

@@ -79,8 +79,9 @@ export function mergeInto(into: LogHistogram, from: LogHistogram): void {
 }
 
 /**
- * The p-quantile (0..1) at k6's rank p·(n−1), within RELATIVE_ERROR of the exact value; undefined when empty. The
- * smallest and largest samples are kept exactly, so p = 0 and p = 1 are exact.
+ * The p-quantile (0..1) as k6 computes a percentile: interpolated between the samples at ranks ⌊p·(n−1)⌋ and
+ * ⌈p·(n−1)⌉, each read within RELATIVE_ERROR, so the result is within RELATIVE_ERROR of k6's exact percentile; undefined
+ * when empty. The smallest and largest samples are kept exactly, so p = 0 and p = 1 are exact.
  *
  * @example
  * quantile(h, 0.95); // 701.9 for a run whose exact p95 is 702.2
@@ -89,10 +90,20 @@ export function quantile(h: LogHistogram, p: number): number | undefined {
   if (h.count === 0) return undefined;
   if (p <= 0) return h.min;
   if (p >= 1) return h.max;
-  const rank = Math.floor(p * (h.count - 1));
+  const at = p * (h.count - 1);
+  const lo = Math.floor(at);
+  const order = [...h.buckets.keys()].sort((a, b) => a - b);
+  const vLo = atRank(h, order, lo);
+  return at === lo ? vLo : vLo + (atRank(h, order, lo + 1) - vLo) * (at - lo);
+}
+
+/** The sample at a rank (0-based) as the histogram holds it: its bucket's value, the exact ends at the first and last rank. */
+function atRank(h: LogHistogram, order: readonly number[], rank: number): number {
+  if (rank <= 0) return h.min;
+  if (rank >= h.count - 1) return h.max;
   let seen = h.zeros;
   if (rank < seen) return h.min;
-  for (const i of [...h.buckets.keys()].sort((a, b) => a - b)) {
+  for (const i of order) {
     seen += h.buckets.get(i) ?? 0;
     if (rank < seen) return Math.min(h.max, Math.max(h.min, bucketValue(i)));
   }
