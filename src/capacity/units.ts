@@ -17,6 +17,8 @@ export interface ScenarioUnit {
    * of them, the warm-up must outlast one (or the steady part starts empty), and k6 must let one finish.
    */
   readonly search?: Partial<SearchOptions>;
+  /** The closed model's search defaults where CLOSED_SEARCH's do not fit (a held call takes a turn every few seconds). */
+  readonly closedSearch?: Partial<SearchOptions>;
 }
 
 /**
@@ -46,6 +48,9 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
     unit: 'calls',
     surface: 'voice',
     search: { startRate: 0.5, stepSeconds: 30, warmupSeconds: 10, gracefulStopSeconds: 15 },
+    // A held call connects and hears the greeting in about 2 s, then takes a turn every 4 s: 30 s steps give each call
+    // five or six turns in the steady part, and the last turn is answered within the graceful stop.
+    closedSearch: { stepSeconds: 30, warmupSeconds: 6, gracefulStopSeconds: 10 },
   },
 };
 
@@ -81,6 +86,6 @@ export function learnedSearch(learned: Pick<LearnedWorkload, 'durationS'>): Part
 /** The search's defaults for a scenario: the generic ones, with the scenario's own where its iterations need them. */
 export const searchDefaultsFor = (scenario: string, closed = false, learned?: Pick<LearnedWorkload, 'durationS'>): SearchOptions => ({
   ...DEFAULT_SEARCH,
-  ...(closed ? CLOSED_SEARCH : unitOf(scenario).search),
+  ...(closed ? { ...CLOSED_SEARCH, ...unitOf(scenario).closedSearch } : unitOf(scenario).search),
   ...(learned ? learnedSearch(learned) : {}),
 });
