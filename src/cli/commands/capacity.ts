@@ -15,6 +15,7 @@ import { loadProfile } from '../../profile/load.js';
 import { readModel } from '../../traffic/model-file.js';
 import { defineCommand, parseCommand } from '../command.js';
 import { ALLOW_LIVE_FLAG, ENGINE_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
+import { startProgress } from '../progress.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
@@ -230,6 +231,8 @@ export async function capacity(argv: string[]): Promise<number> {
   const session = values.target
     ? await openTarget(values.target)
     : await startTarget({ capacity: known.settings }).then((t) => ({ loaded: t.loaded, close: () => t.close() }));
+  // A step runs for 20 s to minutes with the engine quiet: the search says it is alive, its steps of the budget and its wall time.
+  const steps = startProgress(`capacity ${scenario}: steps`, search.maxSteps, process.stdout);
   try {
     const { result, dir } = await runCapacity({
       root: ROOT,
@@ -242,11 +245,14 @@ export async function capacity(argv: string[]): Promise<number> {
       history: values.history,
       observed,
       learned,
-      onStep: (s) =>
-        console.log(
+      onStep: (s) => {
+        steps.tick();
+        steps.note(
           `step ${s.index} (${s.stage}) ${offered(s)}: SLOs ${s.slo_held ? 'held' : 'broke'}, dropped ${s.dropped_iterations}, VUs ${s.vus_in_use}, engine CPU ${s.generator_cpu_cores?.toFixed(2) ?? 'n/a'} cores`,
-        ),
+        );
+      },
     });
+    steps.end();
     console.log(`capacity ${scenario} on ${engineName(engine)} against ${result.target}: ${verdict(result)}`);
     if (result.verdict) console.log(capacityVerdictLine(result.verdict, perOf(result)));
     const cap = result.analysis.max_sustainable_rate;
@@ -261,6 +267,7 @@ export async function capacity(argv: string[]): Promise<number> {
     console.error(`dialtone: capacity: the search could not complete: ${(e as Error).message?.split('\n')[0] ?? e}`);
     return EXIT.internal;
   } finally {
+    steps.end();
     await session.close();
   }
 }

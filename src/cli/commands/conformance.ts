@@ -11,6 +11,7 @@ import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.
 import { matchesGlob } from '../../suite/glob.js';
 import { defineCommand, parseCommand } from '../command.js';
 import { ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
+import { type Progress, startProgress, wallTime } from '../progress.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { defectIds, openTarget } from '../target-session.js';
@@ -105,13 +106,16 @@ export async function conformance(argv: string[]): Promise<number> {
   return out.results.gate === 'pass' && (out.results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(out.results) ? EXIT.ok : EXIT.failed;
 }
 
-/** The self-test's wall time and its slowest defects, so a slow defect is seen where it costs: ` in 98.1 s; slowest: a 20.3 s, …`. */
-function selftestTimes(defects: readonly DefectVerdict[]): string {
+/**
+ * The self-test's wall time and its slowest defects, so a slow defect is seen where it costs: ` in 1 min 38 s; slowest:
+ * a 20.3 s, …`. Defects run in lanes side by side, so their own times add up to more than the wall time.
+ */
+function selftestTimes(defects: readonly DefectVerdict[], wallMs: number | undefined): string {
   const timed = defects.filter((d) => d.duration_ms !== undefined).sort((a, b) => (b.duration_ms ?? 0) - (a.duration_ms ?? 0));
-  if (timed.length === 0) return '';
   const s = (ms = 0) => `${(ms / 1000).toFixed(1)} s`;
-  const total = timed.reduce((sum, d) => sum + (d.duration_ms ?? 0), 0);
-  return ` in ${s(total)}; slowest: ${timed
+  const wall = wallMs === undefined ? '' : ` in ${wallTime(wallMs)} (wall time)`;
+  if (timed.length === 0) return wall;
+  return `${wall}; slowest: ${timed
     .slice(0, 3)
     .map((d) => `${d.id} ${s(d.duration_ms)}`)
     .join(', ')}`;
@@ -166,11 +170,16 @@ export async function runConformance(o: {
   const suiteAndProofEnded = new Promise<void>((resolve) => {
     suiteEnded = resolve;
   });
-  const defects = (credentials?: IssuedCredentials) =>
-    runSelftest(
+  // The self-test's own progress and wall time: it runs for minutes, much of it after the suite's last line.
+  let selftestProgress: Progress | undefined;
+  let selftestWallMs: number | undefined;
+  const defects = async (credentials?: IssuedCredentials) => {
+    selftestProgress = startProgress('defect self-test', ids.length);
+    const verdicts = await runSelftest(
       ROOT,
       ids,
       (v) => {
+        selftestProgress?.tick();
         for (const u of v.beside_others ?? [])
           console.log(`  defect ${v.id}: ${u.rule} failed beside the other lanes, then held in a run of the defect by itself: ${u.detail}`);
         if (v.exact) return;
@@ -179,6 +188,9 @@ export async function runConformance(o: {
       },
       { ...(credentials ? { credentials } : {}), oneMoreLaneAfter: suiteAndProofEnded },
     );
+    selftestWallMs = selftestProgress.end();
+    return verdicts;
+  };
   // Against the embedded reference target the defects' targets take its credentials, so every run shares one set of
   // secret values and the defects start at once, beside the suite and the mutation proof; against a profile's target
   // they run after both.
@@ -196,7 +208,8 @@ export async function runConformance(o: {
       loaded: session.loaded,
       ...(o.only ? { only: o.only } : {}),
       slow: o.slow ?? false,
-      progress: (line) => process.stderr.write(`${line}\n`),
+      // On a terminal the self-test's progress line is rewritten in place: a file's line goes above it.
+      progress: (line) => (selftestProgress ? selftestProgress.note(line) : process.stderr.write(`${line}\n`)),
       signal: stopped.signal,
       // Beside the self-test's lanes (the embedded target, on loopback) cases side by side would only take the machine
       // from the lanes; against a target across a network they wait far more than they work.
@@ -214,6 +227,7 @@ export async function runConformance(o: {
     }
   } finally {
     offInterrupt();
+    selftestProgress?.end();
     suiteEnded(); // a suite that threw leaves no lane waiting for it
     await session.close();
   }
@@ -238,7 +252,7 @@ export async function runConformance(o: {
     const s = results.selftest;
     const again = s.defects.filter((d) => d.beside_others !== undefined).length;
     console.log(
-      `defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)${again ? `; ${again} run again by itself after other rules failed beside the other lanes` : ''}${selftestTimes(s.defects)}`,
+      `defect self-test: ${s.caught}/${s.total} defects caught exactly (mutation score ${(s.mutation_score * 100).toFixed(0)}%)${again ? `; ${again} run again by itself after other rules failed beside the other lanes` : ''}${selftestTimes(s.defects, selftestWallMs)}`,
     );
   }
   if (targetDied) console.log(targetDied);

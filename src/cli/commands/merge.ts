@@ -4,6 +4,7 @@ import { parseBaselineTag } from '../../load/extras.js';
 import { failLines } from '../../load/summary.js';
 import { defineCommand, parseCommand } from '../command.js';
 import { BASELINE_TAG_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG } from '../flags.js';
+import { startProgress } from '../progress.js';
 import { usableReportDir } from '../report-dir.js';
 import { exitWithVerdict } from './load-extras.js';
 
@@ -35,7 +36,13 @@ export async function merge(argv: string[]): Promise<number> {
   const baselineTag = values['baseline-tag'] === undefined ? undefined : parseBaselineTag(values['baseline-tag'], 'merge');
   if (!positionals.length) throw new UsageError('merge: name the segment directories, e.g. dialtone merge m1/load/chat-turns m2/load/chat-turns');
   const [{ readSegment }, { mergeAndReport }] = await Promise.all([import('../../load/merge.js'), import('../../load/merge-report.js')]);
-  const segs = positionals.map((d) => readSegment(resolve(d)));
+  const reading = startProgress('merge: segments read', positionals.length);
+  const segs = positionals.map((d) => {
+    const seg = readSegment(resolve(d));
+    reading.tick();
+    return seg;
+  });
+  reading.end();
   const first = segs[0]?.result;
   const other = segs.find((s) => s.result.scenario !== first?.scenario || s.result.workload !== first?.workload);
   if (!first || other)
@@ -54,6 +61,7 @@ export async function merge(argv: string[]): Promise<number> {
   const reportDir = usableReportDir(values['report-dir']);
   const out = resolve(reportDir, 'load', first.scenario);
   if (segs.some((s) => s.dir === out)) throw new UsageError(`merge: the merged report would overwrite the segment in ${out}; give another --report-dir`);
+  const merging = startProgress('merge: samples merged, thresholds judged, pages written', undefined);
   const { exitCode, result, dir, verdict } = await mergeAndReport(segs, {
     scenario: first.scenario,
     profile: first.profile,
@@ -65,7 +73,7 @@ export async function merge(argv: string[]): Promise<number> {
     secrets: [],
     started: Math.min(...segs.map((s) => Date.parse(s.result.started_at))),
     engine,
-  });
+  }).finally(() => merging.end());
   const { verdictLines } = await import('../../nightly/verdict.js');
   console.log(`merge ${first.scenario}: ${segs.length} segments, ${result.passed ? 'thresholds held' : `threshold failed (exit ${exitCode})`}`);
   for (const line of result.headline) console.log(`  ${line}`);
