@@ -10,7 +10,7 @@ import { type LoadRun, runLoad } from './run.js';
 
 /**
  * `dialtone load SCENARIO --segments N`: N engine processes side by side, each on its own execution
- * segment (DIR/load/SCENARIO/segments/I-of-N/), then merged from their raw samples into
+ * segment (DIR/load/SCENARIO/segments/I-of-N/), then merged from their histograms into
  * DIR/load/SCENARIO/, which gets the history, the verdict and the pages as a single run would.
  *
  * @example

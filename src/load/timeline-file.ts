@@ -87,7 +87,7 @@ export function keepsSamples(o: { readonly dashboard: boolean | undefined; reado
 }
 
 /**
- * The samples a run keeps for its timeline: a segment's raw samples (written for `dialtone merge` anyway), else, when
+ * The samples a run keeps for its timeline: a segment's raw samples (when it keeps or folds them), else, when
  * `wanted` (keepsSamples), k6's JSON output gzipped into the run's scratch folder (`work`, removed after the report). A
  * run at the limit keeps none unless asked: writing every sample costs the generator CPU there.
  *
