@@ -6,6 +6,7 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/voice-prof --import tsx scripts/profile-voice-calls.ts --calls 40 --seconds 30
 //   node --import tsx scripts/profile-voice-calls.ts --summarize /tmp/voice-prof
 import { spawn } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
   const pacer = new Pacer(FRAME_MS);
   const voice = callerVoice();
   const signal = new AbortController().signal;
+  // Every call here shares one signal (the engine gives each iteration its own): each wait listens on it for a while.
+  setMaxListeners(0, signal);
   const signalingUrl = `${target.webrtcUrl.replace(/^http/, 'ws')}/api/v1/webrtc/signal`;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
