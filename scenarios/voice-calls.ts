@@ -11,7 +11,7 @@
 //
 // Only the built-in engine runs it: k6 has no WebRTC module, and `dialtone load` refuses it on k6 before it starts.
 
-import { check } from 'k6';
+import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
@@ -34,6 +34,8 @@ const CALL: Record<WorkloadName, { readonly turns: number; readonly pauseMs: num
   capacity: { turns: 3, pauseMs: 500, holdMs: 0 },
 };
 const shape = CALL[cfg.profile];
+/** Milliseconds between the first calls of consecutive VUs. */
+const RAMP_MS = 100;
 
 const timeToConnected = new Trend('voice_call_time_to_connected', true);
 const timeToFirstAudio = new Trend('voice_call_time_to_first_agent_audio', true);
@@ -129,7 +131,17 @@ export async function setup(): Promise<void> {
   if (!r.ok) console.warn(`voice-calls: the warm-up call failed at ${r.error?.phase}: ${r.error?.message}`);
 }
 
+/**
+ * Calls reach a gateway one after another, not in one instant: each VU's first call waits its place in a ramp, 100 ms
+ * a VU (10 calls a second). All at once, werift's DTLS handshakes on both sides starve each other's first flights, which
+ * werift sends again only after 0.5 s, 1 s, 1.5 s…, and a few calls miss the connect timeout.
+ */
+function rampIn(): void {
+  if (exec.vu.iterationInScenario === 0) sleep((((exec.vu.idInTest - 1) % 100) * RAMP_MS) / 1000);
+}
+
 export default async function voiceCalls(): Promise<void> {
+  rampIn();
   callRecorded(await oneCall({ turns: shape.turns }));
 }
 
@@ -138,6 +150,7 @@ export default async function voiceCalls(): Promise<void> {
  * step's message rate is turns a second per call), until the step ends.
  */
 export async function hold(ctl: HoldControl): Promise<void> {
+  rampIn();
   ctl.mark();
   const r = await oneCall({
     turns: Number.MAX_SAFE_INTEGER,

@@ -69,6 +69,12 @@ describe('workload settings', () => {
     expect(sources.vus).toBe('profile');
   });
 
+  it('set calls at once for voice-calls past the browser cap: a VU there is a werift call, not a Chromium', () => {
+    const { shape, sources } = effectiveShape({ scenario: 'voice-calls', workload: 'nightly', profile: {}, thresholds: {}, overrides: { rate: 60 } });
+    expect(shape).toMatchObject({ executor: 'constant-vus', vus: 60 });
+    expect(sources.vus).toBe('flag');
+  });
+
   it.each([
     [{ 'chat-turn': { smoke: {} } }, "p.json: workloads: unknown scenario 'chat-turn'; known scenarios: chat-turns"],
     [{ 'chat-turns': { weekly: {} } }, "p.json: workloads.chat-turns: unknown workload 'weekly'; known: smoke, nightly, capacity"],

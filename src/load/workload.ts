@@ -113,7 +113,9 @@ export function effectiveShape(o: {
   if (base.executor === 'constant-vus') {
     const vus = pick('vus', flags.rate, own.rate, base.vus);
     const duration = pick('duration', flags.duration, own.duration, base.duration);
-    return { shape: { ...base, vus: Math.min(vus ?? 1, MAX_BROWSERS), ...(duration ? { duration } : {}) }, sources };
+    // Only a browser scenario's VUs are Chromiums; another's (voice-calls: a werift call each) go as high as asked.
+    const cap = defaultsOf(o.scenario).modules.includes('browser') ? MAX_BROWSERS : MAX_SIZED_VUS;
+    return { shape: { ...base, vus: Math.min(vus ?? 1, cap), ...(duration ? { duration } : {}) }, sources };
   }
   if (!base.executor.endsWith('arrival-rate')) return { shape: base, sources };
 
