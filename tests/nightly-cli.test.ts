@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { engineId, resolveEngine } from '../src/load/engine.js';
-import { RAW_FILE, segmentArgs } from '../src/load/extras.js';
+import { HISTOGRAMS_FILE, RAW_FILE, segmentArgs } from '../src/load/extras.js';
+import { histogramsOfRaw } from '../src/load/raw-histograms.js';
 import { dialtone, ROOT } from './run-cli.js';
 
 // Two real segments (on the user's k6 when installed, else the built-in engine) of a tiny script whose thresholds hold, then `dialtone merge` judged against a
@@ -113,6 +114,19 @@ describe('dialtone merge with a history', () => {
     const r = await dialtone(['merge', segs[0] as string, other, '--report-dir', join(base, 'out3')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`dialtone: merge: ${other}: a segment of 'other' (smoke), not of 'merge-cli' (smoke)`);
+  });
+
+  it('merges exactly from raw samples with --exact, and refuses it with one line for a segment that kept only histograms', async () => {
+    const exact = await dialtone(['merge', ...segs, '--exact', '--report-dir', join(base, 'out5'), '--history', join(base, 'h5.jsonl')]);
+    expect(exact.code, exact.stderr).toBe(0);
+    const other = join(base, 'seg5', 'load', 'merge-cli');
+    mkdirSync(other, { recursive: true });
+    for (const f of ['summary.json', 'result.json']) writeFileSync(join(other, f), readFileSync(join(segs[0] as string, f)));
+    const summary = JSON.parse(readFileSync(join(other, 'summary.json'), 'utf8'));
+    writeFileSync(join(other, HISTOGRAMS_FILE), JSON.stringify(await histogramsOfRaw(join(segs[0] as string, RAW_FILE), summary)));
+    const r = await dialtone(['merge', segs[0] as string, other, '--exact', '--report-dir', join(base, 'out6')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`dialtone: merge: --exact: ${other} kept no raw samples; run its segment with --raw-samples`);
   });
 
   it('names the engine the segments ran on, and refuses segments of different engines with one line', async () => {

@@ -24,6 +24,8 @@ export interface MergeTarget {
   readonly started: number;
   /** The engine every segment ran on. */
   readonly engine: EngineId;
+  /** `--exact`: every percentile from the segments' raw samples (kept with `load --raw-samples`), not their histograms. */
+  readonly exact?: boolean | undefined;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function mergeAndReport(
   segs: readonly SegmentFiles[],
   t: MergeTarget,
 ): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
-  const summary = await mergeSegments(segs);
+  const summary = await mergeSegments(segs, { exact: t.exact === true });
   const dir = join(t.reportDir, 'load', t.scenario);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -22,6 +22,10 @@ export const spec = defineCommand({
     history: { type: 'string', value: 'FILE', help: 'reads and appends the run history there.', default: 'DIR/load/SCENARIO/history.jsonl' },
     'fail-on-regression': FAIL_ON_REGRESSION_FLAG,
     'baseline-tag': { ...BASELINE_TAG_FLAG, help: "records the merged run as a pinned baseline, as 'dialtone load' does." },
+    exact: {
+      type: 'boolean',
+      help: "merges every percentile exactly from the segments' raw samples (kept with 'dialtone load --raw-samples') instead of their histograms; refused when a segment kept none.",
+    },
   },
   exits: {
     [EXIT.ok]: 'every merged threshold held',
@@ -43,6 +47,8 @@ export async function merge(argv: string[]): Promise<number> {
     return seg;
   });
   reading.end();
+  const rawless = values.exact ? segs.find((s) => s.raw === undefined) : undefined;
+  if (rawless) throw new UsageError(`merge: --exact: ${rawless.dir} kept no raw samples; run its segment with --raw-samples`);
   const first = segs[0]?.result;
   const other = segs.find((s) => s.result.scenario !== first?.scenario || s.result.workload !== first?.workload);
   if (!first || other)
@@ -73,6 +79,7 @@ export async function merge(argv: string[]): Promise<number> {
     secrets: [],
     started: Math.min(...segs.map((s) => Date.parse(s.result.started_at))),
     engine,
+    exact: values.exact,
   }).finally(() => merging.end());
   const { verdictLines } = await import('../../nightly/verdict.js');
   console.log(`merge ${first.scenario}: ${segs.length} segments, ${result.passed ? 'thresholds held' : `threshold failed (exit ${exitCode})`}`);
