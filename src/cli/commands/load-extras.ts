@@ -22,7 +22,7 @@ export const LOAD_EXTRA_FLAGS = {
   },
   'raw-samples': {
     type: 'boolean',
-    help: "with --segment or --segments: a segment also keeps its raw samples (raw.json.gz, k6's JSON output), which grow with the request count; merge still reads the histograms.",
+    help: "with --segment or --segments: a segment also keeps its raw samples (raw.json.gz, k6's JSON output), which grow with the request count; merge reads them only with --exact.",
   },
   segments: { type: 'string', value: 'N', help: 'runs N engine processes (1 to 16) on k6 execution segments and merges them.' },
   history: {
