@@ -21,6 +21,9 @@ export interface AgentDelays {
   readonly reply?: () => number;
 }
 
+/** Opus packets of at most this many bytes carry no audible audio at any bit rate. */
+const SILENT_PACKET_BYTES = 8;
+
 /** Milliseconds as whole ticks of the shared ticker. */
 const ticks = (ms: number) => Math.round(ms / VoiceFrame.ms);
 
@@ -87,6 +90,9 @@ function agentMedia(voice: 'end-to-end' | 'traditional', replyDelayTicks: number
     const decoder = opusDecoder();
     const stopInbound = onInbound(ctx.transceiver, (rtp) => {
       count(ctx, rtp);
+      // A packet this small is an encoder's silence (1 to 3 bytes), most of what a listening caller sends: heard as
+      // silence without decoding, which was the gateway's largest cost per call.
+      if (rtp.payload.length <= SILENT_PACKET_BYTES) return agent.hear(Number.NEGATIVE_INFINITY);
       try {
         agent.hear(levelDbfs(decodeOpus(decoder, rtp.payload)));
       } catch {
