@@ -1,6 +1,6 @@
 // One declaration per command: its flags, their help, its exit codes and the names it accepts. The parser, `--help`
 // and docs/commands.md all read it, so what a command takes and what it says it takes cannot drift apart.
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { parse } from './args.js';
 
 /** One flag: how node:util reads it and what help and docs/commands.md say of it. */
@@ -10,6 +10,8 @@ export interface FlagSpec {
   readonly multiple?: boolean;
   /** The value's placeholder in help (`N`, `DIR`, `SCENARIO@RATE`); string flags only. */
   readonly value?: string;
+  /** The only values the flag takes: help shows them, and any other is refused before the command runs. */
+  readonly choices?: readonly string[];
   /** What the flag does, one or a few sentences. */
   readonly help: string;
   /** The value used when the flag is absent, as help shows it. */
@@ -71,5 +73,15 @@ export function parseCommand<const F extends FlagSpecs>(spec: CommandSpec<F>, ar
   const options = Object.fromEntries(
     Object.entries(spec.flags).map(([name, f]) => [name, f.multiple ? { type: f.type, multiple: true } : { type: f.type }]),
   ) as { [K in keyof F]: { type: F[K]['type']; multiple: F[K]['multiple'] extends true ? true : false } };
-  return parse(spec.name, argv, options, spec.positionals !== undefined);
+  const parsed = parse(spec.name, argv, options, spec.positionals !== undefined);
+  for (const [name, f] of Object.entries(spec.flags)) {
+    const given = (parsed.values as Record<string, unknown>)[name];
+    if (!f.choices || given === undefined) continue;
+    for (const v of [given].flat())
+      if (!f.choices.includes(String(v))) throw new UsageError(`${spec.name}: --${name} must be ${orList(f.choices)}, got '${String(v)}'`);
+  }
+  return parsed;
 }
+
+/** `a, b or c`. */
+export const orList = (items: readonly string[]): string => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`);

@@ -18,7 +18,7 @@ export const ALLOW_LIVE_FLAG = {
 
 export const ENGINE_FLAG = {
   type: 'string',
-  value: ENGINE_CHOICES.join('|'),
+  choices: ENGINE_CHOICES,
   help: `the engine that runs the load: auto is the user's k6 when one is installed (DIALTONE_K6, else k6 on PATH; a v2 not older than ${K6_VERSION}), else dialtone's built-in engine; the report names it.`,
   default: 'DIALTONE_ENGINE, else auto',
 } as const satisfies FlagSpec;

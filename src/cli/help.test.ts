@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { dialtone } from '../../tests/run-cli.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { defineCommand, exitsOf, parseCommand } from './command.js';
 import { commandHelp, commandsMarkdown, overview } from './help.js';
 import { commandSpecs } from './main.js';
@@ -74,7 +74,11 @@ describe('parseCommand', () => {
     summary: 'a demo',
     positionals: 'NAME',
     description: 'Demonstrates.',
-    flags: { rate: { type: 'string', value: 'N', help: 'a rate.' }, out: { type: 'string', multiple: true, help: 'outputs.' } },
+    flags: {
+      rate: { type: 'string', value: 'N', help: 'a rate.' },
+      out: { type: 'string', multiple: true, help: 'outputs.' },
+      model: { type: 'string', choices: ['open', 'closed'], help: 'a model.' },
+    },
     exits: {},
   });
 
@@ -82,6 +86,12 @@ describe('parseCommand', () => {
     const { values, positionals } = parseCommand(spec, ['x', '--rate', '5', '--out', 'a', '--out', 'b']);
     expect(values).toEqual({ rate: '5', out: ['a', 'b'] });
     expect(positionals).toEqual(['x']);
+  });
+
+  it('refuses a value its declaration does not list, naming those it does, and shows them in help', () => {
+    expect(parseCommand(spec, ['--model', 'closed']).values.model).toBe('closed');
+    expect(() => parseCommand(spec, ['--model', 'half'])).toThrow(new UsageError("demo: --model must be open or closed, got 'half'"));
+    expect(commandHelp(spec)).toMatch(/^ {2}--model open\|closed$/m);
   });
 
   it('refuses a flag its declaration does not name, in one line', () => {

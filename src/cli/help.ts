@@ -25,7 +25,7 @@ function wrap(text: string, width: number, indent: string): string {
 
 /** `--name VALUE` as the synopsis and the flag list show it. */
 function flagLabel(name: string, f: FlagSpec): string {
-  return `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}${f.multiple ? '...' : ''}`;
+  return `--${name}${f.type === 'string' ? ` ${f.value ?? f.choices?.join('|') ?? 'VALUE'}` : ''}${f.multiple ? '...' : ''}`;
 }
 
 /** A flag's help with its default and repeatability said once, the same way everywhere. */

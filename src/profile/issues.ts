@@ -15,6 +15,13 @@ export function found(value: unknown): string {
   return `${String(value)} (a ${typeof value})`;
 }
 
+/** Top-level fields whose values may be secrets: a mistake there is reported without the value. */
+const SECRET_FIELDS = new Set(['credentials', 'control']);
+
+/** A value's kind without the value: `a string`, `a list of 2`, `an object`. */
+const kindOfValue = (value: unknown): string =>
+  typeof value === 'string' ? 'a string' : Array.isArray(value) || typeof value === 'object' ? found(value) : `a ${typeof value}`;
+
 const ARTICLE: Record<string, string> = { object: 'an object', array: 'a list', integer: 'an integer', int: 'an integer' };
 const kindOf = (expected: string): string => ARTICLE[expected] ?? `a ${expected}`;
 
@@ -76,8 +83,16 @@ export function issueLine(issue: Issue, schema?: z.ZodType): string {
   }
   const own = !ZOD_WORDING.test(issue.message);
   const expected = own ? issue.message : (EXPECTED[issue.code]?.(issue) ?? issue.message);
-  // Without `reportInput` zod keeps no input; a missing field still says so in its own message.
-  const input = 'input' in issue ? found(issue.input) : /received undefined$/.test(issue.message) ? found(undefined) : undefined;
+  // Without `reportInput` zod keeps no input; a missing field still says so in its own message. A value where a
+  // credential belongs may be the secret itself: its kind is said, never the value.
+  const secret = SECRET_FIELDS.has(String(issue.path[0])) && 'input' in issue && issue.input !== undefined;
+  const input = secret
+    ? `${kindOfValue(issue.input)} (not shown: a credential is named by its variable, {"env": "NAME"})`
+    : 'input' in issue
+      ? found(issue.input)
+      : /received undefined$/.test(issue.message)
+        ? found(undefined)
+        : undefined;
   return input === undefined ? `${path}: ${expected}` : `${path}: ${expected}, found ${input}`;
 }
 

@@ -55,6 +55,20 @@ describe('parseProfile', () => {
     );
   });
 
+  it('never shows a value written where a credential belongs: it may be the secret itself', () => {
+    const inline = { ...base, credentials: { chat_api_key: 'sk-inline-7f3a' }, control: { url: 'https://c.example.test', token: 'tok-inline-9b2c' } };
+    let message = '';
+    try {
+      parseProfile(inline, 'p.json');
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('credentials.chat_api_key: expected an object, found a string (not shown');
+    expect(message).toContain('control.token: expected an object, found a string (not shown');
+    expect(message).not.toContain('sk-inline-7f3a');
+    expect(message).not.toContain('tok-inline-9b2c');
+  });
+
   it('rejects an unknown top-level field rather than ignoring a typo', () => {
     expect(() => parseProfile({ ...base, base_url: 'x' }, 'p.json')).toThrow(UsageError);
   });

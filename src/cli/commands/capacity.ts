@@ -78,7 +78,7 @@ export const spec = defineCommand({
     'fail-on-regression': { ...FAIL_ON_REGRESSION_FLAG, help: 'exits 6 when the capacity regressed.' },
     model: {
       type: 'string',
-      value: 'open|closed',
+      choices: ['open', 'closed'],
       help: "closed (messaging-sockets only) searches the number of sessions held instead of an arrival rate: each VU holds one session for the whole step, its 10 sockets open, each sending --message-rate user messages a second; a step holds when the replies' SLOs hold and the answered messages keep up with those sent.",
       default: 'open',
     },

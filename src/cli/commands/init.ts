@@ -21,7 +21,7 @@ export const spec = defineCommand({
   exists is skipped and named, and .gitignore only gets the lines it lacks.`,
   flags: {
     dir: { type: 'string', value: 'DIR', help: 'the project folder.', default: 'the current directory' },
-    engine: { type: 'string', value: ENGINES.join('|'), help: 'the engine the nightly workflow runs the load on.', default: 'builtin' },
+    engine: { type: 'string', choices: ENGINES, help: 'the engine the nightly workflow runs the load on.', default: 'builtin' },
     environments: {
       type: 'string',
       value: 'NAMES',
