@@ -79,6 +79,12 @@ export interface CallResult {
 /** Silence this long after agent audio ends what the agent was saying (the reference agent pauses less inside a reply). */
 const END_OF_SPEECH_MS = 300;
 
+/**
+ * Agent audio after at least this much silence is the onset of something said (the reference agent's gaps inside a
+ * reply are 60 ms; its replies follow the caller's turn by 400 ms or more).
+ */
+const ONSET_GAP_MS = 100;
+
 /** A fresh codec list per peer connection: werift assigns payload types into these objects. */
 const codecs = () => ({ audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: RATE, channels: CHANNELS })] });
 
@@ -290,11 +296,14 @@ class Call {
   #level(dbfs: number, at: number): void {
     if (dbfs < AUDIBLE_DBFS) return;
     if (this.#firstAudibleAt < 0) this.#firstAudibleAt = at;
+    // Only the onset of speech answers a wait: audio that runs on across a turn's end (a reply that came late) is not
+    // the reply to the turn, which starts after a silence.
+    const onset = this.#lastAudibleAt < 0 || at - this.#lastAudibleAt >= ONSET_GAP_MS;
     this.#lastAudibleAt = at;
-    for (const [w, from] of [...this.#watchers]) if (at > from) w(at);
+    if (onset) for (const [w, from] of [...this.#watchers]) if (at > from) w(at);
   }
 
-  /** Waits for the first audible frame that arrives after `from` (a performance.now() time); its arrival, or null at the timeout. */
+  /** Waits for the first onset of agent audio that arrives after `from` (a performance.now() time); its arrival, or null at the timeout. */
   #audibleAfter(from: number, timeoutMs: number): Promise<number | null> {
     if (this.#closed) return Promise.resolve(null);
     return new Promise((resolve) => {
