@@ -37,6 +37,23 @@ describe('dialtone on bad input', () => {
     expectOneLine(r.stderr);
   });
 
+  it('exits 2 with every mistake of a profile in one block, each with what was expected and what was found', async () => {
+    const { account_id: _, ...rest } = goodProfile;
+    const p = file('three.json', { ...rest, environment: 'prod', hosts: { base_url: 'api.example.test' }, acount_id: 'acme' });
+    const r = await dialtone(['load', 'chat-turns', '--target', p], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      [
+        `dialtone: ${p}: 4 problems:`,
+        "  environment: expected one of sandbox, pre-release, live, found 'prod'",
+        "  hosts.base_url: must be an http(s) URL, found 'api.example.test'",
+        '  account_id: expected a string, found nothing (the field is required)',
+        "  acount_id: expected 'account_id' at the top level, found 'acount_id'",
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('exits 2 naming the file when the profile is not JSON', async () => {
     const p = file('broken.json', '{ "name": ');
     const r = await dialtone(['conformance', '--target', p], { env });
