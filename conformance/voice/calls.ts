@@ -11,7 +11,9 @@ export const SILENCE: Source = { hz: 0, amplitude: 0 };
 
 /**
  * A voice case: `rule()` plus closing every peer connection and socket the case opened, pass or fail, so no call of
- * one case runs on into the next.
+ * one case runs on into the next. Voice cases run in their turn even where the gate runs cases side by side: a call's
+ * set-up (peer connection, DTLS) costs the target and the suite CPU, and calls side by side on a busy machine made
+ * signaling handshakes and media connections miss their waits.
  */
 export function voiceRule(id: RuleId, sentence: string, body: (api: CaseApi) => Promise<void>, options?: CaseOptions): void {
   rule(
@@ -24,7 +26,7 @@ export function voiceRule(id: RuleId, sentence: string, body: (api: CaseApi) => 
         await api.t.voice.closeAll();
       }
     },
-    options,
+    { ...options, sequential: true },
   );
 }
 

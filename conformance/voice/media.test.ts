@@ -1,13 +1,7 @@
 import { dominantFrequency } from '../../src/clients/voice-audio.js';
-import type { RuleId } from '../../src/contract/index.js';
 import { IceCandidateMessage, SupportedBrowsers, VoiceAudio } from '../../src/contract/voice/shapes.js';
 import { agentReplyWait, type Profile } from '../../src/profile/schema.js';
-import type { CaseApi, CaseOptions } from '../../src/suite/case.js';
 import { recordTimings, SILENCE, TONE, voiceRule } from './calls.js';
-
-/** A media case: its connection's timing is judged, so it runs in its turn even where the gate runs cases side by side. */
-const mediaRule = (id: RuleId, sentence: string, body: (api: CaseApi) => Promise<void>, options: CaseOptions = {}) =>
-  voiceRule(id, sentence, body, { ...options, sequential: true });
 
 /** The audio media section of an SDP. */
 const audioSection = (sdp: string) => sdp.split(/\r?\n(?=m=)/).find((s) => s.startsWith('m=audio')) ?? '';
@@ -21,7 +15,7 @@ const MIN_TONE_SHARE = 0.5;
 /** How long a case waits for the agent's audio: its own wait, or the profile's agent reply wait when that is longer. */
 const agentAudioWait = (profile: Profile, ownMs = 5000) => Math.max(ownMs, agentReplyWait(profile).ms);
 
-mediaRule('voice.signaling.ice-both-ways', 'trickles ice-candidate messages both ways until the call is connected', async (api) => {
+voiceRule('voice.signaling.ice-both-ways', 'trickles ice-candidate messages both ways until the call is connected', async (api) => {
   const { t, check } = api;
   const call = await t.voice.call({ offer: { mode: 'echo' } });
   await call.connected();
@@ -36,7 +30,7 @@ mediaRule('voice.signaling.ice-both-ways', 'trickles ice-candidate messages both
   for (const m of call.candidatesReceived) check.names(m, IceCandidateMessage, documented);
 });
 
-mediaRule('voice.signaling.close-ends-session', 'stops the call’s audio after close with the assigned sessionId', async ({ t, check }) => {
+voiceRule('voice.signaling.close-ends-session', 'stops the call’s audio after close with the assigned sessionId', async ({ t, check }) => {
   const call = await t.voice.call({ offer: { mode: 'echo' }, source: TONE });
   await call.connected();
   call.startSending();
@@ -52,7 +46,7 @@ mediaRule('voice.signaling.close-ends-session', 'stops the call’s audio after 
   );
 });
 
-mediaRule('voice.signaling.mode-default', 'runs an offer without mode as end-to-end: the agent speaks to a silent caller', async ({ t, check }) => {
+voiceRule('voice.signaling.mode-default', 'runs an offer without mode as end-to-end: the agent speaks to a silent caller', async ({ t, check }) => {
   const call = await t.voice.call({ source: SILENCE });
   check.that(call.answer !== undefined, 'an offer without mode is answered', call.signaling.summary());
   await call.connected();
@@ -66,7 +60,7 @@ mediaRule('voice.signaling.mode-default', 'runs an offer without mode as end-to-
   );
 });
 
-mediaRule(
+voiceRule(
   'voice.signaling.mode-semantics',
   'records what the caller hears in traditional mode and whether the agent answers a turn',
   async ({ t, observe }) => {
@@ -87,7 +81,7 @@ mediaRule(
   },
 );
 
-mediaRule('voice.audio.opus-48k-stereo', 'negotiates Opus at 48000 Hz with 2 channels in the answer', async ({ t, check }) => {
+voiceRule('voice.audio.opus-48k-stereo', 'negotiates Opus at 48000 Hz with 2 channels in the answer', async ({ t, check }) => {
   const call = await t.voice.call();
   const section = audioSection(call.answerSdp);
   const formats = /^m=audio \d+ \S+ ([\d ]+)/m.exec(section)?.[1]?.trim().split(' ') ?? [];
@@ -100,7 +94,7 @@ mediaRule('voice.audio.opus-48k-stereo', 'negotiates Opus at 48000 Hz with 2 cha
   check.equal(`${opus?.[3]}/${opus?.[4]}`, `${VoiceAudio.clockRate}/${VoiceAudio.channels}`, 'opus/48000/2: 48 kHz, stereo');
 });
 
-mediaRule('voice.audio.bidirectional', 'returns the caller’s own tone in echo mode and the agent’s audio in end-to-end mode', async (api) => {
+voiceRule('voice.audio.bidirectional', 'returns the caller’s own tone in echo mode and the agent’s audio in end-to-end mode', async (api) => {
   const { t, check } = api;
   const echo = await t.voice.call({ offer: { mode: 'echo' }, source: TONE });
   const dir = direction(audioSection(echo.answerSdp));
@@ -125,7 +119,7 @@ mediaRule('voice.audio.bidirectional', 'returns the caller’s own tone in echo 
   check.that(!(heard instanceof Error), "the agent's audio arrives in end-to-end mode", heard instanceof Error ? heard.message : '');
 });
 
-mediaRule('voice.audio.supported-browsers', 'records the supported browsers, which no check can ask the gateway about', async ({ observe }) => {
+voiceRule('voice.audio.supported-browsers', 'records the supported browsers, which no check can ask the gateway about', async ({ observe }) => {
   observe(
     'supported browsers (informational)',
     Object.entries(SupportedBrowsers)
