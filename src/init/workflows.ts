@@ -5,6 +5,8 @@
 import { Document, isMap, isSeq, Scalar, visit } from 'yaml';
 import type { EngineKind } from '../core/engine-version.js';
 import { K6_VERSION } from '../load/k6.js';
+import { OWN_MODULES, ownModulesOf } from '../load/own-modules.js';
+import { ROOT } from '../root.js';
 import { gateEnvironment, nightlyEnvironment } from './environments.js';
 import { credentialVariables, profilePath } from './profile-template.js';
 
@@ -159,6 +161,15 @@ export function gateWorkflow(o: WorkflowOptions): string {
   });
 }
 
+/** The modules of dialtone's own a scenario imports; none for a name dialtone does not ship. */
+function ownModules(scenario: string): string[] {
+  try {
+    return ownModulesOf(ROOT, scenario);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The nightly load: one job per scenario at its nightly workload, judged by the profile's SLOs and, with the run
  * history kept in the Actions cache, against its own last nights (`--fail-on-regression`); reports uploaded.
@@ -183,6 +194,15 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
     'Variables: none.',
   ];
   const engineSteps: Step[] = k6 ? [{ name: 'Install k6', uses: 'grafana/setup-k6-action@v1', with: { 'k6-version': K6_VERSION.replace(/^v/, '') } }] : [];
+  // A scenario on a module of dialtone's own (voice-calls: WebRTC) runs on the built-in engine whatever the others use.
+  const builtinOnly = k6 ? o.scenarios.filter((s) => ownModules(s).length > 0) : [];
+  if (builtinOnly.length > 0)
+    header.splice(
+      2,
+      0,
+      `${builtinOnly.join(', ')} run on dialtone's built-in engine: ${[...new Set(builtinOnly.flatMap(ownModules))].map((m) => `${m} (${OWN_MODULES[m]})`).join(', ')}.`,
+    );
+  const engine = builtinOnly.length > 0 ? expr(`contains(fromJSON('${JSON.stringify(builtinOnly)}'), matrix.scenario) && 'builtin' || 'k6'`) : o.engine;
   const historyKey = `dialtone-history-${SCENARIO}`;
   return render(header, {
     name: 'dialtone nightly',
@@ -198,7 +218,7 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
         env: {
           PROFILE: profile,
           HISTORY: `history/${SCENARIO}.jsonl`,
-          DIALTONE_ENGINE: o.engine,
+          DIALTONE_ENGINE: engine,
           ...(k6 ? { K6_NO_USAGE_REPORT: 'true' } : {}),
         },
         steps: [
