@@ -7,8 +7,10 @@ import { bundleScenario } from './bundle.js';
 import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { chatData } from './data.js';
 import { profileDialogues } from './dialogues.js';
+import type { Engine } from './engine.js';
 import { K6_VERSION } from './k6.js';
 import { loadConfigOf } from './kit.js';
+import { refuseOnK6 } from './own-modules.js';
 
 /** Where the k6-operator mounts the script's ConfigMap in every runner pod. */
 const MOUNT = '/test';
@@ -88,6 +90,9 @@ export function secretEnvRefs(secretName: string, keys: readonly string[]): Reco
   return keys.map((key) => ({ name: key, valueFrom: { secretKeyRef: { name: secretName, key } } }));
 }
 
+/** What the k6-operator's pods run: k6 (its image), never the built-in engine. */
+const K6_OPERATOR_ENGINE: Engine = { kind: 'k6', version: K6_VERSION, command: 'k6', args: [] };
+
 /**
  * The k6-operator manifests for one scenario: a ConfigMap with the bundled script, its data file and its
  * LoadConfig, and a TestRun (k6.io/v1alpha1) that runs it on `parallelism` pods (the operator gives each
@@ -99,6 +104,8 @@ export function secretEnvRefs(secretName: string, keys: readonly string[]): Reco
  * 'dialtone-credentials' });
  */
 export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
+  // The k6-operator runs k6: a scenario on a module of dialtone's own cannot run there.
+  refuseOnK6(K6_OPERATOR_ENGINE, o.root, o.scenario, 'the k6-operator runs k6');
   const name = manifestName(o.scenario);
   // The profile's conversation scripts go into the data file as in a local run; a bad file stops here, one line.
   const dialogues = profileDialogues(o.loaded);

@@ -21,4 +21,8 @@ describe("scenarios on dialtone's own modules", () => {
     expect(() => refuseOnK6(builtin, ROOT, 'voice-calls')).not.toThrow();
     expect(() => refuseOnK6(k6, ROOT, 'chat-turns')).not.toThrow();
   });
+
+  it('says what to do instead where the caller knows better (the k6-operator runs k6)', () => {
+    expect(() => refuseOnK6(k6, ROOT, 'voice-calls', 'the k6-operator runs k6')).toThrow(/\(k6 has no WebRTC module\): the k6-operator runs k6$/);
+  });
 });

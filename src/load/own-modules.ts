@@ -20,8 +20,8 @@ export function ownModulesOf(root: string, scenario: string): string[] {
  * @example
  * refuseOnK6(resolveEngine(root, 'k6'), root, 'voice-calls'); // throws UsageError: … k6 has no WebRTC module …
  */
-export function refuseOnK6(engine: Engine, root: string, scenario: string): void {
+export function refuseOnK6(engine: Engine, root: string, scenario: string, instead = 'run it with --engine builtin'): void {
   if (engine.kind !== 'k6') return;
   const [own] = ownModulesOf(root, scenario);
-  if (own) throw new UsageError(`${scenario} imports ${own}, which only the built-in engine provides (${OWN_MODULES[own]}): run it with --engine builtin`);
+  if (own) throw new UsageError(`${scenario} imports ${own}, which only the built-in engine provides (${OWN_MODULES[own]}): ${instead}`);
 }
