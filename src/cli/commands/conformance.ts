@@ -211,9 +211,9 @@ export async function runConformance(o: {
       // On a terminal the self-test's progress line is rewritten in place: a file's line goes above it.
       progress: (line) => (selftestProgress ? selftestProgress.note(line) : process.stderr.write(`${line}\n`)),
       signal: stopped.signal,
-      // Beside the self-test's lanes (the embedded target, on loopback) cases side by side would only take the machine
-      // from the lanes; against a target across a network they wait far more than they work.
-      concurrent: early === undefined,
+      // Against a target of its own (a profile) the cases mostly wait on the network: side by side. The embedded reference
+      // target runs in this process, beside the self-test's lanes when asked: there they would only compete with it.
+      concurrent: session.reference === undefined,
     });
     const cut = interruption();
     if (cut) results = interruptedResults(results, cut);
