@@ -118,7 +118,12 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   if ('error' in retained) throw new UsageError(retained.error);
   const latency = new LatencyPlan(chosen.spec, options.seed ?? 1);
   // A surface at a known capacity spends its request ops' drawn times in its queue's workers, not before the handler.
-  const hostLatency: HostLatency = { plan: latency, queued: (op) => options.capacity?.[OPS[op].surface] !== undefined };
+  // Surfaces that take their capacity themselves (voice: calls at once) have no request queue to spend a draw in.
+  const ownCapacity = new Set<string>();
+  const hostLatency: HostLatency = {
+    plan: latency,
+    queued: (op) => options.capacity?.[OPS[op].surface] !== undefined && !ownCapacity.has(OPS[op].surface),
+  };
   const credentials = options.credentials ?? issueCredentials();
   const context: TargetContext = {
     clock,
@@ -149,6 +154,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     apps.set(surface.host, app);
     const setting = options.capacity?.[name];
     const own = setting !== undefined && instance.atCapacity?.(setting) === true;
+    if (own) ownCapacity.add(name);
     registerAtCapacity(app, (scope, admit) => instance.register(scope, admit), own ? undefined : setting, latency.serviceTimes(name));
     instance.control?.(control);
     return instance;
