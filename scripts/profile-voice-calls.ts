@@ -99,8 +99,10 @@ async function main(): Promise<void> {
   const cpu0 = process.cpuUsage();
   try {
     const results = await Promise.all(
-      Array.from({ length: calls }, (_, i) =>
-        placeCall(
+      // 100 ms apart, as the scenario ramps them in: all at once, DTLS handshakes starve each other.
+      Array.from({ length: calls }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, i * 100));
+        return placeCall(
           {
             signalingUrl,
             offer: { authToken: target.token, callSid: `prof-${i}` },
@@ -112,12 +114,13 @@ async function main(): Promise<void> {
             audioTimeoutMs: 10_000,
           },
           { tls: { insecure: false }, voice, pacer, signal },
-        ),
-      ),
+        );
+      }),
     );
     const cpu = process.cpuUsage(cpu0);
     const wall = (performance.now() - t0) / 1000;
     const ok = results.filter((r) => r.ok).length;
+    for (const r of results) if (r.error) console.log(`a call failed at ${r.error.phase}: ${r.error.message}`);
     const turns = results.reduce((n, r) => n + r.turns.filter((t) => t.latencyMs !== null).length, 0);
     console.log(
       `${ok} of ${calls} calls ok, ${turns} turns answered in ${wall.toFixed(1)} s; caller CPU ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores`,
