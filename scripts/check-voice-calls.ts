@@ -5,7 +5,7 @@
 //     voice-calls against `--latency voice.reply=lognormal:p50=800ms,p95=1.5s`: the turn latency's p50 and p95 the
 //     callers measured against the spec's. The callers' bias: the gateway sends on a 20 ms frame clock (+10 ms on
 //     average), the reply's first frame is heard once decoded, plus the one-way trip and either side's event-loop
-//     delay; with voice.reply=fixed:800ms it read about +30 ms on a busy 2-core machine. A draw under the 400 ms pause
+//     delay (voice.reply=fixed:800ms shows it alone). A draw under the 400 ms pause
 //     that ends a turn replies when the turn ends (the low tail, not p50 or p95).
 //   node --import tsx scripts/check-voice-calls.ts capacity [--known 12]
 //     dialtone capacity voice-calls --model closed against --capacity voice=N (N calls at once): known, found, error.
