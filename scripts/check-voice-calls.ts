@@ -7,6 +7,8 @@
 //     average), the reply's first frame is heard once decoded, plus the one-way trip and either side's event-loop
 //     delay (voice.reply=fixed:800ms shows it alone). A draw under the 400 ms pause
 //     that ends a turn replies when the turn ends (the low tail, not p50 or p95).
+//   node --import tsx scripts/check-voice-calls.ts bias [--calls 10] [--seconds 60]
+//     the same against voice.reply=fixed:800ms: the callers' own bias, p50 and p95 less 800 ms.
 //   node --import tsx scripts/check-voice-calls.ts capacity [--known 12]
 //     dialtone capacity voice-calls --model closed against --capacity voice=N (N calls at once): known, found, error.
 import { spawn, spawnSync } from 'node:child_process';
@@ -35,15 +37,21 @@ async function target(dir: string, extra: string[]): Promise<{ profile: string; 
   return { profile, stop: () => child.kill('SIGTERM') };
 }
 
-async function latency(calls: number, seconds: number): Promise<void> {
+async function latency(calls: number, seconds: number, fixed = false): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-voice-latency-'));
-  const t = await target(dir, ['--latency', `voice.reply=lognormal:p50=${SPEC.p50}ms,p95=${SPEC.p95}ms`]);
+  const spec = fixed ? `voice.reply=fixed:${SPEC.p50}ms` : `voice.reply=lognormal:p50=${SPEC.p50}ms,p95=${SPEC.p95}ms`;
+  const t = await target(dir, ['--latency', spec]);
   try {
     const args = ['load', 'voice-calls', '--target', t.profile, '--engine', 'builtin', '--workload', 'nightly'];
     spawnSync(process.execPath, [DIALTONE, ...args, '--rate', String(calls), '--duration', `${seconds}s`, '--report-dir', dir], { stdio: 'inherit' });
     const m = JSON.parse(readFileSync(join(dir, 'load', 'voice-calls', 'result.json'), 'utf8')).metrics;
     const turns = JSON.parse(readFileSync(join(dir, 'load', 'voice-calls', 'summary.json'), 'utf8')).metrics.voice_call_turns?.count;
-    for (const [label, key, want] of [['p50', 'voice_call_turn_latency med', SPEC.p50] as const, ['p95', 'voice_call_turn_latency p95', SPEC.p95] as const]) {
+    const rows = [['p50', 'voice_call_turn_latency med', SPEC.p50] as const, ['p95', 'voice_call_turn_latency p95', fixed ? SPEC.p50 : SPEC.p95] as const];
+    for (const [label, key, want] of rows) {
+      if (fixed) {
+        console.log(`callers' bias at ${label}: ${((m[key]?.value as number) - want).toFixed(1)} ms over the fixed ${want} ms`);
+        continue;
+      }
       const got = m[key]?.value as number;
       const err = (got - want) / want;
       console.log(
@@ -77,8 +85,9 @@ const { positionals, values } = parseArgs({
   options: { calls: { type: 'string' }, seconds: { type: 'string' }, known: { type: 'string' } },
 });
 if (positionals[0] === 'latency') await latency(Number(values.calls ?? '10'), Number(values.seconds ?? '120'));
+else if (positionals[0] === 'bias') await latency(Number(values.calls ?? '10'), Number(values.seconds ?? '60'), true);
 else if (positionals[0] === 'capacity') capacity(Number(values.known ?? '12'));
 else {
-  console.error('usage: check-voice-calls.ts latency [--calls N] [--seconds S] | capacity [--known N]');
+  console.error('usage: check-voice-calls.ts latency|bias [--calls N] [--seconds S] | capacity [--known N]');
   process.exitCode = 2;
 }
