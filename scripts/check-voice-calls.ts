@@ -55,7 +55,8 @@ async function latency(calls: number, seconds: number, fixed = false): Promise<v
       const got = m[key]?.value as number;
       const err = (got - want) / want;
       console.log(
-        `turn latency ${label}: spec ${want} ms, measured ${got.toFixed(0)} ms, error ${(err * 100).toFixed(1)} % (${Math.abs(err) <= 0.1 ? 'within' : 'OUTSIDE'} 10 %)`,
+        `turn latency ${label}: spec ${want} ms, measured ${got.toFixed(0)} ms, ` +
+          `error ${(err * 100).toFixed(1)} % (${Math.abs(err) <= 0.1 ? 'within' : 'OUTSIDE'} 10 %)`,
       );
     }
     console.log(`${turns} turns measured; report: ${join(dir, 'load', 'voice-calls', 'index.html')}`);
@@ -76,7 +77,10 @@ function capacity(known: number): void {
   const interval = result.analysis.interval as { low: number; high: number } | undefined;
   const err = found === null ? null : (found - known) / known;
   console.log(
-    `known ${known} calls at once; found ${found ?? 'none'} held${interval ? ` (boundary between ${interval.low} and ${interval.high})` : ''}; error ${err === null ? '-' : `${(err * 100).toFixed(1)} %`} (${err !== null && Math.abs(err) <= 0.15 ? 'within' : 'OUTSIDE'} ±15 %); exit ${run.status}`,
+    `known ${known} calls at once; found ${found ?? 'none'} held` +
+      `${interval ? ` (boundary between ${interval.low} and ${interval.high})` : ''}; ` +
+      `error ${err === null ? '-' : `${(err * 100).toFixed(1)} %`} ` +
+      `(${err !== null && Math.abs(err) <= 0.15 ? 'within' : 'OUTSIDE'} ±15 %); exit ${run.status}`,
   );
 }
 

@@ -18,7 +18,8 @@ export function interruptedResults(r: Results, cut: Interruption): Results {
     interrupted: { signal: cut.signal, at: cut.at, rules_not_run: notRun },
     errors: [
       ...r.errors,
-      `interrupted by ${cut.signal} at ${cut.at}: ${r.cases.filter((c) => c.outcome !== 'skip').length} cases finished, ${notRun.length} rules got no finished case`,
+      `interrupted by ${cut.signal} at ${cut.at}: ${r.cases.filter((c) => c.outcome !== 'skip').length} cases finished, ` +
+        `${notRun.length} rules got no finished case`,
     ],
   };
 }

@@ -200,7 +200,8 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
     header.splice(
       2,
       0,
-      `${builtinOnly.join(', ')} run on dialtone's built-in engine: ${[...new Set(builtinOnly.flatMap(ownModules))].map((m) => `${m} (${OWN_MODULES[m]})`).join(', ')}.`,
+      `${builtinOnly.join(', ')} run on dialtone's built-in engine: ` +
+        `${[...new Set(builtinOnly.flatMap(ownModules))].map((m) => `${m} (${OWN_MODULES[m]})`).join(', ')}.`,
     );
   const engine = builtinOnly.length > 0 ? expr(`contains(fromJSON('${JSON.stringify(builtinOnly)}'), matrix.scenario) && 'builtin' || 'k6'`) : o.engine;
   const historyKey = `dialtone-history-${SCENARIO}`;

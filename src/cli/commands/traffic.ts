@@ -22,7 +22,9 @@ export const spec = defineCommand({
     dialogues: {
       type: 'string',
       value: 'FILE',
-      help: "also writes the user turns as a conversation-script file (the profile's 'dialogues' format), with digits, e-mail addresses and names masked. Without it no conversation text is read into any file.",
+      help:
+        "also writes the user turns as a conversation-script file (the profile's 'dialogues' format), with digits, e-mail addresses and names masked. " +
+        'Without it no conversation text is read into any file.',
     },
     'client-env': { type: 'string', choices: CLIENT_ENVS, help: 'the client environment whose records are read.', default: 'live' },
     'api-version': { type: 'string', choices: API_VERSIONS, help: 'the records API version; v1 reads the legacy shapes.', default: 'v3' },
