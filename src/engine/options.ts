@@ -130,6 +130,20 @@ export function scheduledMs(s: ScenarioPlan): number {
   }
 }
 
+/**
+ * A scenario's line under the progress line, as k6 writes one in a log: how far through its schedule it is. For the
+ * iteration executors the schedule is their maxDuration, the most they may take, so they may end before 100 %.
+ *
+ * @example
+ * progressLine(plan, 8_000, 4); // 'chat [  40% ] 8s/20s'
+ */
+export function progressLine(s: ScenarioPlan, elapsedMs: number, nameWidth: number): string {
+  const total = scheduledMs(s);
+  const done = Math.min(total, Math.max(0, elapsedMs - s.startTimeMs));
+  const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
+  return `${s.name.padEnd(nameWidth)} [${String(pct).padStart(4)}% ] ${formatDuration(done)}/${formatDuration(total)}`;
+}
+
 /** The most VUs a scenario may use. */
 export function maxVusOf(s: ScenarioPlan): number {
   switch (s.executor) {

@@ -19,7 +19,7 @@ import { writeSummaryExport } from './metrics/summary-export.js';
 import { textSummary } from './metrics/text-summary.js';
 import { abortingVerdict, parseThresholds, type ThresholdSet } from './metrics/thresholds.js';
 import { importsOf, moduleTable } from './modules/index.js';
-import { headerLine, maxVusOf, planScenarios, type ScenarioPlan, scheduledMs, trendStatsOf } from './options.js';
+import { headerLine, maxVusOf, planScenarios, progressLine, type ScenarioPlan, scheduledMs, trendStatsOf } from './options.js';
 import type { PartSpec } from './part.js';
 import { answeredCounter, type Failures, notRunAsWritten } from './ran-as-written.js';
 import { type Part, parseSegment, shareOf } from './segments.js';
@@ -494,13 +494,15 @@ export async function runEngine(args: RunArgs): Promise<number> {
         }
       }, JUDGE_EVERY_MS)
     : undefined;
+  const nameWidth = Math.max(...plans.map((p) => p.name.length));
   const progress = args.quiet
     ? undefined
     : setInterval(() => {
         const dropped = store.aggregate('dropped_iterations', 'count') ?? 0;
         const failing = store.judge().filter((v) => !v.ok).length;
         process.stderr.write(
-          `running (${clock(Date.now() - t0)}), ${pad(sum(live.active), 2)}/${pad(sum(live.initialized), 2)} VUs, ${sum(live.completed)} complete and ${sum(live.interrupted)} interrupted iterations, ${((store.aggregate('iterations', 'count') ?? 0) / Math.max(1, store.elapsedMs() / 1000)).toFixed(1)} iterations/s, ${dropped} dropped, ${failing} of ${store.thresholds.reduce((n, s) => n + s.thresholds.length, 0)} thresholds failing so far\n`,
+          `running (${clock(Date.now() - t0)}), ${pad(sum(live.active), 2)}/${pad(sum(live.initialized), 2)} VUs, ${sum(live.completed)} complete and ${sum(live.interrupted)} interrupted iterations, ${((store.aggregate('iterations', 'count') ?? 0) / Math.max(1, store.elapsedMs() / 1000)).toFixed(1)} iterations/s, ${dropped} dropped, ${failing} of ${store.thresholds.reduce((n, s) => n + s.thresholds.length, 0)} thresholds failing so far\n` +
+            plans.map((p) => `${progressLine(p, Date.now() - t0, nameWidth)}\n`).join(''),
         );
       }, PROGRESS_EVERY_MS);
   for (const t of [gauges, judge, progress]) t?.unref();
