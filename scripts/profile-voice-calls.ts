@@ -66,7 +66,7 @@ function summarize(dir: string): void {
     const prof = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
     const byId = new Map(prof.nodes.map((n) => [n.id, n]));
     const self = new Map<number, number>();
-    prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+    for (const [i, id] of prof.samples.entries()) self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0));
     const totals = new Map<string, number>();
     let all = 0;
     for (const [id, us] of self) {
