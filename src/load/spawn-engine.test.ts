@@ -6,13 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../errors.js';
 import { GUARD, startEngine } from './spawn-engine.js';
 
-/** A stand-in for the user's k6: prints its pid, runs until SIGINT or SIGTERM, then says which and exits 105 as k6 does. */
+/**
+ * A stand-in for the user's k6: runs until SIGINT or SIGTERM, then says which and exits 105 as k6 does. It prints its pid
+ * once its handlers are in place, so a test that stops it on that line never meets Node's default (exit 130).
+ */
 function fakeK6(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'dialtone-fake-k6-')), 'k6.mjs');
   writeFileSync(
     file,
-    `console.log('pid ' + process.pid);
-     for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { console.log('stopped by ' + s); process.exit(105); });
+    `for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { console.log('stopped by ' + s); process.exit(105); });
+     console.log('pid ' + process.pid);
      setInterval(() => {}, 1000);`,
   );
   return file;
