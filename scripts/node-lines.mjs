@@ -13,6 +13,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { relayWholeLines } from './whole-lines.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -57,19 +58,7 @@ function run(binary, tag, args) {
   console.log(`${tag} dialtone ${args.join(' ')}`);
   return new Promise((resolve) => {
     const child = spawn(binary, [join(root, 'bin', 'dialtone.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const [from, to] of [
-      [child.stdout, process.stdout],
-      [child.stderr, process.stderr],
-    ]) {
-      let rest = '';
-      from.setEncoding('utf8');
-      from.on('data', (chunk) => {
-        const lines = (rest + chunk).split('\n');
-        rest = lines.pop() ?? '';
-        if (lines.length > 0) to.write(lines.map((l) => `${tag} ${l}\n`).join(''));
-      });
-      from.on('end', () => rest && to.write(`${tag} ${rest}\n`));
-    }
+    relayWholeLines(child, `${tag} `);
     child.on('close', (code, signal) => resolve(code ?? signal));
   });
 }

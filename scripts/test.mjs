@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE_LINES } from './node-lines.mjs';
+import { relayWholeLines } from './whole-lines.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
@@ -101,20 +102,7 @@ function runStep([name, cmd, args], alone) {
   else console.log(`== ${name} (beside the other steps of its phase)`);
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
-    if (!alone)
-      for (const [from, to] of [
-        [child.stdout, process.stdout],
-        [child.stderr, process.stderr],
-      ]) {
-        let rest = '';
-        from.setEncoding('utf8');
-        from.on('data', (chunk) => {
-          const lines = (rest + chunk).split('\n');
-          rest = lines.pop() ?? '';
-          if (lines.length > 0) to.write(`${lines.join('\n')}\n`);
-        });
-        from.on('end', () => rest && to.write(`${rest}\n`));
-      }
+    if (!alone) relayWholeLines(child);
     child.on('close', (code, signal) => resolve({ name, code: code ?? signal, seconds: (Date.now() - t0) / 1000 }));
   });
 }
