@@ -1,9 +1,9 @@
 // One part of a run (a worker thread's): its VUs, its scenarios' executors, and what it tells the main thread.
 import { CORE_METRICS } from '../core/metrics.js';
 import { EXECUTORS, type ExecutorContext } from './executors/index.js';
-import { compileScript, opener } from './loader.js';
 import { moduleTable } from './modules/index.js';
 import type { ScenarioPlan } from './options.js';
+import { compileScript, opener } from './script.js';
 import { type Part, shareOf, within } from './segments.js';
 import { type InstanceCounter, SharedCounters } from './shared-counters.js';
 import { START_LAG, startLag } from './start-lag.js';

@@ -2,7 +2,7 @@
 // function returned (or its promise settled) and everything it started that a module holds (timers, sockets,
 // requests) has settled, as k6's event loop does (/using-k6/test-lifecycle/).
 import { setMaxListeners } from 'node:events';
-import { type ScriptExports, type ScriptFactory, scriptStack } from './loader.js';
+import { type ScriptExports, type ScriptFactory, scriptStack } from './script.js';
 import type { EngineTls, ExecState, SampleSink, Tags, VuHost } from './types.js';
 
 /** The reason an interrupted iteration's signal carries: one Error, made once. */

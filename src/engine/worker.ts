@@ -1,8 +1,8 @@
 // A worker thread of the engine: runs its part of the run and posts samples, logs and its state to the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { type ConsoleLevel, vuConsole } from './console.js';
-import { scriptFrame } from './loader.js';
 import { type PartSpec, startPart } from './part.js';
+import { scriptFrame } from './script.js';
 import { BatchSink } from './transport.js';
 import { errorText } from './vu.js';
 

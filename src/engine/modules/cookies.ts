@@ -2,7 +2,17 @@
 // of domain, path, expiry and Secure). Each VU has a jar that stores every Set-Cookie and sends what matches; it is
 // emptied between iterations unless `noCookiesReset`. `new http.CookieJar()` makes a jar of the script's own, which
 // `params.jar` uses for one request instead of the VU's.
-import { CookieJar as ToughJar } from 'tough-cookie';
+import { createRequire } from 'node:module';
+import type { CookieJar as ToughJar } from 'tough-cookie';
+
+/** tough-cookie's jar, loaded when a VU first stores a cookie: its public suffix list is slow to load, and most runs store none. */
+const toughJar = (() => {
+  let made: typeof ToughJar | undefined;
+  return () => {
+    made ??= (createRequire(import.meta.url)('tough-cookie') as typeof import('tough-cookie')).CookieJar;
+    return made;
+  };
+})();
 
 /** `set()`'s options (/javascript-api/k6-http/cookiejar/cookiejar-set/). */
 export interface CookieOptions {
@@ -25,7 +35,7 @@ export class CookieJar {
   #beforeUse: (() => void) | undefined;
 
   #jar(): ToughJar {
-    this.#made ??= new ToughJar(undefined, { looseMode: true });
+    this.#made ??= new (toughJar())(undefined, { looseMode: true });
     return this.#made;
   }
 
