@@ -11,16 +11,20 @@
 // body's end; duration = sending + waiting + receiving.
 
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { type buildConnector, Client } from 'undici';
+import type { buildConnector, Client as UndiciClient } from 'undici';
 import { durationMs } from '../../core/duration.js';
 import { HTTP_METRICS } from '../../core/metrics.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
 import { CookieJar, cookieHeader, type RequestCookies } from './cookies.js';
 import { gjsonGet } from './gjson.js';
 import { secureContextOf } from './tls-context.js';
+
+/** undici's Client alone: the package's index loads every API undici has (fetch, EventSource, caches, mocks) in each thread. */
+const Client = createRequire(import.meta.url)('undici/lib/dispatcher/client.js') as typeof UndiciClient;
 
 /** The User-Agent when the script's options set none (`userAgent: ''` sends none, as in k6). */
 export const DEFAULT_USER_AGENT = 'dialtone-engine/0.1 (k6-compatible)';
@@ -114,7 +118,7 @@ interface FreshConn {
 
 /** One keep-alive connection: an undici Client that serves one request at a time. */
 class Conn {
-  readonly client: Client;
+  readonly client: UndiciClient;
   /** Set by the connector when it opened a new socket; taken by the request that uses it. */
   fresh: FreshConn | null = null;
   socket: net.Socket | null = null;
