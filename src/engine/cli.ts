@@ -2,6 +2,7 @@
 // (/using-k6/k6-options/reference/, /get-started/running-k6/).
 import { BUILTIN_ENGINE_VERSION } from '../core/engine-version.js';
 import { flagsFromEnv, takeFlag } from './cli-options.js';
+import type { EngineIo, SignalSource, StopEvent } from './run/io.js';
 import { EXIT, type RunArgs, runEngine } from './run.js';
 
 const USAGE = `usage: dialtone-engine run [--quiet] [--no-color] [--summary-export FILE] [--out json=FILE|csv=FILE]... [--address HOST:PORT]
@@ -84,5 +85,38 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`dialtone-engine: ${(e as Error).message}\n${USAGE}`);
     return EXIT.invalidConfig;
   }
-  return runEngine(args);
+  return runEngine(args, processIo());
+}
+
+/**
+ * The process's signals as a run's signal source; `disconnect` only where the process has an IPC channel to lose (one
+ * already lost counts at once), and that channel no longer keeps the process alive.
+ */
+const processSignals: SignalSource = {
+  on(event: StopEvent, listener: () => void) {
+    if (event !== 'disconnect') return process.on(event, listener);
+    if (process.channel === undefined) return process;
+    process.on('disconnect', listener);
+    process.channel.unref();
+    if (!process.connected) listener();
+    return process;
+  },
+  off: (event: StopEvent, listener: () => void) => process.off(event, listener),
+};
+
+/**
+ * The engine's process as a run's outside world.
+ *
+ * @example
+ * await runEngine(parseRunArgs(argv), processIo());
+ */
+export function processIo(): EngineIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    clock: { now: () => Date.now() },
+    signals: processSignals,
+    exitNow: (code) => process.exit(code),
+  };
 }

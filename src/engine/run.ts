@@ -22,10 +22,11 @@ import { importsOf, moduleTable } from './modules/index.js';
 import { headerLine, maxVusOf, planScenarios, progressLine, type ScenarioPlan, scheduledMs, trendStatsOf } from './options.js';
 import type { PartSpec } from './part.js';
 import { answeredCounter, type Failures, notRunAsWritten } from './ran-as-written.js';
+import type { EngineIo } from './run/io.js';
+import { onStopRequest } from './run/stop.js';
 import { type Part, parseSegment, shareOf } from './segments.js';
 import { instanceReadings, SharedCounters, sharedCounterBuffer } from './shared-counters.js';
 import { START_LAG } from './start-lag.js';
-import { onStopRequest } from './stop-request.js';
 import { BatchReceiver, type SampleBatch } from './transport.js';
 import type { EngineTls, SampleSink } from './types.js';
 import { errorText, type RunState, Vu } from './vu.js';
@@ -98,8 +99,8 @@ const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const clock = (ms: number) => `${Math.floor(ms / 60_000)}m${pad(Math.floor((ms % 60_000) / 1000), 2)}.${Math.floor((ms % 1000) / 100)}s`;
 
 /** A log line as k6's text logger writes one: `WARN[0003] message  key=value`. */
-function logLine(started: number, level: 'warn' | 'error' | 'info' | 'debug', message: string, fields?: Record<string, string>): string {
-  const secs = pad(Math.max(0, Math.floor((Date.now() - started) / 1000)), 4);
+function lineOfLog(elapsedMs: number, level: 'warn' | 'error' | 'info' | 'debug', message: string, fields?: Record<string, string>): string {
+  const secs = pad(Math.max(0, Math.floor(elapsedMs / 1000)), 4);
   const tail = fields
     ? `  ${Object.entries(fields)
         .map(([k, v]) => `${k}=${v}`)
@@ -125,16 +126,19 @@ function workersFromEnv(env: NodeJS.ProcessEnv): number | undefined {
  * Runs a script as `k6 run` does and resolves k6's exit code.
  *
  * @example
- * const code = await runEngine(parseRunArgs(['--summary-export', 'summary.json', 'script.js']));
+ * const code = await runEngine(parseRunArgs(['--summary-export', 'summary.json', 'script.js']), processIo());
  */
-export async function runEngine(args: RunArgs): Promise<number> {
-  const started = Date.now();
+export async function runEngine(args: RunArgs, io: EngineIo): Promise<number> {
+  const now = () => io.clock.now();
+  const started = now();
+  const logLine = (level: 'warn' | 'error' | 'info' | 'debug', message: string, fields?: Record<string, string>) =>
+    lineOfLog(now() - started, level, message, fields);
   const logs = { warned: 0, suppressed: 0, second: 0 };
   // A flood of the same failure (thousands per second) is cut to 20 lines a second, and the rest counted.
   const log = (level: 'warn' | 'error' | 'info', message: string, fields?: Record<string, string>) => {
-    const second = Math.floor(Date.now() / 1000);
+    const second = Math.floor(now() / 1000);
     if (second !== logs.second) {
-      if (logs.suppressed > 0) process.stderr.write(logLine(started, 'warn', `${logs.suppressed} more log lines in the last second were left out`));
+      if (logs.suppressed > 0) io.stderr.write(logLine('warn', `${logs.suppressed} more log lines in the last second were left out`));
       logs.second = second;
       logs.warned = 0;
       logs.suppressed = 0;
@@ -143,19 +147,19 @@ export async function runEngine(args: RunArgs): Promise<number> {
       logs.suppressed++;
       return;
     }
-    process.stderr.write(logLine(started, level, message, fields));
+    io.stderr.write(logLine(level, message, fields));
   };
   // A VU's console.* line: never cut by the flood limit, console.debug only with --verbose (k6-docs#207); to the
   // --console-output file when there is one, else to stderr.
   let consoleFile: number | undefined;
   const consoleLine = (level: 'debug' | 'info' | 'warn' | 'error', line: string) => {
     if (level === 'debug' && !args.verbose) return;
-    const text = logLine(started, level, line, { source: 'console' });
-    if (consoleFile === undefined) process.stderr.write(text);
+    const text = logLine(level, line, { source: 'console' });
+    if (consoleFile === undefined) io.stderr.write(text);
     else writeSync(consoleFile, text);
   };
   const fatal = (code: number, message: string) => {
-    process.stderr.write(logLine(started, 'error', message));
+    io.stderr.write(logLine('error', message));
     return code;
   };
   try {
@@ -173,12 +177,16 @@ export async function runEngine(args: RunArgs): Promise<number> {
   };
   // The VU running setup() while it runs: a stop request interrupts it there rather than waiting for setup to end.
   let inSetup: Vu | undefined;
-  const stopWatch = onStopRequest((reason) => {
-    outcome.signal ??= reason;
-    process.stderr.write(logLine(started, 'warn', `stopping the test run: ${reason}; press Ctrl-C again to stop at once`));
-    inSetup?.interrupt();
-    stopAll();
-  }, EXIT.externalAbort);
+  const stopWatch = onStopRequest(
+    io,
+    (reason) => {
+      outcome.signal ??= reason;
+      io.stderr.write(logLine('warn', `stopping the test run: ${reason}; press Ctrl-C again to stop at once`));
+      inSetup?.interrupt();
+      stopAll();
+    },
+    EXIT.externalAbort,
+  );
 
   let code: string;
   let sends: readonly string[];
@@ -214,7 +222,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
   );
   const failures: Failures = { count: 0 };
   // __ENV: the system's variables and the -e values (cli-options.ts).
-  const env = scriptEnv(args, process.env);
+  const env = scriptEnv(args, io.env);
   // setup() and teardown() emit iteration_duration ("including time spent in setup and teardown") but no `iterations`:
   // that is "The aggregate number of times the VUs execute the JS script (the default function)" (metrics reference).
   const setupSink: SampleSink = {
@@ -229,7 +237,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
   try {
     const table = await moduleTable(imports);
     const bare = compileScript(code, args.script);
-    tls = tlsFromEnv(process.env, {});
+    tls = tlsFromEnv(io.env, {});
     // vu.ts hands the script the global console: the init context, setup and teardown get k6's for as long as vu0 is made.
     const nodeConsole = globalThis.console;
     globalThis.console = vuConsole(consoleLine);
@@ -251,16 +259,12 @@ export async function runEngine(args: RunArgs): Promise<number> {
     const flagged = withFlags((vu0.exports.options ?? {}) as Record<string, unknown>, args);
     options = flagged.options;
     if (flagged.warning) log('warn', flagged.warning);
-    tls = tlsFromEnv(process.env, options);
+    tls = tlsFromEnv(io.env, options);
     // k6 2.3 (@types/k6 2.3.0): tlsAIAFetch fetches a chain's missing intermediates. Node has no AIA fetching; say so
     // rather than fail a handshake k6 would complete.
     if (options.tlsAIAFetch === true && !tls.insecure)
-      process.stderr.write(
-        logLine(
-          started,
-          'warn',
-          'tlsAIAFetch is not supported by the built-in engine: a server must send its whole chain, or its CA must be trusted (SSL_CERT_FILE)',
-        ),
+      io.stderr.write(
+        logLine('warn', 'tlsAIAFetch is not supported by the built-in engine: a server must send its whole chain, or its CA must be trusted (SSL_CERT_FILE)'),
       );
   } catch (e) {
     // exec.test.abort() in the init context ends the run with k6's 108, not as an exception.
@@ -277,7 +281,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     return fatal(EXIT.invalidConfig, (e as Error).message);
   }
   const trendStats = trendStatsOf(options);
-  const store = new MetricStore({ thresholds });
+  const store = new MetricStore({ thresholds, now });
   for (const m of BUILTIN_METRICS) store.declare(m);
   store.declare(START_LAG);
   forward.connect(store);
@@ -291,7 +295,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
   // k6's header: dialtone's generator watch reads the scenario lines.
   const most = plans.reduce((n, p) => n + maxVusOf(p), 0);
   const longest = plans.reduce((t, p) => Math.max(t, p.startTimeMs + scheduledMs(p) + p.gracefulStopMs), 0);
-  process.stdout.write(
+  io.stdout.write(
     [
       '',
       '  execution: local (dialtone built-in engine)',
@@ -362,7 +366,7 @@ export async function runEngine(args: RunArgs): Promise<number> {
     }
   }
 
-  const count = setupCut ? 0 : workerCount(plans, imports, segment, args.workers ?? workersFromEnv(process.env));
+  const count = setupCut ? 0 : workerCount(plans, imports, segment, args.workers ?? workersFromEnv(io.env));
   const finished: Promise<void>[] = [];
   const insufficient = new Set<string>();
   const ready: Promise<void>[] = [];
@@ -471,14 +475,16 @@ export async function runEngine(args: RunArgs): Promise<number> {
   if (outcome.signal) stopAll();
 
   await Promise.all(ready);
+  // The workers' schedules start at t0 on the wall clock; what the run reports counts from `begun`, on its own clock.
   const t0 = Date.now() + 20;
-  store.begin(t0);
+  const begun = now() + 20;
+  store.begin(begun);
   for (const w of workers) w.postMessage({ t: 'start', t0 });
   running = true;
   const sampleVus = () => {
-    const now = Date.now();
-    store.emit('vus', sum(live.active), {}, now);
-    store.emit('vus_max', sum(live.initialized), {}, now);
+    const at = Date.now();
+    store.emit('vus', sum(live.active), {}, at);
+    store.emit('vus_max', sum(live.initialized), {}, at);
     live.active.fill(0);
   };
   sampleVus();
@@ -500,9 +506,9 @@ export async function runEngine(args: RunArgs): Promise<number> {
     : setInterval(() => {
         const dropped = store.aggregate('dropped_iterations', 'count') ?? 0;
         const failing = store.judge().filter((v) => !v.ok).length;
-        process.stderr.write(
-          `running (${clock(Date.now() - t0)}), ${pad(sum(live.active), 2)}/${pad(sum(live.initialized), 2)} VUs, ${sum(live.completed)} complete and ${sum(live.interrupted)} interrupted iterations, ${((store.aggregate('iterations', 'count') ?? 0) / Math.max(1, store.elapsedMs() / 1000)).toFixed(1)} iterations/s, ${dropped} dropped, ${failing} of ${store.thresholds.reduce((n, s) => n + s.thresholds.length, 0)} thresholds failing so far\n` +
-            plans.map((p) => `${progressLine(p, Date.now() - t0, nameWidth)}\n`).join(''),
+        io.stderr.write(
+          `running (${clock(now() - begun)}), ${pad(sum(live.active), 2)}/${pad(sum(live.initialized), 2)} VUs, ${sum(live.completed)} complete and ${sum(live.interrupted)} interrupted iterations, ${((store.aggregate('iterations', 'count') ?? 0) / Math.max(1, store.elapsedMs() / 1000)).toFixed(1)} iterations/s, ${dropped} dropped, ${failing} of ${store.thresholds.reduce((n, s) => n + s.thresholds.length, 0)} thresholds failing so far\n` +
+            plans.map((p) => `${progressLine(p, now() - begun, nameWidth)}\n`).join(''),
         );
       }, PROGRESS_EVERY_MS);
   for (const t of [gauges, judge, progress]) t?.unref();
@@ -532,18 +538,16 @@ export async function runEngine(args: RunArgs): Promise<number> {
   if (args.summaryExport && args.summaryMode !== 'disabled') await writeSummaryExport(args.summaryExport, store, { summaryTrendStats: trendStats, verdicts });
   await Promise.all(outputs.map((o) => o.close()));
   await rest?.close();
-  if (args.summaryMode !== 'disabled') await endOfTestSummary(vu0, store, trendStats, args);
+  if (args.summaryMode !== 'disabled') await endOfTestSummary(vu0, store, trendStats, args, io);
 
   // A worker whose VU's init code called exec.test.abort() crashes on it: the abort is what happened (108).
   if (outcome.crash && !outcome.aborted) return fatal(EXIT.scriptException, `the run stopped: ${outcome.crash}`);
   if (outcome.signal) return EXIT.externalAbort;
   const unfit = outcome.aborted ? undefined : notRunAsWritten({ iterations: store.aggregate('iterations', 'count') ?? 0, sent: answered() }, failures, sends);
-  if (unfit) process.stderr.write(logLine(started, 'error', `the test did not run as written: ${unfit}`));
+  if (unfit) io.stderr.write(logLine('error', `the test did not run as written: ${unfit}`));
   if (outcome.aborted) return fatal(EXIT.scriptAborted, `test aborted: ${outcome.aborted}`);
   if (verdicts.some((v) => !v.ok)) {
-    process.stderr.write(
-      logLine(started, 'error', `thresholds on metrics '${[...new Set(verdicts.filter((v) => !v.ok).map((v) => v.key))].join(', ')}' have been crossed`),
-    );
+    io.stderr.write(logLine('error', `thresholds on metrics '${[...new Set(verdicts.filter((v) => !v.ok).map((v) => v.key))].join(', ')}' have been crossed`));
     return EXIT.thresholds;
   }
   if (unfit) return EXIT.scriptException;
@@ -552,20 +556,20 @@ export async function runEngine(args: RunArgs): Promise<number> {
 }
 
 /** handleSummary(data) when the script exports one (its files replace the default summary), else the text summary. */
-async function endOfTestSummary(vu0: Vu, store: MetricStore, trendStats: readonly string[], args: RunArgs): Promise<void> {
+async function endOfTestSummary(vu0: Vu, store: MetricStore, trendStats: readonly string[], args: RunArgs, io: EngineIo): Promise<void> {
   const handle = vu0.exports.handleSummary;
   if (typeof handle === 'function') {
-    const tty = { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
+    const tty = { stdout: io.stdout.isTTY === true, stderr: io.stderr.isTTY === true };
     const out = (await handle(handleSummaryData(store, trendStats, tty))) as Record<string, string | ArrayBuffer> | undefined;
     for (const [where, content] of Object.entries(out ?? {})) {
       const text = typeof content === 'string' ? content : Buffer.from(content);
-      if (where === 'stdout') process.stdout.write(text);
-      else if (where === 'stderr') process.stderr.write(text);
+      if (where === 'stdout') io.stdout.write(text);
+      else if (where === 'stderr') io.stderr.write(text);
       else await writeFile(where, text);
     }
     return;
   }
-  process.stdout.write(textSummary(store, { summaryTrendStats: trendStats, noColor: args.noColor || !process.stdout.isTTY }));
+  io.stdout.write(textSummary(store, { summaryTrendStats: trendStats, noColor: args.noColor || !io.stdout.isTTY }));
 }
 
 /** handleSummary's argument (metrics/summary-data.ts), where it was first exported from. */

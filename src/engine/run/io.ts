@@ -1,0 +1,40 @@
+// What a run reads from and writes to outside itself, passed in: the CLI (cli.ts) gives the process's, a test gives
+// captured streams, its own variables, a clock and a signal source it fires itself.
+
+/** Where text goes: process.stdout, or a test's capture. */
+export interface TextSink {
+  write(text: string | Uint8Array): void;
+  readonly isTTY?: boolean;
+}
+
+/** The time a run reports: when it started, how long it has run (its timers still wait in real time). */
+export interface Clock {
+  now(): number;
+}
+
+/** What asks a run to stop from outside: k6's signals, and `disconnect` when the process that started it is gone. */
+export type StopEvent = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'disconnect';
+
+/** An EventEmitter-like source of stop requests: `process`, adapted by cli.ts, or a test's EventEmitter. */
+export interface SignalSource {
+  on(event: StopEvent, listener: () => void): unknown;
+  off(event: StopEvent, listener: () => void): unknown;
+}
+
+/** A run's outside world. */
+export interface EngineIo {
+  readonly stdout: TextSink;
+  readonly stderr: TextSink;
+  /** The system's variables: __ENV's base, K6_* settings, SSL_CERT_FILE, DIALTONE_ENGINE_WORKERS. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly clock: Clock;
+  readonly signals: SignalSource;
+  /**
+   * Ends everything at once with `code`: at a second stop request, and when the starting process is gone and the run
+   * has not ended in time. The CLI exits the process; left out, the run only goes on stopping.
+   */
+  readonly exitNow?: (code: number) => void;
+}
+
+/** The real clock. */
+export const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
