@@ -150,7 +150,7 @@ describe('dialtone init', () => {
   });
 
   it.each([
-    [['--engine', 'auto'], "init: --engine must be builtin or k6, got 'auto'"],
+    [['--engine', 'auto'], "init: --engine: expected builtin or k6, got 'auto'"],
     [['--environments', 'Staging'], "init: --environments: 'Staging' must match"],
     [['--environments', 'qa,qa'], "init: --environments: 'qa' is listed twice"],
     [['--dir', '/no/such/dialtone/project'], 'init: --dir /no/such/dialtone/project: no such directory'],

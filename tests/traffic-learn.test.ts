@@ -128,19 +128,19 @@ describe('dialtone capacity --workload learned and target --traffic-days, refuse
     const nowhere = join(dir, 'nowhere.json');
     // Each is refused before a target starts or a model is read: run together, they take the time of one.
     const cases: [string[], string][] = [
-      [['capacity', 'chat-turns', '--workload', 'nightly'], "capacity: --workload takes only learned (a traffic model's conversations), got 'nightly'"],
+      [['capacity', 'chat-turns', '--workload', 'nightly'], "capacity: --workload: expected learned, got 'nightly'"],
       [
         ['capacity', 'messaging-sockets', '--workload', 'learned', '--model', 'closed'],
         'capacity: --workload learned is an open model (conversations arrive); leave out --model closed',
       ],
       [['capacity', 'messaging-sockets', '--workload', 'learned'], 'capacity: --workload learned plays chat-turns only, not messaging-sockets'],
       [['capacity', 'chat-turns', '--workload', 'learned', '--traffic', nowhere], `capacity: --traffic: ${nowhere}: no such file`],
-      [['target', '--traffic-seed', '1', '--traffic-days', '0'], "target: --traffic-days must be a whole number from 1 to 366, got '0'"],
+      [['target', '--traffic-seed', '1', '--traffic-days', '0'], "target: --traffic-days: expected a whole number from 1 to 366, got '0'"],
       [
         ['target', '--traffic-seed', '1', '--traffic-days', '56'],
         'target: the traffic flags seed 94,528 conversations, above the 25,000 held in memory; lower --traffic-scale or --traffic-days',
       ],
-      [['target', '--traffic-seed', '1', '--traffic-growth', '2'], "target: --traffic-growth must look like 2% (a day, of the first day's arrivals), got '2'"],
+      [['target', '--traffic-seed', '1', '--traffic-growth', '2'], "target: --traffic-growth: expected a percentage such as 2%, got '2'"],
       [['target', '--traffic-scale', '0.5'], 'target: --traffic-scale goes with --traffic-seed'],
     ];
     const runs = await Promise.all(cases.map(([args]) => dialtone(args)));

@@ -1,21 +1,25 @@
 // One declaration per command: its flags, their help, its exit codes and the names it accepts. The parser, `--help`
 // and docs/commands.md all read it, so what a command takes and what it says it takes cannot drift apart.
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT } from '../errors.js';
 import { parse } from './args.js';
+import { checkedValue, type ValueKind, type ValueRule } from './flag-values.js';
 
-/** One flag: how node:util reads it and what help and docs/commands.md say of it. */
-export interface FlagSpec {
+/**
+ * One flag: how node:util reads it, what its value must be (`kind`, `min`, `above`, `max`, `choices`: checked by
+ * `parseCommand`, worded by help) and what help and docs/commands.md say of it.
+ */
+export interface FlagSpec extends ValueRule {
   readonly type: 'string' | 'boolean';
   /** Repeatable: every occurrence is kept, in order. */
   readonly multiple?: boolean;
   /** The value's placeholder in help (`N`, `DIR`, `SCENARIO@RATE`); string flags only. */
   readonly value?: string;
-  /** The only values the flag takes: help shows them, and any other is refused before the command runs. */
-  readonly choices?: readonly string[];
   /** What the flag does, one or a few sentences. */
   readonly help: string;
-  /** The value used when the flag is absent, as help shows it. */
+  /** The value the command gets when the flag is absent, written as on the command line: checked, applied and shown alike. */
   readonly default?: string;
+  /** What help says of a default the command works out itself (from the environment, another flag, the scenario). */
+  readonly defaultText?: string;
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
@@ -63,25 +67,34 @@ export function exitsOf(spec: CommandSpec): [number, string][] {
     .sort((a, b) => a[0] - b[0]);
 }
 
+/** A flag's value as the command receives it: a number for a numeric kind, else its text (a boolean for a switch). */
+type ValueOfFlag<S extends FlagSpec> = S extends { type: 'boolean' } ? boolean : S extends { kind: Exclude<ValueKind, 'duration'> } ? number : string;
+
+/** Every flag's value: absent as undefined unless the flag declares a default, repeated ones as a list. */
+export type FlagValues<F extends FlagSpecs> = {
+  -readonly [K in keyof F]:
+    | (F[K] extends { multiple: true } ? ValueOfFlag<F[K]>[] : ValueOfFlag<F[K]>)
+    | (F[K] extends { default: string } ? never : undefined);
+};
+
 /**
- * Parses a command's arguments against its declaration; an unknown flag or a missing value is a one-line usage error.
+ * Parses a command's arguments against its declaration: an unknown flag, a missing value or a value the declaration
+ * refuses (its kind, bounds or choices) is a one-line usage error; an absent flag with a default gets it.
  *
  * @example
- * const { values, positionals } = parseCommand(spec, ['chat-turns', '--rate', '5']);
+ * const { values, positionals } = parseCommand(spec, ['chat-turns', '--rate', '5']); // values.rate === 5 for kind 'positive-integer'
  */
-export function parseCommand<const F extends FlagSpecs>(spec: CommandSpec<F>, argv: string[]) {
+export function parseCommand<const F extends FlagSpecs>(spec: CommandSpec<F>, argv: string[]): { values: FlagValues<F>; positionals: string[] } {
   const options = Object.fromEntries(
     Object.entries(spec.flags).map(([name, f]) => [name, f.multiple ? { type: f.type, multiple: true } : { type: f.type }]),
-  ) as { [K in keyof F]: { type: F[K]['type']; multiple: F[K]['multiple'] extends true ? true : false } };
+  ) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
   const parsed = parse(spec.name, argv, options, spec.positionals !== undefined);
+  const given = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
+  const values: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(spec.flags)) {
-    const given = (parsed.values as Record<string, unknown>)[name];
-    if (!f.choices || given === undefined) continue;
-    for (const v of [given].flat())
-      if (!f.choices.includes(String(v))) throw new UsageError(`${spec.name}: --${name} must be ${orList(f.choices)}, got '${String(v)}'`);
+    const raw = given[name] ?? f.default;
+    const check = (v: string | boolean) => (typeof v === 'string' ? checkedValue(spec.name, name, v, f) : v);
+    if (raw !== undefined) values[name] = Array.isArray(raw) ? raw.map(check) : check(raw);
   }
-  return parsed;
+  return { values: values as FlagValues<F>, positionals: parsed.positionals };
 }
-
-/** `a, b or c`. */
-export const orList = (items: readonly string[]): string => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`);

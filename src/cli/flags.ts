@@ -20,7 +20,7 @@ export const ENGINE_FLAG = {
   type: 'string',
   choices: ENGINE_CHOICES,
   help: `the engine that runs the load: auto is the user's k6 when one is installed (DIALTONE_K6, else k6 on PATH; a v2 not older than ${K6_VERSION}), else dialtone's built-in engine; the report names it.`,
-  default: 'DIALTONE_ENGINE, else auto',
+  defaultText: 'DIALTONE_ENGINE, else auto',
 } as const satisfies FlagSpec;
 
 export const FAIL_ON_REGRESSION_FLAG = { type: 'boolean', help: "exits 6 when the run's verdict is 'regressed'." } as const satisfies FlagSpec;

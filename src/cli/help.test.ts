@@ -90,7 +90,7 @@ describe('parseCommand', () => {
 
   it('refuses a value its declaration does not list, naming those it does, and shows them in help', () => {
     expect(parseCommand(spec, ['--model', 'closed']).values.model).toBe('closed');
-    expect(() => parseCommand(spec, ['--model', 'half'])).toThrow(new UsageError("demo: --model must be open or closed, got 'half'"));
+    expect(() => parseCommand(spec, ['--model', 'half'])).toThrow(new UsageError("demo: --model: expected open or closed, got 'half'"));
     expect(commandHelp(spec)).toMatch(/^ {2}--model open\|closed$/m);
   });
 

@@ -1,5 +1,6 @@
 // Help text and docs/commands.md, both written from the commands' declarations (src/cli/command.ts).
 import { type CommandSpec, exitsOf, type FlagSpec } from './command.js';
+import { expectedOf } from './flag-values.js';
 
 const WIDTH = 118;
 
@@ -28,10 +29,15 @@ function flagLabel(name: string, f: FlagSpec): string {
   return `--${name}${f.type === 'string' ? ` ${f.value ?? f.choices?.join('|') ?? 'VALUE'}` : ''}${f.multiple ? '...' : ''}`;
 }
 
-/** A flag's help with its default and repeatability said once, the same way everywhere. */
+/**
+ * A flag's help with what it takes, its default and its repeatability, each from the field the parser reads (choices
+ * are in its label already), said once and the same way everywhere.
+ */
 function flagText(f: FlagSpec): string {
-  const extra = [f.multiple ? 'Repeatable.' : '', f.default === undefined ? '' : `Default: ${f.default}.`].filter(Boolean);
-  return [f.help, ...extra].join(' ');
+  const takes = f.kind === undefined ? undefined : expectedOf(f);
+  const fallback = f.default ?? f.defaultText;
+  const extra = [takes ? `Takes ${takes}.` : '', f.multiple ? 'Repeatable.' : '', fallback === undefined ? '' : `Default: ${fallback}.`];
+  return [f.help, ...extra.filter(Boolean)].join(' ');
 }
 
 /** The names a command accepts, one line per kind. */

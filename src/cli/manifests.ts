@@ -24,9 +24,9 @@ export function profileJson(path: string): unknown {
 /** The flags both manifest commands take (k6-operator, k8s-job); each adds its own. */
 export const MANIFEST_FLAGS = {
   target: { type: 'string', value: 'PROFILE', help: 'the profile of the environment the pods load (required).' },
-  parallelism: { type: 'string', value: 'N', help: 'how many pods share the load (required).' },
-  workload: { type: 'string', value: 'NAME', help: `how hard the run pushes: ${WORKLOADS.join(', ')}.`, default: 'smoke' },
-  'out-dir': { type: 'string', value: 'DIR', help: 'where the manifests go.', default: 'reports/COMMAND/SCENARIO' },
+  parallelism: { type: 'string', value: 'N', kind: 'positive-integer', help: 'how many pods share the load (required).' },
+  workload: { type: 'string', choices: WORKLOADS, help: 'how hard the run pushes.', default: 'smoke' },
+  'out-dir': { type: 'string', value: 'DIR', help: 'where the manifests go.', defaultText: 'reports/COMMAND/SCENARIO' },
   secret: {
     type: 'string',
     value: 'NAME',
@@ -35,6 +35,6 @@ export const MANIFEST_FLAGS = {
   },
   namespace: { type: 'string', value: 'NS', help: 'the Kubernetes namespace of the manifests.' },
   image: { type: 'string', value: 'IMAGE', help: 'the container image the pods run.' },
-  rate: { type: 'string', value: 'N', help: "replaces the workload's arrival rate: a whole number of iterations per second, 1 or more." },
-  duration: { type: 'string', value: '30s', help: "replaces the workload's length (30s, 5m, 1h)." },
+  rate: { type: 'string', value: 'N', kind: 'positive-integer', help: "replaces the workload's arrival rate, in iterations a second." },
+  duration: { type: 'string', value: 'DURATION', kind: 'duration', help: "replaces the workload's length." },
 } as const satisfies FlagSpecs;

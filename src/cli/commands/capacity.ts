@@ -5,7 +5,9 @@ import { closedModelOf } from '../../capacity/prepare.js';
 import { perOf } from '../../capacity/result.js';
 import { DEFAULT_SEARCH, type SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
+import { SCENARIO_UNITS, searchDefaultsFor } from '../../capacity/units.js';
 import { EnvironmentError, EXIT, UsageError } from '../../errors.js';
+import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
 import { ENGINE_CHOICES, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
@@ -14,13 +16,37 @@ import { checkScenario, scenarioNames } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { readModel } from '../../traffic/model-file.js';
 import { defineCommand, parseCommand } from '../command.js';
+import { durationSeconds } from '../flag-values.js';
 import { ALLOW_LIVE_FLAG, ENGINE_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { startProgress } from '../progress.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
 import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 
-const D = DEFAULT_SEARCH;
+/** A duration default as help writes it: whole minutes in minutes, else seconds. */
+const inSeconds = (s: number): string => (s >= 60 && s % 60 === 0 ? `${s / 60}m` : `${s}s`);
+
+/** The search options that are numbers (every one a flag sets). */
+type NumericOption = { [K in keyof SearchOptions]-?: SearchOptions[K] extends number ? K : never }[keyof SearchOptions];
+
+/**
+ * A search flag's default as help says it, from the table the search reads (searchDefaultsFor): the generic value,
+ * then each scenario's own where it differs.
+ */
+function searchDefault(field: NumericOption, text: (v: number) => string = String): string {
+  const own = Object.keys(SCENARIO_UNITS).flatMap((name) => {
+    const v = searchDefaultsFor(name)[field];
+    return v === DEFAULT_SEARCH[field] ? [] : [`${name} ${text(v)}`];
+  });
+  return `${text(DEFAULT_SEARCH[field])}${own.length ? ` (${own.join(', ')})` : ''}`;
+}
+
+/** --message-rate's default: each closed-model scenario's own. */
+function closedMessageRates(): string {
+  return Object.entries(SCENARIO_DEFAULTS)
+    .flatMap(([name, d]) => (d.closedModel ? [`${d.closedModel.messageRate} for ${name}`] : []))
+    .join(', ');
+}
 
 export const spec = defineCommand({
   name: 'capacity',
@@ -28,9 +54,9 @@ export const spec = defineCommand({
   positionals: 'SCENARIO',
   description: `Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
   constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
-  long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. The defaults
-  shown are the generic ones; each scenario sets its own where its iterations need them (chat-turns 10s steps,
-  conversations-paging 75s, voice-browser 150s with a 60s graceful stop: src/capacity/units.ts). Writes
+  long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. Each flag's
+  default is the generic one, then each scenario's own where its iterations need another (src/capacity/units.ts); a
+  closed-model search (--model closed) and a learned one (--workload learned) have defaults of their own. Writes
   DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.`,
   flags: {
     target: TARGET_FLAG,
@@ -43,37 +69,54 @@ export const spec = defineCommand({
       value: 'SURFACE=N',
       help: '(only without --target) starts the reference target with that surface at a known capacity.',
     },
-    'start-rate': { type: 'string', value: 'N', help: 'the first rate offered.', default: String(D.startRate) },
-    'max-rate': { type: 'string', value: 'N', help: 'never offers more than this.', default: String(D.maxRate) },
-    factor: { type: 'string', value: 'N', help: 'coarse steps multiply the rate by this.', default: String(D.factor) },
+    'start-rate': { type: 'string', value: 'N', kind: 'positive-number', help: 'the first rate offered.', defaultText: searchDefault('startRate') },
+    'max-rate': { type: 'string', value: 'N', kind: 'positive-number', help: 'never offers more than this.', defaultText: searchDefault('maxRate') },
+    factor: { type: 'string', value: 'N', kind: 'number', above: 1, help: 'coarse steps multiply the rate by this.', defaultText: searchDefault('factor') },
     precision: {
       type: 'string',
       value: 'F',
+      kind: 'positive-number',
       help: 'refinement stops once (broken - held) / held is at most this.',
-      default: String(D.precision),
+      defaultText: searchDefault('precision'),
     },
-    step: { type: 'string', value: 'DURATION', help: 'how long each step runs (20s, 2m).', default: `${D.stepSeconds}s` },
-    warmup: { type: 'string', value: 'DURATION', help: 'the start of each step whose samples are left out.', default: `${D.warmupSeconds}s` },
+    step: { type: 'string', value: 'DURATION', kind: 'duration', help: 'how long each step runs.', defaultText: searchDefault('stepSeconds', inSeconds) },
+    warmup: {
+      type: 'string',
+      value: 'DURATION',
+      kind: 'duration',
+      help: 'the start of each step whose samples are left out.',
+      defaultText: searchDefault('warmupSeconds', inSeconds),
+    },
     'graceful-stop': {
       type: 'string',
       value: 'DURATION',
+      kind: 'duration',
       help: 'how long the engine gives running iterations to finish at the end of a step.',
-      default: `${D.gracefulStopSeconds}s`,
+      defaultText: searchDefault('gracefulStopSeconds', inSeconds),
     },
-    'max-steps': { type: 'string', value: 'N', help: 'the step budget.', default: String(D.maxSteps) },
-    'max-time': { type: 'string', value: 'DURATION', help: 'the wall-time budget: no step starts after it is spent.', default: `${D.maxSeconds / 60}m` },
-    'max-vus': { type: 'string', value: 'N', help: 'the VUs a step may start at most.', default: String(D.maxVUs) },
+    'max-steps': { type: 'string', value: 'N', kind: 'positive-integer', help: 'the step budget.', defaultText: searchDefault('maxSteps') },
+    'max-time': {
+      type: 'string',
+      value: 'DURATION',
+      kind: 'duration',
+      help: 'the wall-time budget: no step starts after it is spent.',
+      defaultText: searchDefault('maxSeconds', inSeconds),
+    },
+    'max-vus': { type: 'string', value: 'N', kind: 'positive-integer', help: 'the VUs a step may start at most.', defaultText: searchDefault('maxVUs') },
     repeats: {
       type: 'string',
       value: 'N',
-      help: 'steps each boundary rate N more times (0 to 5) once refined, going down one --precision when the rate that held breaks on a repeat; the report gives the interval the boundary lies in, and says when it is too wide to plan on (over 25 % of its low end).',
-      default: String(D.repeats),
+      kind: 'integer',
+      min: 0,
+      max: 5,
+      help: 'steps each boundary rate N more times once refined, going down one --precision when the rate that held breaks on a repeat; the report gives the interval the boundary lies in, and says when it is too wide to plan on (over 25 % of its low end).',
+      defaultText: searchDefault('repeats'),
     },
     history: {
       type: 'string',
       value: 'FILE',
       help: "keeps one line per search and judges the capacity found against the median of the last 5 searches of the scenario against the same target on the same kind of engine: regressed when lower by more than 10 % (or the search's --precision, when coarser), improved when higher by as much.",
-      default: 'DIR/capacity/SCENARIO/history.jsonl',
+      defaultText: 'DIR/capacity/SCENARIO/history.jsonl',
     },
     'fail-on-regression': { ...FAIL_ON_REGRESSION_FLAG, help: 'exits 6 when the capacity regressed.' },
     model: {
@@ -82,17 +125,23 @@ export const spec = defineCommand({
       help: "closed (messaging-sockets only) searches the number of sessions held instead of an arrival rate: each VU holds one session for the whole step, its 10 sockets open, each sending --message-rate user messages a second; a step holds when the replies' SLOs hold and the answered messages keep up with those sent.",
       default: 'open',
     },
-    'message-rate': { type: 'string', value: 'N', help: 'with --model closed, user messages a second per socket.', default: '1' },
+    'message-rate': {
+      type: 'string',
+      value: 'N',
+      kind: 'positive-number',
+      help: 'with --model closed, user messages a second per socket.',
+      defaultText: closedMessageRates(),
+    },
     workload: {
       type: 'string',
-      value: LEARNED,
+      choices: [LEARNED],
       help: "learned (chat-turns) searches with the traffic model's conversations (--traffic), so the share compares like with like: the rate searched is conversations arriving, each turn waiting for the answer and a think time drawn from the model. Steps default to a warm-up of the model's p95 conversation duration (at most 2 min) and 30 s after it.",
     },
     traffic: {
       type: 'string',
       value: 'FILE',
       help: "(chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity found: the share of what holds the SLOs it uses, across the boundary's interval. With --workload learned, the model searched.",
-      default: `${DEFAULT_TRAFFIC_FILE} with --workload learned`,
+      defaultText: `${DEFAULT_TRAFFIC_FILE} with --workload learned`,
     },
   },
   exits: {
@@ -120,61 +169,50 @@ function observedPeak(scenario: string, file: string): ObservedPeak {
   };
 }
 
-/** Parses a duration flag (30s, 5m) into seconds. */
-function seconds(flag: string, v: string | undefined, fallback: number): number {
-  if (v === undefined) return fallback;
-  const m = /^(\d+)(s|m)$/.exec(v);
-  if (!m) throw new UsageError(`capacity: --${flag} must look like 20s or 2m, got '${v}'`);
-  return Number(m[1]) * (m[2] === 'm' ? 60 : 1);
+/** The search's flags as the command took them (the declaration checked each), absent ones undefined. */
+interface SearchFlags {
+  readonly 'start-rate'?: number | undefined;
+  readonly 'max-rate'?: number | undefined;
+  readonly factor?: number | undefined;
+  readonly precision?: number | undefined;
+  readonly step?: string | undefined;
+  readonly warmup?: string | undefined;
+  readonly 'graceful-stop'?: string | undefined;
+  readonly 'max-steps'?: number | undefined;
+  readonly 'max-time'?: string | undefined;
+  readonly 'max-vus'?: number | undefined;
+  readonly repeats?: number | undefined;
 }
 
-/** Parses a positive number flag; `integer` also requires a whole number. */
-function positive(flag: string, v: string | undefined, fallback: number, integer = false): number {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!(n > 0) || (integer && !Number.isInteger(n)))
-    throw new UsageError(`capacity: --${flag} must be a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
-  return n;
-}
-
-/** Reads the search options from the flags, checking each and their relations. */
-function searchOptions(values: Record<string, string | undefined>, defaults: SearchOptions): SearchOptions {
+/** The search options: each flag given, else the scenario's default; then the checks that relate two flags. */
+function searchOptions(v: SearchFlags, defaults: SearchOptions): SearchOptions {
+  const secs = (text: string | undefined, fallback: number) => (text === undefined ? fallback : durationSeconds(text));
   const o: SearchOptions = {
     ...defaults,
-    startRate: positive('start-rate', values['start-rate'], defaults.startRate),
-    maxRate: positive('max-rate', values['max-rate'], defaults.maxRate),
-    factor: positive('factor', values.factor, defaults.factor),
-    precision: positive('precision', values.precision, defaults.precision),
-    stepSeconds: seconds('step', values.step, defaults.stepSeconds),
-    warmupSeconds: seconds('warmup', values.warmup, defaults.warmupSeconds),
-    gracefulStopSeconds: seconds('graceful-stop', values['graceful-stop'], defaults.gracefulStopSeconds),
-    maxSteps: positive('max-steps', values['max-steps'], defaults.maxSteps, true),
-    maxSeconds: seconds('max-time', values['max-time'], defaults.maxSeconds),
-    maxVUs: positive('max-vus', values['max-vus'], defaults.maxVUs, true),
-    repeats: repeatsOf(values.repeats, defaults.repeats),
+    startRate: v['start-rate'] ?? defaults.startRate,
+    maxRate: v['max-rate'] ?? defaults.maxRate,
+    factor: v.factor ?? defaults.factor,
+    precision: v.precision ?? defaults.precision,
+    stepSeconds: secs(v.step, defaults.stepSeconds),
+    warmupSeconds: secs(v.warmup, defaults.warmupSeconds),
+    gracefulStopSeconds: secs(v['graceful-stop'], defaults.gracefulStopSeconds),
+    maxSteps: v['max-steps'] ?? defaults.maxSteps,
+    maxSeconds: secs(v['max-time'], defaults.maxSeconds),
+    maxVUs: v['max-vus'] ?? defaults.maxVUs,
+    repeats: v.repeats ?? defaults.repeats,
   };
-  if (o.factor <= 1) throw new UsageError(`capacity: --factor must be above 1, got '${values.factor}'`);
   if (o.warmupSeconds >= o.stepSeconds) throw new UsageError(`capacity: --warmup (${o.warmupSeconds}s) must be shorter than --step (${o.stepSeconds}s)`);
   if (o.startRate > o.maxRate) throw new UsageError(`capacity: --start-rate (${o.startRate}) is above --max-rate (${o.maxRate})`);
   return o;
 }
 
-/** --repeats: how many more times each boundary rate is stepped (0 to 5). */
-function repeatsOf(v: string | undefined, fallback: number): number {
-  if (v === undefined) return fallback;
-  const r = Number(v);
-  if (!(Number.isInteger(r) && r >= 0 && r <= 5)) throw new UsageError(`capacity: --repeats must be an integer from 0 to 5, got '${v}'`);
-  return r;
-}
-
 /** --model and --message-rate: the closed model's message rate, or undefined for the open model (the default). */
-function closedOf(scenario: string, model: string | undefined, rate: string | undefined): { messageRate: number } | undefined {
-  if (model !== undefined && model !== 'open' && model !== 'closed') throw new UsageError(`capacity: --model must be open or closed, got '${model}'`);
+function closedOf(scenario: string, model: string | undefined, rate: number | undefined): { messageRate: number } | undefined {
   if (model !== 'closed') {
     if (rate !== undefined) throw new UsageError('capacity: --message-rate needs --model closed');
     return undefined;
   }
-  return { messageRate: positive('message-rate', rate, closedModelOf(scenario).messageRate) };
+  return { messageRate: rate ?? closedModelOf(scenario).messageRate };
 }
 
 /** A step's load as the command prints it: the arrival rate, or the sessions held and their messages. */
@@ -192,15 +230,12 @@ export async function capacity(argv: string[]): Promise<number> {
   if (!scenario) throw new UsageError('capacity: name a scenario, e.g. dialtone capacity chat-turns');
   if (extra.length) throw new UsageError(`capacity: unexpected argument '${extra[0]}'`);
   checkScenario(ROOT, scenario);
-  const { searchDefaultsFor } = await import('../../capacity/units.js');
   const closed = closedOf(scenario, values.model, values['message-rate']);
-  if (values.workload !== undefined && values.workload !== LEARNED)
-    throw new UsageError(`capacity: --workload takes only ${LEARNED} (a traffic model's conversations), got '${values.workload}'`);
   if (values.workload === LEARNED && closed)
     throw new UsageError('capacity: --workload learned is an open model (conversations arrive); leave out --model closed');
   const learned = values.workload === LEARNED ? learnedOf(scenario, { traffic: values.traffic }, 'capacity') : undefined;
   const search = {
-    ...searchOptions(values as Record<string, string | undefined>, searchDefaultsFor(scenario, closed !== undefined, learned)),
+    ...searchOptions(values, searchDefaultsFor(scenario, closed !== undefined, learned)),
     closed,
   };
   if (values.capacity?.length && values.target) throw new UsageError('capacity: --capacity sets up the reference target; it cannot be used with --target');

@@ -20,7 +20,7 @@ export const spec = defineCommand({
 /** Writes the OpenAPI and AsyncAPI files, and the reference target's OpenAPI file. */
 export async function contract(argv: string[]): Promise<number> {
   const { values } = parseCommand(spec, argv);
-  const dir = resolve(values.out ?? 'docs/contract');
+  const dir = resolve(values.out);
   mkdirSync(dir, { recursive: true });
   const files = { ...contractFiles(), [REFERENCE_TARGET_OPENAPI]: await referenceTargetContract() };
   for (const [name, text] of Object.entries(files)) {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { EngineKind } from '../../core/engine-version.js';
-import { EXIT, UsageError } from '../../errors.js';
-import { parseEnvironments } from '../../init/environments.js';
+import { EXIT } from '../../errors.js';
+import { DEFAULT_ENVIRONMENTS, parseEnvironments } from '../../init/environments.js';
 import { initFiles, nextSteps } from '../../init/plan.js';
 import { checkProjectDir, describeOutcome, ensureIgnored, makeFolders, writeNew } from '../../init/write.js';
 import { scenarioNames } from '../../load/scenarios.js';
@@ -20,13 +20,13 @@ export const spec = defineCommand({
   built-in engine, or with --engine k6 on k6 installed by grafana/setup-k6-action). Never overwrites a file: one that
   exists is skipped and named, and .gitignore only gets the lines it lacks.`,
   flags: {
-    dir: { type: 'string', value: 'DIR', help: 'the project folder.', default: 'the current directory' },
+    dir: { type: 'string', value: 'DIR', help: 'the project folder.', defaultText: 'the current directory' },
     engine: { type: 'string', choices: ENGINES, help: 'the engine the nightly workflow runs the load on.', default: 'builtin' },
     environments: {
       type: 'string',
       value: 'NAMES',
       help: 'the environments to write a profile template for, comma-separated, lower case.',
-      default: 'staging,pre-release',
+      default: DEFAULT_ENVIRONMENTS.join(','),
     },
   },
   exits: {
@@ -39,8 +39,7 @@ export const spec = defineCommand({
 /** Writes the profile templates, the .gitignore lines and the workflows, skipping every file that exists. */
 export async function init(argv: string[]): Promise<number> {
   const { values } = parseCommand(spec, argv);
-  const engine = (values.engine ?? 'builtin') as EngineKind;
-  if (!ENGINES.includes(engine)) throw new UsageError(`init: --engine must be builtin or k6, got '${values.engine}'`);
+  const engine = values.engine as EngineKind;
   const environments = parseEnvironments(values.environments);
   const dir = resolve(values.dir ?? '.');
   checkProjectDir(dir);

@@ -14,7 +14,7 @@ export const spec = defineCommand({
   positionals: 'SCENARIO',
   description: `Writes the k6-operator manifests for a scenario into DIR (default reports/k6-operator/SCENARIO): configmap.yaml
   (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods, 1 to 1000).`,
-  flags: MANIFEST_FLAGS,
+  flags: { ...MANIFEST_FLAGS, parallelism: { ...MANIFEST_FLAGS.parallelism, max: 1000 } },
   exits: { [EXIT.ok]: 'written', [EXIT.usage]: 'a usage error or a bad profile' },
   accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: WORKLOADS }),
 });
@@ -26,16 +26,11 @@ export async function k6Operator(argv: string[]): Promise<number> {
   if (!scenario) throw new UsageError('k6-operator: name a scenario, e.g. dialtone k6-operator chat-turns --target staging.json --parallelism 4');
   if (extra.length) throw new UsageError(`k6-operator: unexpected argument '${extra[0]}'`);
   if (!values.target) throw new UsageError('k6-operator: --target PROFILE is required: the pods load the environment it describes');
-  const parallelism = Number(values.parallelism);
-  if (!(Number.isInteger(parallelism) && parallelism >= 1 && parallelism <= 1000))
-    throw new UsageError(`k6-operator: --parallelism must be an integer from 1 to 1000, got '${values.parallelism ?? ''}'`);
-  const secretName = values.secret ?? 'dialtone-credentials';
+  const { parallelism, rate } = values;
+  if (parallelism === undefined) throw new UsageError('k6-operator: --parallelism N is required: how many pods (segments) share the load, 1 to 1000');
+  const secretName = values.secret;
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(secretName))
     throw new UsageError(`k6-operator: --secret must be a Kubernetes name (lowercase letters, digits, '-', '.'), got '${secretName}'`);
-  const rate = values.rate === undefined ? undefined : Number(values.rate);
-  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new UsageError(`k6-operator: --rate must be a positive integer, got '${values.rate}'`);
-  if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration))
-    throw new UsageError(`k6-operator: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
   const [{ checkScenario }, { parseProfile }, { operatorManifests }, { stringify }] = await Promise.all([
     import('../../load/scenarios.js'),
     import('../../profile/load.js'),

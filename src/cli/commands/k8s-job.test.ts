@@ -33,9 +33,9 @@ describe('dialtone k8s-job', () => {
   it.each([
     [['chat-turns', '--parallelism', '3'], '--target PROFILE is required'],
     [['chat-turns', '--target', 'PROFILE'], '--parallelism N is required'],
-    [['chat-turns', '--target', 'PROFILE', '--parallelism', '0'], '--parallelism must be an integer from 1 to 64'],
-    [['chat-turns', '--target', 'PROFILE', '--parallelism', '65'], '--parallelism must be an integer from 1 to 64'],
-    [['chat-turns', '--target', 'PROFILE', '--parallelism', '2.5'], '--parallelism must be an integer from 1 to 64'],
+    [['chat-turns', '--target', 'PROFILE', '--parallelism', '0'], "--parallelism: expected a whole number from 1 to 64, got '0'"],
+    [['chat-turns', '--target', 'PROFILE', '--parallelism', '65'], "--parallelism: expected a whole number from 1 to 64, got '65'"],
+    [['chat-turns', '--target', 'PROFILE', '--parallelism', '2.5'], "--parallelism: expected a whole number from 1 to 64, got '2.5'"],
     [['no-such-scenario', '--target', 'PROFILE', '--parallelism', '3'], "unknown scenario 'no-such-scenario'"],
     [['chat-turns', '--target', 'PROFILE', '--parallelism', '3', '--engine', 'k6'], 'for k6, use dialtone k6-operator'],
   ])('exits 2 with one line for %j', async (args, message) => {

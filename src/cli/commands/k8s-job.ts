@@ -21,6 +21,7 @@ export const spec = defineCommand({
   Ready when its segment finished and waits for collect.sh (also written) to copy them; 'dialtone merge' joins them.`,
   flags: {
     ...MANIFEST_FLAGS,
+    parallelism: { ...MANIFEST_FLAGS.parallelism, max: 64 },
     engine: { type: 'string', value: 'builtin', help: 'the engine of the pods: the dialtone image has no k6 (for k6, use dialtone k6-operator).' },
     'allow-live': ALLOW_LIVE_FLAG,
   },
@@ -36,15 +37,9 @@ export async function k8sJob(argv: string[]): Promise<number> {
   if (extra.length) throw new UsageError(`k8s-job: unexpected argument '${extra[0]}'`);
   if (!values.target) throw new UsageError('k8s-job: --target PROFILE is required: the pods load the environment it describes');
   if (values.parallelism === undefined) throw new UsageError('k8s-job: --parallelism N is required: how many pods (segments) share the load, 1 to 64');
-  const parallelism = Number(values.parallelism);
-  if (!(/^\d+$/.test(values.parallelism) && parallelism >= 1 && parallelism <= 64))
-    throw new UsageError(`k8s-job: --parallelism must be an integer from 1 to 64, got '${values.parallelism}'`);
+  const { parallelism, rate } = values;
   if (values.engine !== undefined && values.engine !== 'builtin')
     throw new UsageError(`k8s-job: --engine must be builtin (the dialtone image has no k6; for k6, use dialtone k6-operator), got '${values.engine}'`);
-  const rate = values.rate === undefined ? undefined : Number(values.rate);
-  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new UsageError(`k8s-job: --rate must be a positive integer, got '${values.rate}'`);
-  if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration))
-    throw new UsageError(`k8s-job: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
   const workload = workloadName(values.workload);
   const [{ checkScenario }, { kubernetesName }, { collectLines, jobManifests }, { stringify }] = await Promise.all([
     import('../../load/scenarios.js'),
@@ -53,7 +48,7 @@ export async function k8sJob(argv: string[]): Promise<number> {
     import('yaml'),
   ]);
   checkScenario(ROOT, scenario);
-  const secretName = values.secret ?? 'dialtone-credentials';
+  const secretName = values.secret;
   if (!kubernetesName(secretName))
     throw new UsageError(`k8s-job: --secret must be a Kubernetes name (lowercase letters, digits, '-', '.'), got '${secretName}'`);
   if (values.namespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(values.namespace))

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { LearnedWorkload } from '../../load/config.js';
 import { readModel } from '../../traffic/model-file.js';
 import { learnedWorkload } from '../../traffic/play.js';
+import type { FlagSpec } from '../command.js';
 
 /** The workload that plays a traffic model instead of a scenario's own figures. */
 export const LEARNED = 'learned';
@@ -11,6 +12,16 @@ export const LEARNED = 'learned';
 const LEARNED_SCENARIOS = ['chat-turns'];
 /** The traffic model `--workload learned` reads without --traffic. */
 export const DEFAULT_TRAFFIC_FILE = 'traffic-model.json';
+
+/** --compress: plays a whole day's hourly rates N times faster. */
+export const COMPRESS_FLAG = {
+  type: 'string',
+  value: 'N',
+  kind: 'integer',
+  min: 1,
+  max: 3600,
+  help: "with --workload learned, plays the whole day's hourly rates N times faster (144: 24 h in 10 min).",
+} as const satisfies FlagSpec;
 
 /**
  * `--workload learned`: the traffic model read and turned into a workload; bad flags or a bad file are usage errors,
@@ -21,14 +32,12 @@ export const DEFAULT_TRAFFIC_FILE = 'traffic-model.json';
  */
 export function learnedOf(
   scenario: string,
-  v: { traffic?: string | undefined; compress?: string | undefined; duration?: string | undefined; rate?: string | undefined },
+  v: { traffic?: string | undefined; compress?: number | undefined; duration?: string | undefined; rate?: number | undefined },
   command: 'load' | 'capacity' = 'load',
 ): LearnedWorkload {
   if (!LEARNED_SCENARIOS.includes(scenario)) throw new UsageError(`${command}: --workload learned plays ${LEARNED_SCENARIOS.join(', ')} only, not ${scenario}`);
   if (v.rate !== undefined) throw new UsageError(`${command}: --workload learned takes its rate from the traffic model; leave out --rate`);
-  const compress = v.compress === undefined ? undefined : Number(v.compress);
-  if (compress !== undefined && !(Number.isInteger(compress) && compress >= 1 && compress <= 3600))
-    throw new UsageError(`${command}: --compress must be a whole number from 1 to 3600, got '${v.compress}'`);
+  const { compress } = v;
   if (compress !== undefined && v.duration !== undefined) throw new UsageError(`${command}: --compress plays a whole day in 24 h / N; leave out --duration`);
   const file = v.traffic ?? DEFAULT_TRAFFIC_FILE;
   return learnedWorkload(readModel(file, `${command}: --traffic`), { file, compress, duration: v.duration });

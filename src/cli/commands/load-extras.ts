@@ -24,12 +24,12 @@ export const LOAD_EXTRA_FLAGS = {
     type: 'boolean',
     help: "with --segment or --segments: a segment also keeps its raw samples (raw.json.gz, k6's JSON output), which grow with the request count; merge reads them only with --exact.",
   },
-  segments: { type: 'string', value: 'N', help: 'runs N engine processes (1 to 16) on k6 execution segments and merges them.' },
+  segments: { type: 'string', value: 'N', kind: 'integer', min: 1, max: 16, help: 'runs N engine processes on k6 execution segments and merges them.' },
   history: {
     type: 'string',
     value: 'FILE',
     help: 'reads and appends the run history there; the verdict judges the run against the last 14 runs of the same workload.',
-    default: 'DIR/load/SCENARIO/history.jsonl',
+    defaultText: 'DIR/load/SCENARIO/history.jsonl',
   },
   'fail-on-regression': {
     ...FAIL_ON_REGRESSION_FLAG,
@@ -54,18 +54,16 @@ export interface ParsedExtras {
 export function loadExtrasOf(v: {
   out?: string[] | undefined;
   segment?: string | undefined;
-  segments?: string | undefined;
+  segments?: number | undefined;
   history?: string | undefined;
   'fail-on-regression'?: boolean | undefined;
   'baseline-tag'?: string | undefined;
   'raw-samples'?: boolean | undefined;
 }): ParsedExtras {
-  const segments = v.segments === undefined ? undefined : Number(v.segments);
+  const { segments } = v;
   // One segment is not a run: it is neither recorded nor judged, so it cannot be a baseline.
   if (v.segment !== undefined && v['baseline-tag'] !== undefined)
     throw new UsageError("load: --baseline-tag pins a whole run: give it to 'dialtone merge' of the segments, not to --segment i/N");
-  if (segments !== undefined && !(Number.isInteger(segments) && segments >= 1 && segments <= 16))
-    throw new UsageError(`load: --segments must be an integer from 1 to 16, got '${v.segments}'`);
   if (v['raw-samples'] && segments === undefined && v.segment === undefined)
     throw new UsageError('load: --raw-samples keeps the raw samples of a segment: give it with --segment i/N or --segments N');
   if (segments !== undefined && v.segment !== undefined)

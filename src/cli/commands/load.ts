@@ -15,7 +15,7 @@ import { defineCommand, parseCommand } from '../command.js';
 import { ALLOW_LIVE_FLAG, ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
-import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
+import { COMPRESS_FLAG, DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 import { exitWithVerdict, LOAD_EXTRA_FLAGS, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
 export const spec = defineCommand({
@@ -29,33 +29,32 @@ export const spec = defineCommand({
     engine: ENGINE_FLAG,
     workload: {
       type: 'string',
-      value: 'NAME',
-      help: `how hard the run pushes: ${[...WORKLOADS, LEARNED].join(', ')}. learned (chat-turns) plays a traffic model ('dialtone traffic learn', --traffic), judged by the nightly SLOs: conversations arrive at the busiest hour's rate for --duration (default 1h), or with --compress N the whole day's hourly rates N times faster; each turn waits for the answer, then a think time drawn from the model.`,
+      choices: [...WORKLOADS, LEARNED],
+      help: `how hard the run pushes. learned (chat-turns) plays a traffic model ('dialtone traffic learn', --traffic), judged by the nightly SLOs: conversations arrive at the busiest hour's rate for --duration (default 1h), or with --compress N the whole day's hourly rates N times faster; each turn waits for the answer, then a think time drawn from the model.`,
       default: 'smoke',
     },
-    traffic: { type: 'string', value: 'FILE', help: 'the traffic model --workload learned plays.', default: DEFAULT_TRAFFIC_FILE },
-    compress: {
-      type: 'string',
-      value: 'N',
-      help: "with --workload learned, plays the whole day's hourly rates N times faster (144: 24 h in 10 min).",
-    },
+    traffic: { type: 'string', value: 'FILE', help: 'the traffic model --workload learned plays.', defaultText: DEFAULT_TRAFFIC_FILE },
+    compress: COMPRESS_FLAG,
     'report-dir': REPORT_DIR_FLAG,
     'allow-live': ALLOW_LIVE_FLAG,
     rate: {
       type: 'string',
       value: 'N',
-      help: "replaces the workload's arrival rate: a whole number of iterations per second, 1 or more (browsers at once for voice-browser, whose workload runs a number of VUs).",
+      kind: 'positive-integer',
+      help: "replaces the workload's arrival rate, in iterations a second (browsers at once for voice-browser, whose workload runs a number of VUs).",
     },
-    duration: { type: 'string', value: '30s', help: "replaces the workload's length (30s, 5m, 1h)." },
+    duration: { type: 'string', value: 'DURATION', kind: 'duration', help: "replaces the workload's length." },
     'max-vus': {
       type: 'string',
       value: 'N',
+      kind: 'positive-integer',
       help: 'caps the VUs an arrival-rate scenario may start.',
-      default: '5 per iteration per second asked, at most 1000',
+      defaultText: '5 per iteration per second asked, at most 1000',
     },
     'max-start-lag': {
       type: 'string',
       value: 'MS',
+      kind: 'positive-number',
       help: `marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run).`,
     },
     dashboard: {
@@ -79,7 +78,7 @@ export const spec = defineCommand({
   accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: [...WORKLOADS, LEARNED], engines: ENGINE_CHOICES }),
 });
 
-/** Parses a workload name (how hard a run pushes); an unknown one is a usage error listing the known ones. */
+/** A workload name the declaration's choices let through (how hard a run pushes), or smoke; an unknown one is a usage error. */
 export function workloadName(v: string | undefined): WorkloadName {
   const name = v ?? 'smoke';
   if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`unknown workload '${name}'; known: ${WORKLOADS.join(', ')}`);
@@ -92,22 +91,11 @@ export async function load(argv: string[]): Promise<number> {
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('load: name a scenario, e.g. dialtone load chat-turns');
   if (extra.length) throw new UsageError(`load: unexpected argument '${extra[0]}'`);
-  const rate = values.rate === undefined ? undefined : Number(values.rate);
-  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0))
-    throw new UsageError(`load: --rate takes a whole number of iterations per second, 1 or more (a VU-based workload reads it as VUs), got '${values.rate}'`);
-  const maxVUs = values['max-vus'] === undefined ? undefined : Number(values['max-vus']);
-  if (maxVUs !== undefined && !(Number.isInteger(maxVUs) && maxVUs > 0))
-    throw new UsageError(`load: --max-vus must be a positive integer, got '${values['max-vus']}'`);
-  const maxStartLagMs = values['max-start-lag'] === undefined ? undefined : Number(values['max-start-lag']);
-  if (maxStartLagMs !== undefined && !(Number.isFinite(maxStartLagMs) && maxStartLagMs > 0))
-    throw new UsageError(`load: --max-start-lag must be a positive number of milliseconds, got '${values['max-start-lag']}'`);
+  const { rate, 'max-vus': maxVUs, 'max-start-lag': maxStartLagMs } = values;
   if (values.control && !values.target)
     throw new UsageError('load: --control runs the reference target beside --target; without --target the run is the control');
   if (values.control && (values.segment !== undefined || values.segments !== undefined))
     throw new UsageError('load: --control is for a whole run on one machine, not with --segment or --segments');
-  if (values.duration !== undefined && !/^\d+(s|m|h)$/.test(values.duration)) {
-    throw new UsageError(`load: --duration must look like 30s, 5m or 1h, got '${values.duration}'`);
-  }
   const learned = values.workload === LEARNED ? learnedOf(scenario, values) : undefined;
   if (!learned && (values.traffic !== undefined || values.compress !== undefined))
     throw new UsageError('load: --traffic and --compress go with --workload learned');

@@ -19,7 +19,7 @@ export const spec = defineCommand({
   run on one kind of engine (k6 or the built-in one); the merged report names it.`,
   flags: {
     'report-dir': REPORT_DIR_FLAG,
-    history: { type: 'string', value: 'FILE', help: 'reads and appends the run history there.', default: 'DIR/load/SCENARIO/history.jsonl' },
+    history: { type: 'string', value: 'FILE', help: 'reads and appends the run history there.', defaultText: 'DIR/load/SCENARIO/history.jsonl' },
     'fail-on-regression': FAIL_ON_REGRESSION_FLAG,
     'baseline-tag': { ...BASELINE_TAG_FLAG, help: "records the merged run as a pinned baseline, as 'dialtone load' does." },
     exact: {

@@ -22,8 +22,8 @@ export const spec = defineCommand({
   nothing.`,
   flags: {
     target: { ...TARGET_FLAG, help: "the profile whose slos and workloads replace the scenarios' defaults." },
-    scenario: { type: 'string', value: 'NAME', help: 'one scenario only.', default: 'every scenario' },
-    workload: { type: 'string', value: 'NAME', help: `the workload: ${WORKLOADS.join(', ')}.`, default: 'smoke' },
+    scenario: { type: 'string', value: 'NAME', help: 'one scenario only.', defaultText: 'every scenario' },
+    workload: { type: 'string', choices: WORKLOADS, help: 'the workload.', default: 'smoke' },
     json: { type: 'boolean', help: 'prints one JSON value instead of text lines.' },
   },
   exits: { [EXIT.ok]: 'printed', [EXIT.usage]: "the profile's slos or workloads would not be taken (one line says which), or another usage error" },

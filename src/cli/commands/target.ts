@@ -5,7 +5,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { parseCapacity } from '../../reference-target/capacity.js';
 import { Defects } from '../../reference-target/defects.js';
 import { LATENCY_ENV, type LatencySpec, latencyFromEnv, latencyGrammar, parseLatency } from '../../reference-target/latency-spec.js';
-import { DEFAULT_TRAFFIC_SHAPE, SEEDED_TRAFFIC, seededConversations, type TrafficShape } from '../../reference-target/records/traffic-seed.js';
+import { DEFAULT_TRAFFIC_SHAPE, seededConversations, type TrafficShape } from '../../reference-target/records/traffic-seed.js';
 import { DEFAULT_RETENTION, describeRetention, formatAge, RETAIN_AGE_ENV, RETAIN_ENV, type Retention, retentionOf } from '../../reference-target/retention.js';
 import { startTarget } from '../../reference-target/server.js';
 import { SURFACES } from '../../reference-target/surfaces.js';
@@ -28,7 +28,7 @@ export const spec = defineCommand({
   flags: {
     defect: { type: 'string', multiple: true, value: 'ID', help: 'starts the target with this defect: it breaks the rules the defect names.' },
     'profile-out': { type: 'string', value: 'FILE', help: 'where the profile goes.', default: '.dialtone/reference.json' },
-    seed: { type: 'string', value: 'N', help: 'seeds the latency draws (one stream per op) and the generated data.' },
+    seed: { type: 'string', value: 'N', kind: 'integer', help: 'seeds the latency draws (one stream per op) and the generated data.' },
     tls: {
       type: 'boolean',
       help: 'serves every host over https and wss, with a CA made at start (or the given certificate chain and key); the CA goes to a sibling -ca.pem file that the profile names in tls.ca_file.',
@@ -48,37 +48,49 @@ export const spec = defineCommand({
       multiple: true,
       value: 'SPEC|FILE.json',
       help: `makes ops take as long as a real agent platform's: 'realistic' (agent turns p50 1.5 s, p95 4.5 s; other calls p50 80 ms, p95 250 ms; streamed chunks every 60 ms p50, 200 ms p95), or your own. ${latencyGrammar('')} A FILE.json is a traffic model ('dialtone traffic learn'): the agent ops (${AGENT_OPS.join(', ')}) answer lognormal through its learned agent latency p50 and p95. With --capacity, a surface's request ops spend their drawn time in its queue's workers and N becomes its mean throughput.`,
-      default: `$${LATENCY_ENV}, if set`,
+      defaultText: `$${LATENCY_ENV}, if set`,
     },
     retain: {
       type: 'string',
       value: 'N',
       help: 'keeps at most N finished conversations (closed chats, ended calls), and as many of each other finished thing (bridge-ended notifications, external events); the oldest finished go first.',
-      default: `$${RETAIN_ENV}, else ${DEFAULT_RETENTION.maxCount}`,
+      defaultText: `$${RETAIN_ENV}, else ${DEFAULT_RETENTION.maxCount}`,
     },
     'retain-age': {
       type: 'string',
       value: 'DURATION',
       help: "keeps each of them at most this long after it finished (90s, 30m, 2h). Open conversations, live sessions, the seeded history, and what the documents keep retrievable for a time (a call's status 2 hours, an idle session 10 minutes) stay.",
-      default: `$${RETAIN_AGE_ENV}, else ${formatAge(DEFAULT_RETENTION.maxAgeMs)}`,
+      defaultText: `$${RETAIN_AGE_ENV}, else ${formatAge(DEFAULT_RETENTION.maxAgeMs)}`,
     },
     'traffic-seed': {
       type: 'string',
       value: 'N',
+      kind: 'integer',
       help: `seeds the reference project with traffic of known distributions instead of the reference history: the whole UTC days before today, the same arrivals per hour of day every day, lognormal think times and agent latencies (src/reference-target/records/traffic-seed.ts), drawn with seed N, for 'dialtone traffic learn' to learn from. At most ${MAX_SEEDED_CONVERSATIONS.toLocaleString('en')} conversations in all (each is held in memory).`,
     },
     'traffic-days': {
       type: 'string',
       value: 'N',
-      help: `how many whole days before today the seeded traffic covers (1 to ${MAX_TRAFFIC_DAYS}).`,
-      default: String(SEEDED_TRAFFIC.days),
+      kind: 'integer',
+      min: 1,
+      max: MAX_TRAFFIC_DAYS,
+      help: 'how many whole days before today the seeded traffic covers.',
+      defaultText: String(DEFAULT_TRAFFIC_SHAPE.days),
     },
-    'traffic-scale': { type: 'string', value: 'F', help: "seeds this share of every hour's arrivals (0 < F <= 1).", default: '1' },
+    'traffic-scale': {
+      type: 'string',
+      value: 'F',
+      kind: 'positive-number',
+      max: 1,
+      help: "seeds this share of every hour's arrivals.",
+      defaultText: String(DEFAULT_TRAFFIC_SHAPE.scale),
+    },
     'traffic-growth': {
       type: 'string',
       value: 'P%',
+      kind: 'percent',
       help: "grows every hour's arrivals by P % of the first day's a day, so the daily peak grows by a known amount: hour h of day d (0 the oldest) starts round(n(h) x F x (1 + P/100 x d)).",
-      default: '0',
+      defaultText: `${DEFAULT_TRAFFIC_SHAPE.growth * 100}%`,
     },
   },
   exits: {
@@ -120,20 +132,19 @@ async function tlsMaterial(v: { tls?: boolean; 'tls-cert'?: string; 'tls-key'?: 
  * The seeded traffic's shape from --traffic-days, --traffic-scale and --traffic-growth (undefined without them); each
  * needs --traffic-seed, and the whole must fit in memory. A bad one is a usage error.
  */
-function trafficShapeOf(values: Record<string, unknown>, seeded: boolean): TrafficShape | undefined {
-  const flag = (name: string) => values[`traffic-${name}`] as string | undefined;
-  const given = ['days', 'scale', 'growth'].filter((n) => flag(n) !== undefined);
+function trafficShapeOf(
+  values: { 'traffic-days'?: number | undefined; 'traffic-scale'?: number | undefined; 'traffic-growth'?: number | undefined },
+  seeded: boolean,
+): TrafficShape | undefined {
+  const given = (['days', 'scale', 'growth'] as const).filter((n) => values[`traffic-${n}`] !== undefined);
   if (given.length === 0) return undefined;
   if (!seeded) throw new UsageError(`target: --traffic-${given[0]} goes with --traffic-seed`);
-  const days = flag('days') === undefined ? DEFAULT_TRAFFIC_SHAPE.days : Number(flag('days'));
-  if (!(Number.isInteger(days) && days >= 1 && days <= MAX_TRAFFIC_DAYS))
-    throw new UsageError(`target: --traffic-days must be a whole number from 1 to ${MAX_TRAFFIC_DAYS}, got '${flag('days')}'`);
-  const scale = flag('scale') === undefined ? DEFAULT_TRAFFIC_SHAPE.scale : Number(flag('scale'));
-  if (!(scale > 0 && scale <= 1)) throw new UsageError(`target: --traffic-scale must be a number above 0 and at most 1, got '${flag('scale')}'`);
-  const growth = flag('growth') === undefined ? '0%' : (flag('growth') as string);
-  const pct = /^(\d+(?:\.\d+)?)%$/.exec(growth);
-  if (!pct) throw new UsageError(`target: --traffic-growth must look like 2% (a day, of the first day's arrivals), got '${growth}'`);
-  const shape = { days, scale, growth: Number(pct[1]) / 100 };
+  const growth = values['traffic-growth'];
+  const shape = {
+    days: values['traffic-days'] ?? DEFAULT_TRAFFIC_SHAPE.days,
+    scale: values['traffic-scale'] ?? DEFAULT_TRAFFIC_SHAPE.scale,
+    growth: growth === undefined ? DEFAULT_TRAFFIC_SHAPE.growth : growth / 100,
+  };
   const n = seededConversations(shape);
   if (n > MAX_SEEDED_CONVERSATIONS)
     throw new UsageError(
@@ -164,13 +175,9 @@ export async function target(argv: string[]): Promise<number> {
   if ('error' in capacity) throw new UsageError(`target: ${capacity.error}`);
   const latency = latencyOf(values.latency);
   const retention = retentionFlags(values.retain, values['retain-age']);
-  const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`target: --seed must be an integer, got '${values.seed}'`);
-  const trafficSeed = values['traffic-seed'] === undefined ? undefined : Number(values['traffic-seed']);
-  if (trafficSeed !== undefined && !Number.isInteger(trafficSeed))
-    throw new UsageError(`target: --traffic-seed must be an integer, got '${values['traffic-seed']}'`);
+  const { seed, 'traffic-seed': trafficSeed } = values;
   const trafficShape = trafficShapeOf(values, trafficSeed !== undefined);
-  const out = resolve(values['profile-out'] ?? '.dialtone/reference.json');
+  const out = resolve(values['profile-out']);
   const envFile = `${out.replace(/\.json$/, '')}.env`;
   const caFile = `${out.replace(/\.json$/, '')}-ca.pem`;
   const material = await tlsMaterial(values);

@@ -17,7 +17,7 @@ export const spec = defineCommand({
   flags: {
     target: { type: 'string', value: 'PROFILE', help: 'the profile of the platform to learn from (required).' },
     since: { type: 'string', value: '30d|ISO', help: 'how far back (30d, 12h) or an ISO 8601 instant.', default: '30d' },
-    until: { type: 'string', value: 'ISO', help: 'an ISO 8601 instant.', default: 'now' },
+    until: { type: 'string', value: 'ISO', help: 'an ISO 8601 instant.', defaultText: 'now' },
     out: { type: 'string', value: 'FILE', help: 'where the model goes.', default: 'traffic-model.json' },
     dialogues: {
       type: 'string',
@@ -60,12 +60,10 @@ async function learn(argv: string[]): Promise<number> {
   if (!values.target) throw new UsageError('traffic learn: --target PROFILE names the platform to learn from');
   const now = Date.now();
   const toMs = values.until === undefined ? now : instantOf('--until', values.until, now);
-  const fromMs = instantOf('--since', values.since ?? '30d', toMs);
+  const fromMs = instantOf('--since', values.since, toMs);
   if (fromMs >= toMs) throw new UsageError('traffic learn: --since must come before --until');
-  const clientEnv = values['client-env'] ?? 'live';
-  if (!CLIENT_ENVS.includes(clientEnv)) throw new UsageError(`traffic learn: --client-env must be live, sandbox or pre-release, got '${clientEnv}'`);
-  const version = values['api-version'] ?? 'v3';
-  if (!API_VERSIONS.includes(version)) throw new UsageError(`traffic learn: --api-version must be v3, v2 or v1, got '${version}'`);
+  const clientEnv = values['client-env'];
+  const version = values['api-version'];
   const loaded = loadProfile(values.target);
   const { learnFromTarget, describeModel } = await import('../../traffic/run.js');
   const learned = await learnFromTarget(loaded, { fromMs, toMs, clientEnv, version, dialogues: values.dialogues !== undefined });
@@ -74,7 +72,7 @@ async function learn(argv: string[]): Promise<number> {
       `traffic learn: no ${clientEnv} conversation records from ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()}; widen --since`,
     );
   }
-  const out = resolve(values.out ?? 'traffic-model.json');
+  const out = resolve(values.out);
   writeJson(out, learned.model);
   for (const line of describeModel(learned.model)) console.log(line);
   if (learned.skipped) console.log(`${learned.skipped} records without a readable started_at were left out`);

@@ -19,7 +19,7 @@ export const spec = defineCommand({
   over the whole history, and each pinned baseline (--baseline-tag). Prints the verdict lines.`,
   flags: {
     history: { type: 'string', value: 'FILE', help: 'the history file (required), e.g. reports/load/chat-turns/history.jsonl.' },
-    workload: { type: 'string', value: 'W', help: 'the workload to judge, as the history names it.', default: "the latest run's" },
+    workload: { type: 'string', value: 'W', help: 'the workload to judge, as the history names it.', defaultText: "the latest run's" },
     'fail-on-regression': FAIL_ON_REGRESSION_FLAG,
     json: { type: 'boolean', help: 'prints the verdict as JSON.' },
   },
