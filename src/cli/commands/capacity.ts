@@ -5,7 +5,7 @@ import { closedModelOf } from '../../capacity/prepare.js';
 import { perOf } from '../../capacity/result.js';
 import { DEFAULT_SEARCH, type SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
-import { SCENARIO_UNITS, searchDefaultsFor } from '../../capacity/units.js';
+import { SCENARIO_UNITS, searchDefaultsFor, unitOf } from '../../capacity/units.js';
 import { EnvironmentError, EXIT, UsageError } from '../../errors.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
@@ -215,13 +215,23 @@ function closedOf(scenario: string, model: string | undefined, rate: number | un
   return { messageRate: rate ?? closedModelOf(scenario).messageRate };
 }
 
-/** A step's load as the command prints it: the arrival rate, or the sessions held and their messages. */
-const offered = (s: StepResult) =>
-  s.messages
-    ? `held ${s.offered_rate} sessions (${s.messages.offered_per_s.toFixed(1)} messages/s, ${s.messages.answered_per_s.toFixed(1)} answered)`
-    : s.conversations
-      ? `asked ${s.offered_rate.toFixed(2)} conversations/s: started ${s.conversations.started_per_s.toFixed(2)}/s, completed ${s.conversations.completed_per_s.toFixed(2)}/s`
-      : `offered ${s.offered_rate.toFixed(2)}/s: throughput ${s.throughput.toFixed(2)}/s`;
+/**
+ * A step's load as the command prints it, in the scenario's own unit (src/capacity/units.ts; what a closed-model VU
+ * holds, from the scenario's declaration): the arrival rate, or what was held and the turns it sent and had answered.
+ *
+ * @example
+ * offeredLine('voice-calls', true)(step); // 'held 20 calls (sending 5.0/s, 4.8/s answered)'
+ */
+export function offeredLine(scenario: string, closed: boolean): (s: StepResult) => string {
+  const { unit } = unitOf(scenario);
+  const held = closed ? closedModelOf(scenario).held : unit;
+  return (s) =>
+    s.messages
+      ? `held ${s.offered_rate} ${held} (sending ${s.messages.offered_per_s.toFixed(1)}/s, ${s.messages.answered_per_s.toFixed(1)}/s answered)`
+      : s.conversations
+        ? `asked ${s.offered_rate.toFixed(2)} conversations/s: started ${s.conversations.started_per_s.toFixed(2)}/s, completed ${s.conversations.completed_per_s.toFixed(2)}/s`
+        : `offered ${s.offered_rate.toFixed(2)} ${unit}/s: throughput ${s.throughput.toFixed(2)}/s`;
+}
 
 /** Runs the capacity search for one scenario and prints one line per step and the verdict. */
 export async function capacity(argv: string[]): Promise<number> {
@@ -267,6 +277,7 @@ export async function capacity(argv: string[]): Promise<number> {
     ? await openTarget(values.target)
     : await startTarget({ capacity: known.settings }).then((t) => ({ loaded: t.loaded, close: () => t.close() }));
   // A step runs for 20 s to minutes with the engine quiet: the search says it is alive, its steps of the budget and its wall time.
+  const offered = offeredLine(scenario, closed !== undefined);
   const steps = startProgress(`capacity ${scenario}: steps`, search.maxSteps, process.stdout);
   try {
     const { result, dir } = await runCapacity({

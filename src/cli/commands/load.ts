@@ -1,6 +1,8 @@
 import { relative, resolve } from 'node:path';
+import { unitOf } from '../../capacity/units.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
+import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
 import { ENGINE_CHOICES, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
@@ -12,6 +14,7 @@ import { controlLines } from '../../nightly/control.js';
 import { type Verdict, verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
 import { defineCommand, parseCommand } from '../command.js';
+import { orList } from '../flag-values.js';
 import { ALLOW_LIVE_FLAG, ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
@@ -37,12 +40,7 @@ export const spec = defineCommand({
     compress: COMPRESS_FLAG,
     'report-dir': REPORT_DIR_FLAG,
     'allow-live': ALLOW_LIVE_FLAG,
-    rate: {
-      type: 'string',
-      value: 'N',
-      kind: 'positive-integer',
-      help: "replaces the workload's arrival rate, in iterations a second (browsers at once for voice-browser, whose workload runs a number of VUs).",
-    },
+    rate: { type: 'string', value: 'N', kind: 'positive-integer', help: rateHelp() },
     duration: { type: 'string', value: 'DURATION', kind: 'duration', help: "replaces the workload's length." },
     'max-vus': {
       type: 'string',
@@ -83,6 +81,21 @@ export function workloadName(v: string | undefined): WorkloadName {
   const name = v ?? 'smoke';
   if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`unknown workload '${name}'; known: ${WORKLOADS.join(', ')}`);
   return name as WorkloadName;
+}
+
+/**
+ * --rate's help, worded from each scenario's own workloads and unit: an arrival-rate workload reads it as iterations
+ * a second, one that runs a number of VUs as VUs at once (browsers for voice-browser).
+ */
+function rateHelp(): string {
+  const byVus = (vus: boolean) =>
+    Object.entries(SCENARIO_DEFAULTS)
+      .filter(([, d]) => Object.values(d.workloads).some((w) => !w.executor.endsWith('arrival-rate')) === vus)
+      .map(([name]) => `${unitOf(name).unit} for ${name}`);
+  return (
+    `replaces the workload's rate: iterations a second where it is an arrival rate (${orList(byVus(false))}), ` +
+    `VUs at once where it runs a number of VUs (${orList(byVus(true))}).`
+  );
 }
 
 /** Runs one load scenario and prints its headline. */
