@@ -6,7 +6,7 @@ import { by } from '../src/contract/audit.js';
 import { ChatAudit } from '../src/contract/chat/audit.js';
 import { Audits } from '../src/contract/index.js';
 import { MessagingAudit } from '../src/contract/messaging/audit.js';
-import { dialtone } from './run-cli.js';
+import { dialtoneInProcess as dialtone } from './in-process-cli.js';
 
 const index = await ruleIndex(ROOT);
 const problems = (lines: ReturnType<typeof audit>) => lines.filter((l) => l.problem).map((l) => `${l.what}: ${l.problem}`);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dialtone } from './run-cli.js';
+import { dialtoneInProcess as dialtone } from './in-process-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dialtone-cli-'));
 const file = (name: string, content: unknown) => {

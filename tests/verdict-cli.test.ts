@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dialtone } from './run-cli.js';
+import { dialtoneInProcess as dialtone } from './in-process-cli.js';
 import { syntheticHistory, writeHistory } from './synthetic-history.js';
 
 // `dialtone verdict` judges the latest run of a history file again, as `dialtone load` judged it. The histories are
