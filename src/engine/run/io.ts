@@ -1,5 +1,6 @@
 // What a run reads from and writes to outside itself, passed in: the CLI (cli.ts) gives the process's, a test gives
 // captured streams, its own variables, a clock and a signal source it fires itself.
+import { resolve } from 'node:path';
 
 /** Where text goes: process.stdout, or a test's capture. */
 export interface TextSink {
@@ -29,11 +30,23 @@ export interface EngineIo {
   readonly env: NodeJS.ProcessEnv;
   readonly clock: Clock;
   readonly signals: SignalSource;
+  /** The folder the files a run writes are named from (--out, --summary-export, --console-output, handleSummary's). */
+  readonly cwd?: string;
   /**
    * Ends everything at once with `code`: at a second stop request, and when the starting process is gone and the run
    * has not ended in time. The CLI exits the process; left out, the run only goes on stopping.
    */
   readonly exitNow?: (code: number) => void;
+}
+
+/**
+ * A file the run writes, named from io.cwd when there is one, else as given (from the process's working folder).
+ *
+ * @example
+ * written({ ...io, cwd: '/tmp/run' }, 'summary.json'); // '/tmp/run/summary.json'
+ */
+export function written(io: Pick<EngineIo, 'cwd'>, path: string): string {
+  return io.cwd === undefined ? path : resolve(io.cwd, path);
 }
 
 /** The real clock. */

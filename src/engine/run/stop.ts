@@ -1,5 +1,7 @@
 // How a run is asked to stop from outside: k6's signals, plus the process that started the engine going away (dialtone
 // killed with SIGKILL cannot forward anything, but the IPC channel it spawned the engine with closes).
+import { type RunContext, stopWorkers } from './context.js';
+import { EXIT } from './exit-codes.js';
 import type { EngineIo, StopEvent } from './io.js';
 
 /** The signals that stop a run the way Ctrl-C does. */
@@ -33,4 +35,24 @@ export function onStopRequest(io: Pick<EngineIo, 'signals' | 'exitNow'>, stop: (
   return () => {
     for (const [s, h] of handlers) io.signals.off(s, h);
   };
+}
+
+/**
+ * Stops the run at the first stop request: no new iterations, the running ones (setup() included) interrupted, then
+ * teardown, the summary export and the outputs as at any end (k6's exit 105); a second request ends it at once.
+ *
+ * @example
+ * const unwatch = watchStopRequests(run); … unwatch();
+ */
+export function watchStopRequests(run: RunContext): () => void {
+  return onStopRequest(
+    run.io,
+    (reason) => {
+      run.outcome.signal ??= reason;
+      run.log.write('warn', `stopping the test run: ${reason}; press Ctrl-C again to stop at once`);
+      run.inSetup?.interrupt();
+      stopWorkers(run);
+    },
+    EXIT.externalAbort,
+  );
 }

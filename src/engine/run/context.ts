@@ -1,0 +1,64 @@
+// What every step of a run shares: its arguments, its outside world, its log, how it is ending, and the switch that
+// stops whatever runs (the workers, or the VU running setup()).
+import type { Worker } from 'node:worker_threads';
+import type { K6Flags } from '../cli-options.js';
+import type { Vu } from '../vu.js';
+import type { EngineIo } from './io.js';
+import { RunLog } from './log.js';
+
+/** What `run` takes: dialtone's flags, and k6's that set options and __ENV (cli-options.ts). */
+export interface RunArgs extends K6Flags {
+  readonly script: string;
+  readonly quiet: boolean;
+  readonly summaryExport: string | undefined;
+  readonly outs: readonly string[];
+  readonly address: string | undefined;
+  readonly segment: string | undefined;
+  readonly sequence: string | undefined;
+  readonly noThresholds: boolean;
+  readonly noColor: boolean;
+  readonly workers: number | undefined;
+}
+
+/** How the run is ending, first reason of each kind kept. */
+export interface Outcome {
+  /** exec.test.abort(): k6's 108. */
+  aborted?: string;
+  /** exec.test.fail(): k6's 110, after everything else. */
+  failed?: string;
+  /** A stop signal, or the starting process gone: k6's 105. */
+  signal?: string;
+  thresholdAbort?: string;
+  /** A worker that died. */
+  crash?: string;
+}
+
+/** A run in progress. */
+export interface RunContext {
+  readonly args: RunArgs;
+  readonly io: EngineIo;
+  /** When the run started, on its clock. */
+  readonly started: number;
+  readonly log: RunLog;
+  readonly outcome: Outcome;
+  /** The worker threads, once made. */
+  readonly workers: Worker[];
+  /** The VU running setup() while it runs: a stop request interrupts it there rather than waiting for setup to end. */
+  inSetup: Vu | undefined;
+}
+
+/**
+ * A run's shared state, started now on its clock.
+ *
+ * @example
+ * const run = newRun(args, io); run.log.write('warn', 'hello');
+ */
+export function newRun(args: RunArgs, io: EngineIo): RunContext {
+  const started = io.clock.now();
+  return { args, io, started, log: new RunLog(io, started, { verbose: args.verbose }), outcome: {}, workers: [], inSetup: undefined };
+}
+
+/** Asks every worker to stop: no new iterations, the running ones interrupted after their graceful stop. */
+export function stopWorkers(run: RunContext): void {
+  for (const w of run.workers) w.postMessage({ t: 'stop' });
+}
