@@ -1,14 +1,16 @@
-// The built-in engine as a program, against the sentences of k6's documentation it follows. Every test runs the real
-// engine in its own process; none asserts on time: counts are exact by construction (an iteration longer than the run
-// keeps its VU busy), not by scheduling luck.
+// The built-in engine, against the sentences of k6's documentation it follows. Each test runs the real engine in this
+// process (run/in-process.ts: its streams captured, its signals sent by the test, its worker threads real); the one that
+// sends a real SIGINT runs it as its own process. None asserts on time: counts are exact by construction (an iteration
+// longer than the run keeps its VU busy), not by scheduling luck.
 import { describe, expect, it } from 'vitest';
 import { n, runScript } from './engine-process.js';
+import { runInProcess } from './run/in-process.js';
 
 describe('the built-in engine', () => {
   // constant-arrival-rate docs: "k6 starts a fixed number of iterations over a specified period of time" and
   // dropped-iterations docs: "With constant-arrival-rate and ramping-arrival-rate, iterations drop if there are no free VUs."
   it('starts every scheduled arrival or counts it in dropped_iterations when no VU is free', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 2, gracefulStop: '0s' } } };
        export default async function () { await new Promise((r) => setTimeout(r, 5000)); }`,
     );
@@ -23,7 +25,7 @@ describe('the built-in engine', () => {
 
   // arrival-rate-vu-allocation docs: maxVUs is the "Maximum number of VUs to allow during the test run".
   it('makes VUs mid-test up to maxVUs and never past it', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 10, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 4, gracefulStop: '0s' } } };
        export default async function () { await new Promise((r) => setTimeout(r, 5000)); }`,
     );
@@ -38,16 +40,16 @@ describe('the built-in engine', () => {
        const after = new Counter('after_sleep');
        export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: '1s', gracefulStop: '1s' } } };
        export default async function () { await new Promise((r) => setTimeout(r, 1200)); after.add(1); await new Promise((r) => setTimeout(r, ${sleepMs})); }`;
-    const finished = await runScript(script(0), ['--workers', '1']);
+    const finished = await runInProcess(script(0), ['--workers', '1']);
     expect(n(finished, 'iterations', 'count')).toBe(1);
-    const cut = await runScript(script(60_000), ['--workers', '1']);
+    const cut = await runInProcess(script(60_000), ['--workers', '1']);
     expect(n(cut, 'after_sleep', 'count')).toBe(1);
     expect(cut.summary.metrics.iterations).toBeUndefined();
   });
 
   // thresholds docs: "abortOnFail" stops the run as soon as the threshold fails; "delayAbortEval" postpones that.
   it('stops a run early when an abortOnFail threshold fails, with exit 99', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import { Rate } from 'k6/metrics';
        const ok = new Rate('ok');
        export const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '10m' } }, thresholds: { ok: [{ threshold: 'rate>0.5', abortOnFail: true, delayAbortEval: '1s' }] } };
@@ -60,7 +62,7 @@ describe('the built-in engine', () => {
 
   // test-lifecycle docs: an async default function's iteration ends "once all its promises and timers settle".
   it('ends an async iteration only once the timers it started have fired', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import { Counter } from 'k6/metrics';
        import { setTimeout } from 'k6/timers';
        const c = new Counter('fired');
@@ -79,13 +81,14 @@ describe('the built-in engine', () => {
       export default function () { c.add(1); }`;
     const seq = ['--execution-segment-sequence', '0,1/2,1'];
     const [a, b] = await Promise.all([
-      runScript(script, ['--execution-segment', '0:1/2', ...seq]),
-      runScript(script, ['--execution-segment', '1/2:1', ...seq]),
+      runInProcess(script, ['--execution-segment', '0:1/2', ...seq]),
+      runInProcess(script, ['--execution-segment', '1/2:1', ...seq]),
     ]);
     expect((n(a, 'started', 'count') ?? 0) + (n(b, 'started', 'count') ?? 0)).toBe(30);
     expect(n(a, 'started', 'count')).toBe(15);
   });
 
+  // A real signal to the engine's process: the CLI's signal source (cli.ts), which the tests in this process stand in for.
   it('stops at SIGINT, still writes the summary, and exits 105 as k6 does on an external abort', async () => {
     const r = await runScript(
       `export const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '10m' } } };
@@ -100,7 +103,7 @@ describe('the built-in engine', () => {
   // A signal while setup() waits (on a slow target, say) ends the run there: no VU runs without setup's data, and
   // teardown is skipped as when setup throws; the summary is still written and the code is k6's 105.
   it('stops during setup() without waiting for it to end, runs no iteration and no teardown, and exits 105', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import { Counter } from 'k6/metrics';
        const ran = new Counter('ran');
        export const options = { iterations: 1 };
@@ -120,7 +123,7 @@ describe('the built-in engine', () => {
   // time (a metric with k6-style naming, e.g. iteration_start_lag)". The first iteration holds the event loop for
   // 300 ms of its 1 s run, so the arrival due at 100 ms cannot start before 300 ms: a lower bound any machine keeps.
   it('records iteration_start_lag for every started arrival, at least as late as a blocked event loop made it', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import exec from 'k6/execution';
        export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 10, timeUnit: '1s', duration: '1s', preAllocatedVUs: 10 } } };
        export default function () { if (exec.scenario.iterationInTest === 0) { const end = Date.now() + 300; while (Date.now() < end); } }`,
@@ -137,7 +140,7 @@ describe('the built-in engine', () => {
     // @types/k6 2.3.0, options: tlsAIAFetch "Fetch missing intermediate certificates through Authority Information Access
     // (AIA) when a server sends an incomplete TLS certificate chain". Node cannot; the engine says so instead of failing later.
     it('warns that it does not fetch missing intermediate certificates when a script asks for tlsAIAFetch', async () => {
-      const r = await runScript(`export const options = { iterations: 1, tlsAIAFetch: true };\n       export default function () {}`);
+      const r = await runInProcess(`export const options = { iterations: 1, tlsAIAFetch: true };\n       export default function () {}`);
       expect(r.code).toBe(0);
       expect(r.stderr).toContain('tlsAIAFetch is not supported by the built-in engine');
     });
@@ -149,10 +152,10 @@ describe('the built-in engine', () => {
          const t = new Trend('latency', true);
          export const options = { iterations: 10, thresholds: { latency: ['p(95)<${limit}', 'max<1000'] } };
          export default function () { t.add(__ITER * 10); }`;
-      const held = await runScript(script(1000));
+      const held = await runInProcess(script(1000));
       expect(held.code).toBe(0);
       expect(held.summary.metrics.latency?.thresholds).toEqual({ 'p(95)<1000': false, 'max<1000': false });
-      const broke = await runScript(script(5));
+      const broke = await runInProcess(script(5));
       expect(broke.code).toBe(99);
       // The legacy summary export records true for a threshold that FAILED (a documented quirk).
       expect(broke.summary.metrics.latency?.thresholds).toEqual({ 'p(95)<5': true, 'max<1000': false });
@@ -160,7 +163,7 @@ describe('the built-in engine', () => {
 
     // thresholds docs: a key may be a sub-metric, "http_req_duration{type:API}": only samples with those tags count.
     it('judges a tag-filtered sub-metric on its own samples and exports it under its key', async () => {
-      const r = await runScript(
+      const r = await runInProcess(
         `import { Counter } from 'k6/metrics';
          const c = new Counter('hits');
          export const options = { iterations: 6, thresholds: { 'hits{kind:a}': ['count==2'], hits: ['count==6'] } };
@@ -173,20 +176,20 @@ describe('the built-in engine', () => {
     });
 
     it("refuses a malformed threshold before anything runs, with k6's invalid-config exit code 104", async () => {
-      const r = await runScript(`export const options = { thresholds: { iterations: ['p(95) <<< 3'] } }; export default function () {}`);
+      const r = await runInProcess(`export const options = { thresholds: { iterations: ['p(95) <<< 3'] } }; export default function () {}`);
       expect(r.code).toBe(104);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     });
 
     it('refuses a threshold on a metric that does not exist (k6: no metric name "X" found)', async () => {
-      const r = await runScript(`export const options = { thresholds: { nope: ['count>0'] } }; export default function () {}`);
+      const r = await runInProcess(`export const options = { thresholds: { nope: ['count>0'] } }; export default function () {}`);
       expect(r.code).toBe(104);
       expect(r.stderr).toMatch(/nope/);
     });
 
     // test-lifecycle docs: "Each VU is a separate JS VM" — module-level state is per VU.
     it('gives each VU its own instance of the script module', async () => {
-      const r = await runScript(
+      const r = await runInProcess(
         `import { Counter } from 'k6/metrics';
          import { check } from 'k6';
          let mine = 0;
@@ -202,7 +205,7 @@ describe('the built-in engine', () => {
 
     // fail docs: an exception ends only that iteration; the run goes on and its exit code is unchanged.
     it('ends only the iteration whose code throws, logs it, and exits 0', async () => {
-      const r = await runScript(
+      const r = await runInProcess(
         `import { fail } from 'k6';
          export const options = { iterations: 3 };
          export default function () { if (__ITER === 0) fail('first one fails'); }`,
@@ -216,7 +219,7 @@ describe('the built-in engine', () => {
     // summary export (legacy shape): counters {count, rate}, gauges {value, min, max}, rates {passes, fails, value},
     // trends the summaryTrendStats keys; root_group.checks with passes and fails per check.
     it('writes the legacy summary export shape that dialtone and k6 users read', async () => {
-      const r = await runScript(
+      const r = await runInProcess(
         `import { check } from 'k6';
          import { Gauge, Rate, Trend } from 'k6/metrics';
          const g = new Gauge('g'); const rt = new Rate('r'); const t = new Trend('t');
@@ -232,7 +235,7 @@ describe('the built-in engine', () => {
     });
 
     it("prints the scenario line of k6's header that dialtone reads to know the asked load", async () => {
-      const r = await runScript(
+      const r = await runInProcess(
         `export const options = { scenarios: { chat: { executor: 'constant-arrival-rate', rate: 5, timeUnit: '1s', duration: '1s', preAllocatedVUs: 5, maxVUs: 30, gracefulStop: '5s' } } };
          export default function () {}`,
       );

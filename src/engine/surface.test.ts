@@ -1,17 +1,19 @@
-// The k6 surface people use on a real engine process: k6 run's option flags and the k6/encoding, k6/crypto and k6/html
+// The k6 surface people use on the real engine, run in this process (run/in-process.ts, the files it writes named from
+// the script's folder as a process's working folder): k6 run's option flags and the k6/encoding, k6/crypto and k6/html
 // modules, against the sentences of k6's documentation they follow (/using-k6/k6-options/reference/,
 // /using-k6/environment-variables/, /using-k6/tags-and-groups/, /javascript-api/). None asserts on time.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { n, runScript } from './engine-process.js';
+import { n } from './engine-process.js';
+import { runInProcess } from './run/in-process.js';
 
 describe.concurrent('the k6 surface on the engine', () => {
   // environment-variables docs: "use one or more -e / --env CLI flags"; options how-to: "command-line flags have the
   // highest order of precedence"; tags-and-groups docs: "k6 run --tag NAME=VALUE"; options reference:
   // "--summary-trend-stats" sets the trend stats of the summary.
   it('runs a documented script with -e, --vus, --iterations, --tag and --summary-trend-stats over its options', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `export const options = { scenarios: { long: { executor: 'constant-vus', vus: 1, duration: '10m' } } };
        export default function () { console.log('env greeting=' + __ENV.GREETING + ' path=' + (__ENV.PATH === undefined ? 'none' : 'set')); }`,
       [
@@ -46,7 +48,7 @@ describe.concurrent('the k6 surface on the engine', () => {
 
   // options reference, stages: "-s 10s:100"; with stages, vus is where the ramp starts (facts sheet §14).
   it('ramps VUs as --stage says, in place of the script scenarios', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `export const options = { iterations: 1 };
        export default async function () { await new Promise((r) => setTimeout(r, 50)); }`,
       ['-s', '300ms:2', '--stage', '300ms:0'],
@@ -62,13 +64,13 @@ describe.concurrent('the k6 surface on the engine', () => {
   it('skips handleSummary and the summary export with --no-summary, and writes console lines to --console-output', async () => {
     const script = `export default function () { console.log('to the file'); }
        export function handleSummary() { return { 'mine.txt': 'written' }; }`;
-    const off = await runScript(script, ['--no-summary', '--console-output', 'console.log']);
+    const off = await runInProcess(script, ['--no-summary', '--console-output', 'console.log']);
     expect(off.code).toBe(0);
     expect(existsSync(join(off.dir, 'mine.txt'))).toBe(false);
     expect(existsSync(join(off.dir, 'summary.json'))).toBe(false);
     expect(readFileSync(join(off.dir, 'console.log'), 'utf8')).toMatch(/^INFO\[\d{4}\] to the file {2}source=console\n$/);
     expect(off.stderr).not.toContain('to the file');
-    const on = await runScript(script, ['--summary-mode', 'compact']);
+    const on = await runInProcess(script, ['--summary-mode', 'compact']);
     expect(readFileSync(join(on.dir, 'mine.txt'), 'utf8')).toBe('written');
   });
 
@@ -76,7 +78,7 @@ describe.concurrent('the k6 surface on the engine', () => {
   // hasher.update('hello '); hasher.update('world!'); "7509e5bd…") and k6/html (parseHTML: doc.find('head title').text()),
   // as one script: the imports resolve in the engine's workers.
   it('runs a script importing k6/encoding, k6/crypto and k6/html as their documentation shows', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import { check } from 'k6';
        import encoding from 'k6/encoding';
        import crypto from 'k6/crypto';
@@ -102,7 +104,7 @@ describe.concurrent('the k6 surface on the engine', () => {
   // The facts sheet (§4, §16, from /results-output/end-of-test/custom-summary/): "root_group{name:'', path:'',
   // groups:[same shape], checks:[{name, path:'::grp::check', passes, fails}]}" and "values: … rate {rate,passes,fails}".
   it("hands handleSummary the root group's checks and groups as arrays, in the documented shape", async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import { check, group } from 'k6';
        export const options = { iterations: 3 };
        export default function () {
@@ -130,7 +132,7 @@ describe.concurrent('the k6 surface on the engine', () => {
   // function)"; iteration_duration is "The time to complete one full iteration, including time spent in setup and
   // teardown".
   it('counts in iterations the default function only, and in iteration_duration setup and teardown too', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `export const options = { iterations: 2 };
        export function setup() {}
        export default function () {}

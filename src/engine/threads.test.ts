@@ -1,8 +1,9 @@
 // One k6 test across the engine's worker threads, against the sentences of k6's documentation it follows
-// (/javascript-api/k6-execution/, /using-k6/k6-options/reference/). Every test runs the real engine in its own process
-// with a set number of workers (--workers); none asserts on time: the counts are exact whatever runs first.
+// (/javascript-api/k6-execution/, /using-k6/k6-options/reference/). Every test runs the real engine in this process
+// (run/in-process.ts) with a set number of worker threads (--workers); none asserts on time: the counts are exact
+// whatever runs first.
 import { describe, expect, it } from 'vitest';
-import { runScript } from './engine-process.js';
+import { runInProcess } from './run/in-process.js';
 
 /** The `key=value` numbers of every console line of a run that start with `tag`. */
 function lines(stderr: string, tag: string): Record<string, number>[] {
@@ -21,7 +22,7 @@ describe.concurrent('one test across worker threads', () => {
   // sequentially from 0, VU ids from 1"; scenario.iterationInTest is "The unique and zero-based sequential number of
   // the current iteration in the scenario."
   it.each([2, 4])('numbers 10 VUs 1..10 and their iterations 0..29 exactly once each on %i workers', async (workers) => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import exec from 'k6/execution';
        export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 10, iterations: 3 } } };
        export default function () {
@@ -42,7 +43,7 @@ describe.concurrent('one test across worker threads', () => {
   // shared-iterations docs: "A fixed amount of iterations are shared between a number of VUs"; k6-execution docs,
   // instance.iterationsCompleted: "The number of completed iterations in the current k6 instance".
   it('shares one pool of iterations among the VUs of every worker and counts them for the whole instance', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import exec from 'k6/execution';
        export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 4, iterations: 40 } } };
        export default function () { console.log('it test=' + exec.scenario.iterationInTest); }
@@ -60,7 +61,7 @@ describe.concurrent('one test across worker threads', () => {
   // completed iterations in the current k6 instance". One VU per worker: VU 1 waits until it sees all four active; the
   // other three stay active until they see VU 1's iteration completed. Only counts for the whole instance let both end.
   it('counts the VUs active and the iterations completed on every worker in exec.instance', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import exec from 'k6/execution';
        export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 4, iterations: 1, maxDuration: '10m' } } };
        const tick = () => new Promise((r) => setTimeout(r, 5));
@@ -84,7 +85,7 @@ describe.concurrent('one test across worker threads', () => {
   // k6-execution docs, test.abort: "Aborts the test run with the exit code 108, and an optional string parameter"; the
   // facts sheet (§7): teardown still runs.
   it('aborts the whole test from a VU on any worker with exit 108, and still runs teardown', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import exec from 'k6/execution';
        export const options = { scenarios: { s: { executor: 'constant-vus', vus: 8, duration: '10m' } } };
        export default async function () {
@@ -101,7 +102,7 @@ describe.concurrent('one test across worker threads', () => {
 
   // k6-execution docs: test.abort "also in init"; exit code 108 = ScriptAborted (errext/exitcodes).
   it('exits 108 when the init context aborts the test', async () => {
-    const r = await runScript(`import exec from 'k6/execution';\nexec.test.abort('no target');\nexport default function () {}`);
+    const r = await runInProcess(`import exec from 'k6/execution';\nexec.test.abort('no target');\nexport default function () {}`);
     expect(r.code).toBe(108);
     expect(r.stderr).toContain('no target');
   });
@@ -109,12 +110,12 @@ describe.concurrent('one test across worker threads', () => {
   // The same sentence, for the init code of one VU on a worker thread, and for setup().
   it("exits 108 when one VU's init code on a worker, or setup(), aborts the test", async () => {
     const [vu, setup] = await Promise.all([
-      runScript(
+      runInProcess(
         `import exec from 'k6/execution';\nif (__VU === 3) exec.test.abort('vu three');\nexport const options = { vus: 4, iterations: 4 };\nexport ` +
           `default function () {}`,
         ['--workers', '2'],
       ),
-      runScript(`import exec from 'k6/execution';\nexport function setup() { exec.test.abort('no data'); }\nexport default function () {}`),
+      runInProcess(`import exec from 'k6/execution';\nexport function setup() { exec.test.abort('no data'); }\nexport default function () {}`),
     ]);
     expect([vu.code, setup.code]).toEqual([108, 108]);
     expect(vu.stderr).toContain('vu three');
@@ -124,7 +125,7 @@ describe.concurrent('one test across worker threads', () => {
   // options reference, console-output: console.* goes through k6's logger, to stderr by default, each line
   // `source=console`. The issue's proof: 1,000 lines of 1,000, in order per VU, the last ones printed as the workers end.
   it('prints every console line of every VU, in order per VU, up to the last one before the workers end', async () => {
-    const r = await runScript(
+    const r = await runInProcess(
       `import exec from 'k6/execution';
        export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 10, iterations: 100 } } };
        export default async function () {

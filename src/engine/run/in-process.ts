@@ -1,0 +1,80 @@
+// Runs the built-in engine in this process on a script text, as engine-process.ts runs it as a process of its own, and
+// reads what it wrote: its streams captured, its signals sent by the caller's schedule. Its worker threads are real.
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseRunArgs } from '../cli.js';
+import type { EngineRun } from '../engine-process.js';
+import { EXIT, type RunArgs, runEngine } from '../run.js';
+import { type EngineIo, SYSTEM_CLOCK, type TextSink } from './io.js';
+
+/** How a run in this process is started and asked to stop. */
+export interface InProcessOptions {
+  /** The run's system variables (its __ENV base and K6_* settings); none when left out. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** SIGINT this long after the engine printed its header (its init done). */
+  readonly signalAfterMs?: number;
+  /** SIGINT once the engine printed this (a script's console line, say): a signal at a point of the script's choosing. */
+  readonly signalOn?: string;
+  readonly dir?: string;
+}
+
+/** A stream that keeps what is written to it and tells `heard` after each write. */
+function capture(heard: () => void): TextSink & { text: string } {
+  const sink = {
+    text: '',
+    write(chunk: string | Uint8Array) {
+      sink.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      heard();
+    },
+  };
+  return sink;
+}
+
+/** `run`'s arguments parsed as the CLI parses them, and run; a usage error is the CLI's line and k6's 104. */
+async function runParsed(argv: readonly string[], io: EngineIo): Promise<number> {
+  let args: RunArgs;
+  try {
+    args = parseRunArgs(argv, io.env);
+  } catch (e) {
+    io.stderr.write(`dialtone-engine: ${(e as Error).message}\n`);
+    return EXIT.invalidConfig;
+  }
+  return runEngine(args, io);
+}
+
+/**
+ * Writes `script` to a fresh folder and runs it as `dialtone-engine run --no-color --summary-export … [args] script.js`
+ * would in `dir`, in this process: the files it writes are named from `dir`, as the engine process's working folder.
+ *
+ * @example
+ * const r = await runInProcess(`export default function () {}`);
+ * r.code; // 0
+ */
+export async function runInProcess(script: string, args: readonly string[] = [], o: InProcessOptions = {}): Promise<EngineRun> {
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
+  writeFileSync(join(dir, 'script.js'), script);
+  const summaryPath = join(dir, 'summary.json');
+  const env = o.env ?? {};
+  const signals = new EventEmitter();
+  // A real signal arrives between two turns of the event loop, never inside the write that prompted it.
+  const sigint = () => setImmediate(() => signals.emit('SIGINT'));
+  let armed = false;
+  const heard = () => {
+    if (armed) return;
+    if (o.signalAfterMs !== undefined && stdout.text.includes('scenarios:')) {
+      armed = true;
+      setTimeout(sigint, o.signalAfterMs);
+    } else if (o.signalOn !== undefined && (stdout.text + stderr.text).includes(o.signalOn)) {
+      armed = true;
+      sigint();
+    }
+  };
+  const stdout = capture(heard);
+  const stderr = capture(heard);
+  const io: EngineIo = { stdout, stderr, env, clock: SYSTEM_CLOCK, signals, cwd: dir };
+  const code = await runParsed(['--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], io);
+  const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: {} };
+  return { code, stdout: stdout.text, stderr: stderr.text, summary, dir };
+}
