@@ -95,8 +95,8 @@ describe.concurrent('SLOs from the profile, against a realistic agent in its own
     const r = await dialtone(['load', 'chat-turns', '--target', profile, '--report-dir', join(work, 'never')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `dialtone: ${profile}: slos.chat-turns["http_req_duration{op:chat.respond}"]: "p95 < 3000" is not a threshold expression (want <aggregation> ` +
-        `<operator> <number>, e.g. p(95)<500)`,
+      `dialtone: ${profile}: slos.chat-turns["http_req_duration{op:chat.respond}"][0]: expected a threshold expression (<aggregation> ` +
+        `<operator> <number>, e.g. p(95)<500), found 'p95 < 3000'`,
     );
     expect(r.stdout).toBe('');
   });

@@ -83,18 +83,27 @@ describe("a profile's slos", () => {
   it.each([
     [
       { 'chat-turn': { checks: ['rate>0.9'] } },
-      "staging.json: slos: unknown scenario 'chat-turn'; known scenarios: chat-turns, conversations-paging, messaging-sockets, outbound-polling, voice-browser",
+      'staging.json: slos.chat-turn: expected a scenario (chat-turns, conversations-paging, messaging-sockets, outbound-polling, voice-browser',
     ],
     [
       { 'chat-turns': { http_req_durations: ['p(95)<1'] } },
-      'staging.json: slos.chat-turns["http_req_durations"]: no metric "http_req_durations" in this scenario; it emits',
+      'staging.json: slos.chat-turns["http_req_durations"]: expected a metric this scenario emits (chat_conversation_completed, checks,',
     ],
-    [{ 'chat-turns': { [RESPOND]: ['p95<3000'] } }, `staging.json: slos.chat-turns["${RESPOND}"]: "p95<3000" is not a threshold expression`],
-    [{ 'chat-turns': { checks: ['p(95)<3000'] } }, 'staging.json: slos.chat-turns["checks"]: "p(95)<3000": checks is a rate, which offers rate, not p(95)'],
-    [{ 'chat-turns': { 'http_req_duration{op:chat.respond': ['p(95)<1'] } }, 'is not a metric or metric{tag:value,…} name'],
-    [{ 'chat-turns': { [RESPOND]: ['p(101)<1'] } }, 'the percentile of p(N) must be a number from 0 to 100'],
-    [{ 'messaging-sockets': { ws_sessions: ['p(95)<1'] } }, 'ws_sessions is a counter, which offers count, rate, not p(95)'],
-    [{ 'chat-turns': { ws_sessions: ['count>0'] } }, 'no metric "ws_sessions" in this scenario'],
+    [
+      { 'chat-turns': { [RESPOND]: ['p95<3000'] } },
+      `staging.json: slos.chat-turns["${RESPOND}"][0]: expected a threshold expression (<aggregation> <operator> <number>, e.g. p(95)<500), found 'p95<3000'`,
+    ],
+    [
+      { 'chat-turns': { checks: ['p(95)<3000'] } },
+      `staging.json: slos.chat-turns["checks"][0]: expected an aggregation a rate offers (rate), found 'p(95)<3000'`,
+    ],
+    [
+      { 'chat-turns': { 'http_req_duration{op:chat.respond': ['p(95)<1'] } },
+      "expected a metric or metric{tag:value,…} name, found 'http_req_duration{op:chat.respond'",
+    ],
+    [{ 'chat-turns': { [RESPOND]: ['p(101)<1'] } }, "found 'p(101)<1' (the percentile of p(N) must be a number from 0 to 100"],
+    [{ 'messaging-sockets': { ws_sessions: ['p(95)<1'] } }, "expected an aggregation a counter offers (count, rate), found 'p(95)<1'"],
+    [{ 'chat-turns': { ws_sessions: ['count>0'] } }, "found 'ws_sessions'"],
   ])('refuse %j with one line', (slos, text) => {
     const message = refusal(slos as never);
     expect(message).toContain(text);
@@ -103,7 +112,7 @@ describe("a profile's slos", () => {
 
   it('are checked with the workloads in one call', () => {
     expect(() => checkExpectations({ slos: undefined, workloads: { 'chat-turns': { weekly: {} } } }, 'p.json')).toThrow(
-      "p.json: workloads.chat-turns: unknown workload 'weekly'; known: smoke, nightly, capacity",
+      "p.json: workloads.chat-turns.weekly: expected a workload (smoke, nightly, capacity), found 'weekly'",
     );
   });
 });

@@ -25,48 +25,62 @@ function metricsOf(d: ScenarioDefaults): Map<string, MetricKind> {
 
 const expressionOf = (t: ThresholdItem) => (typeof t === 'string' ? t : t.threshold);
 
+/** A core parse error's reason without the text it quotes first (`"p(101)<1": the percentile…` → `the percentile…`). */
+const reasonAfter = (message: string, quoted: string): string => (message.startsWith(`"${quoted}": `) ? ` (${message.slice(quoted.length + 4)})` : '');
+
 /**
- * Why k6 would refuse `key: list` for this scenario, or undefined when it would not: an unparseable key or
- * expression, a metric the scenario never emits, an aggregation its type does not offer.
+ * Why k6 would refuse `key: list` for this scenario, one line per mistake as `path: what was expected, what was
+ * found`: an unparseable key or expression, a metric the scenario never emits, an aggregation its type does not offer.
  */
-function sloProblem(d: ScenarioDefaults, key: string, list: readonly ThresholdItem[]): string | undefined {
+function sloProblems(d: ScenarioDefaults, path: string, key: string, list: readonly ThresholdItem[]): string[] {
   let metric: string;
   try {
     metric = parseMetricKey(key).metric;
   } catch (e) {
-    return (e as Error).message;
+    return [`${path}: expected a metric or metric{tag:value,…} name, found '${key}'${reasonAfter((e as Error).message, key)}`];
   }
   const type = metricsOf(d).get(metric);
-  if (!type) return `no metric "${metric}" in this scenario; it emits ${[...metricsOf(d).keys()].sort().join(', ')}`;
-  for (const t of list) {
+  if (!type) return [`${path}: expected a metric this scenario emits (${[...metricsOf(d).keys()].sort().join(', ')}), found '${metric}'`];
+  return list.flatMap((t, i) => {
+    const source = expressionOf(t);
     try {
-      const e = parseThresholdExpression(expressionOf(t));
+      const e = parseThresholdExpression(source);
       const agg = e.percentile !== undefined ? 'p(N)' : e.aggregation;
-      if (!AGGREGATIONS[type].includes(agg))
-        return `"${e.source}": ${metric} is a ${type}, which offers ${AGGREGATIONS[type].join(', ')}, not ${e.aggregation}`;
+      return AGGREGATIONS[type].includes(agg)
+        ? []
+        : [`${path}[${i}]: expected an aggregation a ${type} offers (${AGGREGATIONS[type].join(', ')}), found '${source}'`];
     } catch (e) {
-      return (e as Error).message;
+      const reason = reasonAfter((e as Error).message, source);
+      return [`${path}[${i}]: expected a threshold expression (<aggregation> <operator> <number>, e.g. p(95)<500), found '${source}'${reason}`];
     }
-  }
-  return undefined;
+  });
 }
 
 /**
- * Checks every entry of the profile's `slos`: a known scenario, a metric it emits, expressions k6 would parse with an
- * aggregation the metric's type offers. Throws a one-line UsageError (exit 2) on the first mistake.
+ * Every mistake in the profile's `slos`, one line each (`path: what was expected, what was found`): a known scenario,
+ * a metric it emits, expressions k6 would parse with an aggregation the metric's type offers.
+ *
+ * @example
+ * sloIssues({ slos: { 'chat-turn': {} } }); // ["slos.chat-turn: expected a scenario (chat-turns, …), found 'chat-turn'"]
+ */
+export function sloIssues(profile: Pick<Profile, 'slos'>): string[] {
+  return Object.entries(profile.slos ?? {}).flatMap(([scenario, slos]) => {
+    const d = SCENARIO_DEFAULTS[scenario];
+    if (!d) return [`slos.${scenario}: expected a scenario (${Object.keys(SCENARIO_DEFAULTS).join(', ')}), found '${scenario}'`];
+    return Object.entries(slos).flatMap(([key, list]) => sloProblems(d, `slos.${scenario}["${key}"]`, key, list));
+  });
+}
+
+/**
+ * Checks every entry of the profile's `slos` (see sloIssues); throws a one-line UsageError (exit 2) on the first
+ * mistake. checkExpectations reports them all.
  *
  * @example
  * checkSlos({ ...profile, slos: { 'chat-turns': { 'http_req_duration{op:chat.respond}': ['p(95)<3000'] } } }, 'staging.json'); // passes
  */
 export function checkSlos(profile: Pick<Profile, 'slos'>, source: string): void {
-  for (const [scenario, slos] of Object.entries(profile.slos ?? {})) {
-    const d = SCENARIO_DEFAULTS[scenario];
-    if (!d) throw new UsageError(`${source}: slos: unknown scenario '${scenario}'; known scenarios: ${Object.keys(SCENARIO_DEFAULTS).join(', ')}`);
-    for (const [key, list] of Object.entries(slos)) {
-      const problem = sloProblem(d, key, list);
-      if (problem) throw new UsageError(`${source}: slos.${scenario}["${key}"]: ${problem}`);
-    }
-  }
+  const [first] = sloIssues(profile);
+  if (first) throw new UsageError(`${source}: ${first}`);
 }
 
 /**

@@ -76,15 +76,15 @@ describe('workload settings', () => {
   });
 
   it.each([
-    [{ 'chat-turn': { smoke: {} } }, "p.json: workloads: unknown scenario 'chat-turn'; known scenarios: chat-turns"],
-    [{ 'chat-turns': { weekly: {} } }, "p.json: workloads.chat-turns: unknown workload 'weekly'; known: smoke, nightly, capacity"],
+    [{ 'chat-turn': { smoke: {} } }, 'p.json: workloads.chat-turn: expected a scenario (chat-turns, '],
+    [{ 'chat-turns': { weekly: {} } }, "p.json: workloads.chat-turns.weekly: expected a workload (smoke, nightly, capacity), found 'weekly'"],
     [
       { 'chat-turns': { capacity: { duration: '1m' } } },
-      'p.json: workloads.chat-turns.capacity.duration: the capacity workload is a ramp (ramping-arrival-rate); it keeps its stages',
+      "p.json: workloads.chat-turns.capacity.duration: expected none (the capacity workload is a ramp, ramping-arrival-rate, and keeps its stages), found '1m'",
     ],
     [
       { 'voice-browser': { smoke: { max_vus: 3 } } },
-      'p.json: workloads.voice-browser.smoke.max_vus: the smoke workload runs a number of VUs (constant-vus), not a pool',
+      'p.json: workloads.voice-browser.smoke.max_vus: expected none (the smoke workload runs a number of VUs, constant-vus, not a pool), found 3 (a number)',
     ],
   ])('refuse %j with one line', (workloads, text) => {
     expect(() => checkWorkloads({ workloads: workloads as never }, 'p.json')).toThrow(text);

@@ -4,6 +4,7 @@
 import type { Scenario } from 'k6/options';
 import { durationSeconds } from '../core/duration.js';
 import { UsageError } from '../errors.js';
+import { found } from '../profile/issues.js';
 import type { Profile } from '../profile/schema.js';
 import { type EffectiveShape, type LoadConfig, type Thresholds, type ValueSource, WORKLOADS, type WorkloadName } from './config.js';
 import { defaultsOf, SCENARIO_DEFAULTS } from './defaults.js';
@@ -50,29 +51,50 @@ export function iterationSeconds(scenario: string, thresholds: Thresholds): numb
 }
 
 /**
- * Checks the profile's `workloads`: known scenarios and workload names, and `rate`/`duration` only where the workload
- * has them (a ramp keeps its stages). Throws a one-line UsageError.
+ * Every mistake in the profile's `workloads`, one line each (`path: what was expected, what was found`): known
+ * scenarios and workload names, and `rate`/`duration` only where the workload has them (a ramp keeps its stages).
+ *
+ * @example
+ * workloadIssues({ workloads: { 'chat-turns': { weekly: {} } } });
+ * // ["workloads.chat-turns.weekly: expected a workload (smoke, nightly, capacity), found 'weekly'"]
+ */
+export function workloadIssues(profile: Pick<Profile, 'workloads'>): string[] {
+  const known = Object.keys(SCENARIO_DEFAULTS).join(', ');
+  return Object.entries(profile.workloads ?? {}).flatMap(([scenario, byName]) => {
+    const d = SCENARIO_DEFAULTS[scenario];
+    if (!d) return [`workloads.${scenario}: expected a scenario (${known}), found '${scenario}'`];
+    return Object.entries(byName).flatMap(([name, settings]) => {
+      const path = `workloads.${scenario}.${name}`;
+      const shape = d.workloads[name as WorkloadName];
+      if (!shape) return [`${path}: expected a workload (${WORKLOADS.join(', ')}), found '${name}'`];
+      const ramp = shape.executor.startsWith('ramping');
+      const vuBased = !shape.executor.endsWith('arrival-rate');
+      const lines: string[] = [];
+      for (const field of ['rate', 'duration'] as const)
+        if (ramp && settings[field] !== undefined)
+          lines.push(
+            `${path}.${field}: expected none (the ${name} workload is a ramp, ${shape.executor}, and keeps its stages), found ${found(settings[field])}`,
+          );
+      for (const field of ['pre_allocated_vus', 'max_vus'] as const)
+        if (vuBased && settings[field] !== undefined)
+          lines.push(
+            `${path}.${field}: expected none (the ${name} workload runs a number of VUs, ${shape.executor}, not a pool), found ${found(settings[field])}`,
+          );
+      return lines;
+    });
+  });
+}
+
+/**
+ * Checks the profile's `workloads` (see workloadIssues); throws a one-line UsageError on the first mistake.
+ * checkExpectations reports them all.
  *
  * @example
  * checkWorkloads({ workloads: { 'chat-turns': { nightly: { rate: 10 } } } }, 'staging.json'); // passes
  */
 export function checkWorkloads(profile: Pick<Profile, 'workloads'>, source: string): void {
-  for (const [scenario, byName] of Object.entries(profile.workloads ?? {})) {
-    const d = SCENARIO_DEFAULTS[scenario];
-    if (!d) throw new UsageError(`${source}: workloads: unknown scenario '${scenario}'; known scenarios: ${Object.keys(SCENARIO_DEFAULTS).join(', ')}`);
-    for (const [name, settings] of Object.entries(byName)) {
-      const shape = d.workloads[name as WorkloadName];
-      if (!shape) throw new UsageError(`${source}: workloads.${scenario}: unknown workload '${name}'; known: ${WORKLOADS.join(', ')}`);
-      const ramp = shape.executor.startsWith('ramping');
-      for (const field of ['rate', 'duration'] as const)
-        if (ramp && settings[field] !== undefined)
-          throw new UsageError(`${source}: workloads.${scenario}.${name}.${field}: the ${name} workload is a ramp (${shape.executor}); it keeps its stages`);
-      const vuBased = !shape.executor.endsWith('arrival-rate');
-      for (const field of ['pre_allocated_vus', 'max_vus'] as const)
-        if (vuBased && settings[field] !== undefined)
-          throw new UsageError(`${source}: workloads.${scenario}.${name}.${field}: the ${name} workload runs a number of VUs (${shape.executor}), not a pool`);
-    }
-  }
+  const [first] = workloadIssues(profile);
+  if (first) throw new UsageError(`${source}: ${first}`);
 }
 
 /** The highest rate a shape asks for, per second. */

@@ -106,7 +106,17 @@ export function issueLine(issue: Issue, schema?: z.ZodType): string {
  */
 export function describeIssues(source: string, error: z.ZodError, schema?: z.ZodType): string {
   const lines = error.issues.flatMap((issue) => issueLine(issue as Issue, schema).split('\n'));
-  if (lines.length === 0) return `${source}: invalid`;
+  return lines.length === 0 ? `${source}: invalid` : issueBlock(source, lines);
+}
+
+/**
+ * A file's problems as one message: `file: line` for one, else a short block with one indented line per problem.
+ *
+ * @example
+ * issueBlock('staging.json', ["slos.chat-turn: expected a scenario (…), found 'chat-turn'", '…']);
+ * // "staging.json: 2 problems:\n  slos.chat-turn: expected a scenario (…), found 'chat-turn'\n  …"
+ */
+export function issueBlock(source: string, lines: readonly string[]): string {
   if (lines.length === 1) return `${source}: ${lines[0]}`;
   return [`${source}: ${lines.length} problems:`, ...lines.map((l) => `  ${l}`)].join('\n');
 }

@@ -26,7 +26,10 @@ export const spec = defineCommand({
     workload: { type: 'string', choices: WORKLOADS, help: 'the workload.', default: 'smoke' },
     json: { type: 'boolean', help: 'prints one JSON value instead of text lines.' },
   },
-  exits: { [EXIT.ok]: 'printed', [EXIT.usage]: "the profile's slos or workloads would not be taken (one line says which), or another usage error" },
+  exits: {
+    [EXIT.ok]: 'printed',
+    [EXIT.usage]: "the profile's slos or workloads would not be taken (one line per mistake says what was expected and what was found), or another usage error",
+  },
   accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: WORKLOADS }),
 });
 
