@@ -67,8 +67,9 @@ const PHASES = {
   timing: [vitest('timing'), then([vitest('timing-wait'), vitest('timing-wait-2'), vitest('timing-wait-3')], vitest('timing-after-waits'))],
   'timing-alone': [vitest('timing-alone')],
   // The gate and the smoke loads again on each supported Node line besides this one (scripts/node-lines.mjs), last, so a
-  // failure on the machine's own line is found first. One line after the other: a gate with its self-test keeps both
-  // cores busy, so two side by side would take as long and starve each other's timed cases.
+  // failure on the machine's own line is found first. The defect self-test stays in the gate phase: no Node line changes
+  // whether a case can fail. One line after the other: a gate keeps both cores busy, so two side by side would take as
+  // long and starve each other's timed cases.
   'node-lines': [[`gate and smoke loads on Node ${Object.keys(NODE_LINES).join(' and ')}`, process.execPath, ['scripts/node-lines.mjs']]],
 };
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
