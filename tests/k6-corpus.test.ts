@@ -1,17 +1,17 @@
-// The compatibility corpus: k6 scripts written the way k6's documentation examples are, in
-// tests/k6-corpus/, each run by the built-in engine as its own process against a local target, and judged by what k6
-// documents for it: the exit code, the metrics of the summary export, counts where the executor makes them exact, and
-// what the target itself saw. Each test quotes the documentation sentence it follows; each script names its page.
+// The compatibility corpus: k6 scripts written the way k6's documentation examples are, in tests/k6-corpus/, each run by
+// the built-in engine in this process (src/engine/run/in-process.ts; its worker threads real) against a local target,
+// and judged by what k6 documents for it: the exit code, the metrics of the summary export, counts where the executor
+// makes them exact, and what the target itself saw. Each test quotes the documentation sentence it follows; each script
+// names its page.
 //
 // Nothing here judges time. Counts are exact only where the script fixes them (iterations of shared- and
 // per-vu-iterations, requests per iteration, checks per iteration); runs whose length is a duration are judged by
 // bounds that hold however slow the machine is. The scripts run three at a time, each with a target of its own.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENGINE } from '../src/engine/engine-process.js';
+import { runArgv } from '../src/engine/run/in-process.js';
 import { type CorpusTarget, closedPort, HOME_PAGE, startTarget } from './k6-corpus/target.js';
 
 const CORPUS = join(import.meta.dirname, 'k6-corpus');
@@ -38,7 +38,7 @@ interface CorpusRun {
   readonly target: CorpusTarget;
 }
 
-/** Engine processes at once: a 2-core runner keeps up with three. */
+/** Engine runs at once: a 2-core runner keeps up with three. */
 const SLOTS = 3;
 let busy = 0;
 const waiting: (() => void)[] = [];
@@ -62,15 +62,8 @@ async function runCorpus(script: string, closed: boolean): Promise<CorpusRun> {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-corpus-'));
   const summaryPath = join(dir, 'summary.json');
   // The target reaches the script as __ENV.BASE_URL, given as k6's environment-variables page does: `-e NAME=VALUE`.
-  const args = ['run', '--no-color', '--quiet', '--summary-export', summaryPath, '-e', `BASE_URL=${base}`, join(CORPUS, script)];
-  const child = spawn(process.execPath, [ENGINE, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const guard = setTimeout(() => child.kill('SIGINT'), GUARD_MS);
-  const code = await new Promise<number>((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 128 : 1))));
-  clearTimeout(guard);
+  const args = ['--no-color', '--quiet', '--summary-export', summaryPath, '-e', `BASE_URL=${base}`, join(CORPUS, script)];
+  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: GUARD_MS });
   await target.close();
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: {} };
   return { script, code, stdout, stderr, metrics: summary.metrics, root: summary.root_group, target };

@@ -44,19 +44,21 @@ async function runParsed(argv: readonly string[], io: EngineIo): Promise<number>
   return runEngine(args, io);
 }
 
+/** What a run in this process printed, and its exit code. */
+export interface InProcessRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
 /**
- * Writes `script` to a fresh folder and runs it as `dialtone-engine run --no-color --summary-export … [args] script.js`
- * would in `dir`, in this process: the files it writes are named from `dir`, as the engine process's working folder.
+ * Runs `dialtone-engine run ARGV` in this process, as the engine's process would in `dir`: the files it writes are
+ * named from `dir`, as from a process's working folder.
  *
  * @example
- * const r = await runInProcess(`export default function () {}`);
- * r.code; // 0
+ * const r = await runArgv(['--quiet', 'script.js'], { dir: '/tmp/run', guardMs: 60_000 });
  */
-export async function runInProcess(script: string, args: readonly string[] = [], o: InProcessOptions = {}): Promise<EngineRun> {
-  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
-  writeFileSync(join(dir, 'script.js'), script);
-  const summaryPath = join(dir, 'summary.json');
-  const env = o.env ?? {};
+export async function runArgv(argv: readonly string[], o: InProcessOptions & { readonly dir: string; readonly guardMs?: number }): Promise<InProcessRun> {
   const signals = new EventEmitter();
   // A real signal arrives between two turns of the event loop, never inside the write that prompted it.
   const sigint = () => setImmediate(() => signals.emit('SIGINT'));
@@ -73,8 +75,29 @@ export async function runInProcess(script: string, args: readonly string[] = [],
   };
   const stdout = capture(heard);
   const stderr = capture(heard);
-  const io: EngineIo = { stdout, stderr, env, clock: SYSTEM_CLOCK, signals, cwd: dir };
-  const code = await runParsed(['--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], io);
+  // A run not ended by then is stopped as a SIGINT stops it, so a hang fails its test, not the file.
+  const guard = o.guardMs === undefined ? undefined : setTimeout(sigint, o.guardMs);
+  const io: EngineIo = { stdout, stderr, env: o.env ?? {}, clock: SYSTEM_CLOCK, signals, cwd: o.dir };
+  try {
+    return { code: await runParsed(argv, io), stdout: stdout.text, stderr: stderr.text };
+  } finally {
+    clearTimeout(guard);
+  }
+}
+
+/**
+ * Writes `script` to a fresh folder and runs it as `dialtone-engine run --no-color --summary-export … [args] script.js`
+ * would there (runArgv), in this process.
+ *
+ * @example
+ * const r = await runInProcess(`export default function () {}`);
+ * r.code; // 0
+ */
+export async function runInProcess(script: string, args: readonly string[] = [], o: InProcessOptions = {}): Promise<EngineRun> {
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
+  writeFileSync(join(dir, 'script.js'), script);
+  const summaryPath = join(dir, 'summary.json');
+  const r = await runArgv(['--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], { ...o, dir });
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: {} };
-  return { code, stdout: stdout.text, stderr: stderr.text, summary, dir };
+  return { ...r, summary, dir };
 }
