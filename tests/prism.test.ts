@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/profile/load.js';
-import { backgroundTarget, dialtone, ROOT } from './run-cli.js';
+import { dialtoneInProcess } from './in-process-cli.js';
+import { targetInProcess } from './in-process-target.js';
+import { dialtone, ROOT } from './run-cli.js';
 
 // The contract judged by a validator nobody here wrote: Stoplight Prism (a devDependency, pinned) validates every
 // request and answer of the HTTP part of the conformance suite against docs/contract/openapi.json as a proxy in front
@@ -398,17 +400,18 @@ interface ProxiedRun {
 describe('the contract as Prism reads it', () => {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-prism-'));
   const contractDir = join(work, 'contract');
-  let target: Awaited<ReturnType<typeof backgroundTarget>> | undefined;
+  // The reference target runs in this process; the gates, in processes of their own, reach it through the proxies.
+  let target: Awaited<ReturnType<typeof targetInProcess>> | undefined;
   const running: Prism[] = [];
   let ref: Record<string, unknown> & { hosts: Record<string, string>; cleanup: Record<string, string> };
   /** The operations the reference target's contract adds to the published one. */
   let notShown: string[];
 
   beforeAll(async () => {
-    const written = await dialtone(['contract', '--out', contractDir]);
+    const written = await dialtoneInProcess(['contract', '--out', contractDir]);
     expect(written.code, written.stderr).toBe(0);
     notShown = notShownOf(JSON.parse(readFileSync(join(contractDir, 'openapi-reference-target.json'), 'utf8')));
-    target = await backgroundTarget(join(work, 'ref.json'));
+    target = await targetInProcess(join(work, 'ref.json'));
     ref = JSON.parse(readFileSync(join(work, 'ref.json'), 'utf8'));
   }, 120_000);
 

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundTarget, dialtone } from './run-cli.js';
+import { targetInProcess } from './in-process-target.js';
+import { dialtone } from './run-cli.js';
 
 interface Case {
   rule: string;
@@ -10,34 +11,51 @@ interface Case {
   detail: string;
 }
 
+// One reference target for the file, in this process: the gates (each a process of its own) see it only through the
+// profiles written from its own, and no describe's cases touch what another's check (chat and messaging, then alerts
+// and webhooks).
+const shared = mkdtempSync(join(tmpdir(), 'dialtone-real-target-'));
+let target: Awaited<ReturnType<typeof targetInProcess>> | undefined;
+/** The reference target's own profile, with its control surface. */
+const refProfile = () => JSON.parse(readFileSync(join(shared, 'ref.json'), 'utf8'));
+
+beforeAll(async () => {
+  target = await targetInProcess(join(shared, 'ref.json'));
+});
+
+afterAll(async () => {
+  await target?.stop();
+});
+
+/** Writes a profile next to the target's, so its env_file (the credentials) resolves from there. */
+function profileBeside(name: string, profile: object): string {
+  const path = join(shared, `${name}.json`);
+  writeFileSync(path, JSON.stringify(profile));
+  return path;
+}
+
 describe('a profile that describes only the chat surface and no control surface, as a real environment would', () => {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-real-'));
-  let target: Awaited<ReturnType<typeof backgroundTarget>>;
+  let real = '';
   let cases: Case[];
   let code: number | null;
 
   beforeAll(async () => {
-    target = await backgroundTarget(join(work, 'ref.json'));
-    const ref = JSON.parse(readFileSync(join(work, 'ref.json'), 'utf8'));
-    const real = {
+    const ref = refProfile();
+    real = profileBeside('real', {
       ...ref,
       name: 'chat-only',
       kind: 'real',
       control: undefined,
       hosts: { base_url: ref.hosts.base_url },
       credentials: { chat_api_key: ref.credentials.chat_api_key, chat_connector_token: ref.credentials.chat_connector_token },
-    };
-    writeFileSync(join(work, 'real.json'), JSON.stringify(real));
-    const r = await dialtone(['conformance', '--target', join(work, 'real.json'), '--only', 'chat.*,messaging.*', '--report-dir', join(work, 'reports')], {
+    });
+    const r = await dialtone(['conformance', '--target', real, '--only', 'chat.*,messaging.*', '--report-dir', join(work, 'reports')], {
       timeoutMs: 120_000,
     });
     code = r.code;
     cases = JSON.parse(readFileSync(join(work, 'reports', 'conformance', 'results.json'), 'utf8')).cases;
   }, 180_000);
-
-  afterAll(async () => {
-    await target?.stop();
-  });
 
   it('passes the gate: what it cannot check is skipped, not failed', () => {
     expect(code).toBe(0);
@@ -60,7 +78,7 @@ describe('a profile that describes only the chat surface and no control surface,
   });
 
   it('exits 2 rather than pass when every selected case is skipped, so nothing was checked', async () => {
-    const r = await dialtone(['conformance', '--target', join(work, 'real.json'), '--only', 'messaging.*', '--report-dir', join(work, 'reports-empty')], {
+    const r = await dialtone(['conformance', '--target', real, '--only', 'messaging.*', '--report-dir', join(work, 'reports-empty')], {
       timeoutMs: 120_000,
     });
     expect(r.code).toBe(2);
@@ -75,24 +93,17 @@ describe('a profile that describes only the chat surface and no control surface,
 
 describe('a profile with the agents family and no control surface: the alerts and webhooks cases share its one account', () => {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-real-account-'));
-  let target: Awaited<ReturnType<typeof backgroundTarget>>;
   let cases: Case[];
   let code: number | null;
 
   beforeAll(async () => {
-    target = await backgroundTarget(join(work, 'ref.json'));
-    const ref = JSON.parse(readFileSync(join(work, 'ref.json'), 'utf8'));
-    writeFileSync(join(work, 'real.json'), JSON.stringify({ ...ref, name: 'one-account', kind: 'real', control: undefined }));
-    const r = await dialtone(['conformance', '--target', join(work, 'real.json'), '--only', 'alerts.*,webhooks.*', '--report-dir', join(work, 'reports')], {
+    const account = profileBeside('one-account', { ...refProfile(), name: 'one-account', kind: 'real', control: undefined });
+    const r = await dialtone(['conformance', '--target', account, '--only', 'alerts.*,webhooks.*', '--report-dir', join(work, 'reports')], {
       timeoutMs: 120_000,
     });
     code = r.code;
     cases = JSON.parse(readFileSync(join(work, 'reports', 'conformance', 'results.json'), 'utf8')).cases;
   }, 180_000);
-
-  afterAll(async () => {
-    await target?.stop();
-  });
 
   it('passes: cases that fill the account to its 10 alert rules never run beside others that create rules on it', () => {
     // Side by side they met the limit together: 409 for rules the documents say are accepted, and an 11th rule created.

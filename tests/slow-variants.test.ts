@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundTarget, type CliResult, dialtone } from './run-cli.js';
+import type { DefectId } from '../src/reference-target/defects.js';
+import { targetInProcess } from './in-process-target.js';
+import { type CliResult, dialtone } from './run-cli.js';
 
 // The real-time variants (--slow) of the time-based rules, shown passing and failing in seconds without a shortened
 // wait: the access-token rule's wait derives from the expires_in the target answers, and the reference target's token
@@ -26,10 +28,13 @@ interface Results {
   rules: { id: string; outcome: string; cases: number }[];
 }
 
-/** A reference target whose access tokens live TOKEN_TTL_S seconds, with its profile and a copy without control. */
-async function shortTokenTarget(dir: string, defects: string[] = []) {
+/**
+ * A reference target whose access tokens live TOKEN_TTL_S seconds, with its profile and a copy without control. It runs
+ * in this process: the gates are processes of their own and reach it only through the profile, as they would a real one.
+ */
+async function shortTokenTarget(dir: string, defects: DefectId[] = []) {
   const profile = join(dir, 'ref.json');
-  const target = await backgroundTarget(profile, defects);
+  const target = await targetInProcess(profile, { defects });
   const ref = JSON.parse(readFileSync(profile, 'utf8'));
   const env = Object.fromEntries(
     readFileSync(join(dir, 'ref.env'), 'utf8')

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DialoguesFile } from '../src/load/dialogues.js';
 import { SEEDED_TRAFFIC } from '../src/reference-target/records/traffic-seed.js';
 import { TrafficModel } from '../src/traffic/model.js';
-import { backgroundTarget, dialtone } from './run-cli.js';
+import { dialtoneInProcess as dialtone } from './in-process-cli.js';
+import { backgroundTarget } from './run-cli.js';
 
-// The reference target in its own process, seeded with traffic of known distributions; dialtone learns it as a user would.
+// The reference target in its own process, seeded with traffic of known distributions; dialtone learns it as a user would,
+// its CLI run in this process (tests/in-process-cli.ts): what each command prints and exits with is what is checked.
 const dir = mkdtempSync(join(tmpdir(), 'dialtone-traffic-'));
 const profile = join(dir, 'ref.json');
 let target: Awaited<ReturnType<typeof backgroundTarget>>;
