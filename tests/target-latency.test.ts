@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatClient } from '../src/clients/chat.js';
 import { loadProfile } from '../src/profile/load.js';
-import { backgroundTarget, dialtone } from './run-cli.js';
+import { dialtoneInProcess } from './in-process-cli.js';
+import { backgroundTarget } from './run-cli.js';
 
-// `dialtone target --latency` in a process of its own, as a load run or a person at a terminal meets it.
+// `dialtone target --latency` in a process of its own, as a load run or a person at a terminal meets it. Its refusals
+// come before anything starts, so they run through dialtone's main in this process.
 
 describe('dialtone target --latency', () => {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-latency-'));
@@ -39,12 +41,12 @@ describe('dialtone target --latency', () => {
 
   it('refuses a bad spec with one line and exit 2 before it starts, from the flag or from DIALTONE_TARGET_LATENCY', async () => {
     const out = join(work, 'never.json');
-    const flag = await dialtone(['target', '--profile-out', out, '--latency', 'chat.respond=lognormal:p50=2s,p95=1s']);
+    const flag = await dialtoneInProcess(['target', '--profile-out', out, '--latency', 'chat.respond=lognormal:p50=2s,p95=1s']);
     expect([flag.code, flag.stderr]).toEqual([
       2,
       'dialtone: target: --latency: chat.respond: lognormal needs p95 (1s) above p50 (2s); for a constant use fixed:\n',
     ]);
-    const env = await dialtone(['target', '--profile-out', out], { env: { DIALTONE_TARGET_LATENCY: 'chat.respond=fixed:soon' } });
+    const env = await dialtoneInProcess(['target', '--profile-out', out], { env: { DIALTONE_TARGET_LATENCY: 'chat.respond=fixed:soon' } });
     expect([env.code, env.stderr]).toEqual([
       2,
       "dialtone: target: DIALTONE_TARGET_LATENCY: chat.respond: fixed needs one duration (e.g. fixed:1.2s), got 'soon'\n",
