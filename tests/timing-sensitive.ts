@@ -13,9 +13,7 @@
 
 /** Files that drive the machine: load generated at rate, the gate, Chromium, hostile traffic. */
 export const TIMING_DRIVING: readonly string[] = [
-  'src/engine/run.test.ts', // arrival-rate schedules, dropped iterations, gracefulStop: the engine as its own process
-  'src/engine/threads.test.ts', // one k6 test across worker threads: ids, counts, abort, console lines; engine processes
-  'src/engine/surface.test.ts', // k6 run's option flags and the k6 modules people use, on engine processes
+  'src/engine/run.test.ts', // arrival-rate schedules, dropped iterations, gracefulStop, signals: the engine's runs on time
   'src/reference-target/messaging/capacity.test.ts', // a messaging surface of known capacity, timed
   'tests/under-load.test.ts', // the gate under load, with the load delivered
   'tests/load-exit-codes.test.ts', // a run whose load was not delivered
