@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -62,7 +62,7 @@ beforeAll(async () => {
         '--out',
         `json=${join(dir, RAW_FILE)}`,
       ];
-      await exec('mkdir', ['-p', dir]);
+      mkdirSync(dir, { recursive: true });
       await exec(engine.command, [...engine.args, ...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }).catch(
         (e: { code?: number }) => {
           if (e.code !== 99) throw e; // merge_ok's threshold fails on purpose
