@@ -150,7 +150,8 @@ function progress(d: Drive, ms: number, nameWidth: number): string {
   const thresholds = store.thresholds.reduce((n, s) => n + s.thresholds.length, 0);
   return (
     `running (${clock(ms)}), ${pad(live.vus, 2)}/${pad(live.vusMax, 2)} VUs, ` +
-    `${live.completedAll} complete and ${live.interruptedAll} interrupted iterations, ${rate} iterations/s, ${dropped} dropped, ${failing} of ${thresholds} thresholds failing so far\n` +
+    `${live.completedAll} complete and ${live.interruptedAll} interrupted iterations, ${rate} iterations/s, ` +
+    `${dropped} dropped, ${failing} of ${thresholds} thresholds failing so far\n` +
     d.plan.plans.map((p: ScenarioPlan) => `${progressLine(p, ms, nameWidth)}\n`).join('')
   );
 }

@@ -106,7 +106,8 @@ describe.concurrent('what a run of the built-in engine writes, and its exit code
 
   it("prints the scenario line of k6's header that dialtone reads to know the asked load", async () => {
     const r = await runInProcess(
-      `export const options = { scenarios: { chat: { executor: 'constant-arrival-rate', rate: 5, timeUnit: '1s', duration: '1s', preAllocatedVUs: 5, maxVUs: 30, gracefulStop: '5s' } } };
+      `export const options = { scenarios: { chat: {
+         executor: 'constant-arrival-rate', rate: 5, timeUnit: '1s', duration: '1s', preAllocatedVUs: 5, maxVUs: 30, gracefulStop: '5s' } } };
        export default function () {}`,
     );
     expect(r.stdout).toContain('* chat: 5.00 iterations/s for 1s (maxVUs: 5-30, gracefulStop: 5s)');
