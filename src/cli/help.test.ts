@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dialtone } from '../../tests/run-cli.js';
+import { dialtoneInProcess as dialtone } from '../../tests/in-process-cli.js';
 import { EXIT, UsageError } from '../errors.js';
 import { defineCommand, exitsOf, parseCommand } from './command.js';
 import { commandHelp, commandsMarkdown, overview } from './help.js';
