@@ -22,7 +22,7 @@ describe("a profile's SLOs and workloads", () => {
   it('report every mistake, one line each saying what was expected and what was found', () => {
     const lines = expectationIssues(THREE as never);
     expect(lines).toHaveLength(3);
-    lines.forEach((line, i) => expect(line).toMatch(LINES[i] as RegExp));
+    for (const [i, line] of lines.entries()) expect(line).toMatch(LINES[i] as RegExp);
   });
 
   it('are refused in one block naming the file and how many problems it has', () => {
