@@ -1,18 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { engineId, resolveEngine } from '../src/load/engine.js';
 import { HISTOGRAMS_FILE, RAW_FILE, segmentArgs } from '../src/load/extras.js';
 import { histogramsOfRaw } from '../src/load/raw-histograms.js';
+import { runOnEngine } from './engine-segment.js';
 import { dialtoneInProcess as dialtone } from './in-process-cli.js';
 import { ROOT } from './run-cli.js';
 
-// Two real segments (on the user's k6 when installed, else the built-in engine) of a tiny script whose thresholds hold, then `dialtone merge` judged against a
-// history whose nights were ten times faster: the verdict must say regressed, and exit 6 only under --fail-on-regression.
-// A second of load is enough: the verdict reads the samples' spread, not their number. The merges run in this process.
+// Two real segments (on the user's k6 when installed, else the built-in engine in this process) of a tiny script whose
+// thresholds hold, then `dialtone merge` judged against a history whose nights were ten times faster: the verdict must
+// say regressed, and exit 6 only under --fail-on-regression. A second of load is enough: the verdict reads the samples'
+// spread, not their number. The merges run through dialtone's main in this process.
 const SCRIPT = `
 import { Trend } from 'k6/metrics';
 const t = new Trend('merge_latency', true);
@@ -37,16 +37,9 @@ beforeAll(async () => {
   await Promise.all(
     segs.map(async (dir, i) => {
       mkdirSync(dir, { recursive: true });
-      const args = [
-        'run',
-        '-q',
-        '--summary-export',
-        join(dir, 'summary.json'),
-        ...segmentArgs({ index: i + 1, count: 2 }),
-        '--out',
-        `json=${join(dir, RAW_FILE)}`,
-      ];
-      await promisify(execFile)(runner.command, [...runner.args, ...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
+      const args = ['-q', '--summary-export', join(dir, 'summary.json'), ...segmentArgs({ index: i + 1, count: 2 }), '--out', `json=${join(dir, RAW_FILE)}`];
+      const run = await runOnEngine(runner, [...args, join(base, 'script.js')], dir);
+      expect(run.code, run.stderr).toBe(0);
       const result = {
         scenario: 'merge-cli',
         profile: 'smoke',

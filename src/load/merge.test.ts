@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runOnEngine } from '../../tests/engine-segment.js';
 import { ROOT } from '../cli/root.js';
 import { percentile } from '../core/percentile.js';
 import type { K6Summary } from '../core/summary.js';
@@ -14,7 +13,7 @@ import { mergeSegments, readSegment } from './merge.js';
 import { histogramsOfRaw } from './raw-histograms.js';
 
 // A tiny real script: one trend with an op-tagged submetric, a counter and a rate, under an arrival-rate executor that
-// the engine (the user's k6 when installed, else the built-in one) splits across execution segments.
+// the engine (the user's k6 when installed, else the built-in one, in this process) splits across execution segments.
 const SCRIPT = `
 import { Counter, Rate, Trend } from 'k6/metrics';
 const t = new Trend('merge_latency', true);
@@ -31,7 +30,6 @@ export default function () {
   r.add(Math.random() < 0.5);
 }`;
 
-const exec = promisify(execFile);
 let dirs: string[] = [];
 
 /** Reads a segment's raw JSON output directly: every Point of one metric, optionally of one op. */
@@ -53,7 +51,6 @@ beforeAll(async () => {
   await Promise.all(
     dirs.map(async (dir, i) => {
       const args = [
-        'run',
         '-q',
         '--no-color',
         '--summary-export',
@@ -63,11 +60,9 @@ beforeAll(async () => {
         `json=${join(dir, RAW_FILE)}`,
       ];
       mkdirSync(dir, { recursive: true });
-      await exec(engine.command, [...engine.args, ...args, join(base, 'script.js')], { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }).catch(
-        (e: { code?: number }) => {
-          if (e.code !== 99) throw e; // merge_ok's threshold fails on purpose
-        },
-      );
+      const run = await runOnEngine(engine, [...args, join(base, 'script.js')], dir);
+      // merge_ok's threshold fails on purpose
+      if (run.code !== 99) throw new Error(`the segment exited ${run.code}: ${run.stderr}`);
       writeFileSync(join(dir, 'result.json'), JSON.stringify({ scenario: 'merge-test', duration_ms: 2000, k6_exit_code: 99 }));
     }),
   );
