@@ -5,8 +5,6 @@ import { build } from 'esbuild';
 import { BlockingRefusal, rewriteBlocking } from './blocking.js';
 import { locator } from './script.js';
 
-export { compileScript, opener, type ScriptExports, type ScriptFactory, type ScriptGlobals, scriptFrame, scriptStack } from './script.js';
-
 /** A script made ready to run: its code, and the k6 calls in it that send (empty when it sends nothing). */
 export interface Bundle {
   readonly code: string;
