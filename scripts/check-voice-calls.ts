@@ -11,38 +11,23 @@
 //     the same against voice.reply=fixed:800ms: the callers' own bias, p50 and p95 less 800 ms.
 //   node --import tsx scripts/check-voice-calls.ts capacity [--known 12]
 //     dialtone capacity voice-calls --model closed against --capacity voice=N (N calls at once): known, found, error.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { spawnTarget } from '../src/fuzz/target-process.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DIALTONE = join(ROOT, 'bin', 'dialtone.mjs');
 const SPEC = { p50: 800, p95: 1500 };
 
-async function target(dir: string, extra: string[]): Promise<{ profile: string; stop: () => void }> {
-  const profile = join(dir, 'ref.json');
-  const child = spawn(process.execPath, [DIALTONE, 'target', '--profile-out', profile, '--no-voice-client-page', ...extra], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('profile:')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`the target exited ${code}`)));
-  });
-  return { profile, stop: () => child.kill('SIGTERM') };
-}
-
 async function latency(calls: number, seconds: number, fixed = false): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-voice-latency-'));
   const spec = fixed ? `voice.reply=fixed:${SPEC.p50}ms` : `voice.reply=lognormal:p50=${SPEC.p50}ms,p95=${SPEC.p95}ms`;
-  const t = await target(dir, ['--latency', spec]);
+  const t = await spawnTarget(join(dir, 'ref.json'), 30_000, [], ['--no-voice-client-page', '--latency', spec]);
   try {
-    const args = ['load', 'voice-calls', '--target', t.profile, '--engine', 'builtin', '--workload', 'nightly'];
+    const args = ['load', 'voice-calls', '--target', t.profilePath, '--engine', 'builtin', '--workload', 'nightly'];
     spawnSync(process.execPath, [DIALTONE, ...args, '--rate', String(calls), '--duration', `${seconds}s`, '--report-dir', dir], { stdio: 'inherit' });
     const m = JSON.parse(readFileSync(join(dir, 'load', 'voice-calls', 'result.json'), 'utf8')).metrics;
     const turns = JSON.parse(readFileSync(join(dir, 'load', 'voice-calls', 'summary.json'), 'utf8')).metrics.voice_call_turns?.count;
@@ -61,7 +46,7 @@ async function latency(calls: number, seconds: number, fixed = false): Promise<v
     }
     console.log(`${turns} turns measured; report: ${join(dir, 'load', 'voice-calls', 'index.html')}`);
   } finally {
-    t.stop();
+    await t.stop();
   }
 }
 

@@ -5,7 +5,6 @@
 //
 //   node --cpu-prof --cpu-prof-dir=/tmp/voice-prof --import tsx scripts/profile-voice-calls.ts --calls 40 --seconds 30
 //   node --import tsx scripts/profile-voice-calls.ts --summarize /tmp/voice-prof
-import { spawn } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,30 +13,19 @@ import { parseArgs } from 'node:util';
 import { placeCall } from '../src/engine/modules/voice/caller.js';
 import { Pacer } from '../src/engine/modules/voice/pacer.js';
 import { callerVoice, FRAME_MS } from '../src/engine/modules/voice/utterance.js';
+import { spawnTarget } from '../src/fuzz/target-process.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-
-async function startTarget(dir: string): Promise<{ webrtcUrl: string; token: string; stop: () => void }> {
-  const profile = join(dir, 'ref.json');
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), 'target', '--profile-out', profile, '--no-voice-client-page'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('profile:')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`the target exited ${code}`)));
-  });
-  const p = JSON.parse(readFileSync(profile, 'utf8')) as { hosts: { webrtc_url: string } };
+/** A reference target in a process of its own, with the voice URL and token a caller needs. */
+async function startTarget(dir: string): Promise<{ webrtcUrl: string; token: string; stop: () => Promise<void> }> {
+  const t = await spawnTarget(join(dir, 'ref.json'), 30_000, [], ['--no-voice-client-page']);
+  const p = JSON.parse(readFileSync(t.profilePath, 'utf8')) as { hosts: { webrtc_url: string } };
   const env = Object.fromEntries(
     readFileSync(join(dir, 'ref.env'), 'utf8')
       .split('\n')
       .filter((l) => l.includes('='))
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
-  return { webrtcUrl: p.hosts.webrtc_url, token: env.DIALTONE_REF_VOICE_AUTH_TOKEN ?? '', stop: () => child.kill('SIGTERM') };
+  return { webrtcUrl: p.hosts.webrtc_url, token: env.DIALTONE_REF_VOICE_AUTH_TOKEN ?? '', stop: t.stop };
 }
 
 /** Categories of a profile node, by the script it runs in or its name; the first that matches. */
@@ -126,7 +114,7 @@ async function main(): Promise<void> {
       `${ok} of ${calls} calls ok, ${turns} turns answered in ${wall.toFixed(1)} s; caller CPU ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores`,
     );
   } finally {
-    target.stop();
+    await target.stop();
   }
 }
 

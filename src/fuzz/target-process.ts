@@ -22,15 +22,21 @@ export interface TargetProcess {
 
 /**
  * Starts `node bin/dialtone.mjs target --profile-out PROFILE` and resolves once it has written its profile. `nodeFlags`
- * go to that node before the script (the soak's heap settings).
+ * go to that node before the script (the soak's heap settings); `targetArgs` to `dialtone target` (`--latency`, say).
  *
  * @example
  * const t = await spawnTarget('/tmp/fuzz/target.json');
  * console.log(t.rssMb());
  * await t.stop();
  */
-export function spawnTarget(profilePath: string, timeoutMs = 30_000, nodeFlags: readonly string[] = []): Promise<TargetProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, BIN, 'target', '--profile-out', profilePath], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnTarget(
+  profilePath: string,
+  timeoutMs = 30_000,
+  nodeFlags: readonly string[] = [],
+  targetArgs: readonly string[] = [],
+): Promise<TargetProcess> {
+  const args = [...nodeFlags, BIN, 'target', '--profile-out', profilePath, ...targetArgs];
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let exited: string | undefined;
   const keep = (c: Buffer) => {
