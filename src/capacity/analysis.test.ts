@@ -130,6 +130,35 @@ describe('capacity analysis', () => {
     expect(a.knee?.reason).toBe('24.3 of the 30.0 messages/s sent were answered, below 90%');
     expect(a.interval).toMatchObject({ low: 2, high: 3 });
   });
+
+  describe('a voice-calls closed model', () => {
+    const closed = { ...DEFAULT_SEARCH, closed: { messageRate: 0.25 } };
+    /** `n` calls held, each taking a turn every 4 s; `answered` turns a second answered, turn latency p95 `p95` ms. */
+    const calls = (n: number, answered: number, p95 = 900) =>
+      step(n, {
+        throughput: answered / 0.25,
+        concurrency: n,
+        latency: { voice_call_turn_latency: { p50: p95 * 0.8, p95, p99: p95 * 1.2 } },
+        thresholds: [{ metric: 'voice_call_turn_latency', expression: 'p(95)<2000', passed: p95 < 2000, value: p95 }],
+        slo_held: p95 < 2000,
+        messages: { offered_per_s: n * 0.25, answered_per_s: answered },
+      });
+
+    it('speaks of calls held and turns taken when the answered turns fell behind, never of messages or sessions', () => {
+      const a = analyse([calls(4, 1), calls(8, 2), calls(16, 3), calls(12, 2.6)], closed, 'voice-calls');
+      expect(a.max_sustainable_rate).toBe(8);
+      expect(a.limit_reason).toBe('with 12 held the target broke no SLO but answered only 2.6 of the 3.0 turns/s taken (a queue was growing)');
+      expect(a.knee?.reason).toBe('2.6 of the 3.0 turns/s taken were answered, below 90%');
+      expect(JSON.stringify(a)).not.toMatch(/messages|sessions/);
+    });
+
+    it('names the calls held when turn latency grew faster than they did', () => {
+      const a = analyse([calls(2, 0.5, 400), calls(4, 1, 500), calls(8, 2, 1800), calls(16, 4, 2600)], closed, 'voice-calls');
+      expect(a.knee).toEqual({ rate: 8, reason: 'p95 grew 4.5× while the calls held grew 4.0×' });
+      expect(a.limit_reason).toBe('with 16 held the target broke voice_call_turn_latency p(95)<2000 (2600.00)');
+      expect(JSON.stringify(a)).not.toMatch(/messages|sessions/);
+    });
+  });
 });
 
 describe('the step wrapper', () => {

@@ -2,6 +2,7 @@
 // limited the run. When the load generator saturated first, no target capacity is given.
 import { generatorSaturation, held, type SearchOptions } from './search.js';
 import type { StepResult } from './step.js';
+import { answeredOf, type ClosedWork, closedWorkOf } from './units.js';
 import { fitUsl, type UslFit } from './usl.js';
 
 /** The latency SLO the plots draw: the first trend threshold of the form p(NN)<X. */
@@ -94,12 +95,18 @@ export function latencySlo(steps: readonly StepResult[]): LatencySlo | null {
 
 const p95Of = (s: StepResult, slo: LatencySlo | null) => (slo ? s.latency[slo.metric]?.p95 : undefined);
 
+/** The closed model whose words reasons use when no scenario is named: messaging-sockets, the first one. */
+const FIRST_CLOSED = 'messaging-sockets';
+
 /**
  * The knee: the first step (by offered rate) where throughput falls below 90 % of the offered rate,
  * or where the SLO metric's p95 has grown faster than the offered rate since the lightest step
- * (superlinear). Null when every step followed linearly.
+ * (superlinear). Null when every step followed linearly. A closed model's steps are read in `work`'s words.
+ *
+ * @example
+ * findKnee(steps, latencySlo(steps), closedWorkOf('voice-calls'))?.reason; // '1.9 of the 3.0 turns/s taken were answered, below 90%'
  */
-export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): CapacityAnalysis['knee'] {
+export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null, work: ClosedWork = closedWorkOf(FIRST_CLOSED)): CapacityAnalysis['knee'] {
   const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
   const base = sorted[0];
   const baseP95 = base ? p95Of(base, slo) : undefined;
@@ -108,15 +115,16 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): 
       return {
         rate: s.offered_rate,
         reason: s.messages
-          ? `${s.messages.answered_per_s.toFixed(1)} of the ${s.messages.offered_per_s.toFixed(1)} messages/s sent were answered, below ${THROUGHPUT_FOLLOWS * 100}%`
+          ? `${answeredOf(work, s.messages)} were answered, below ${THROUGHPUT_FOLLOWS * 100}%`
           : `throughput ${s.throughput.toFixed(2)}/s fell below ${THROUGHPUT_FOLLOWS * 100}% of the offered ${s.offered_rate.toFixed(2)}/s`,
       };
     }
     const p95 = p95Of(s, slo);
     if (base && baseP95 && p95 && p95 / baseP95 > s.offered_rate / base.offered_rate) {
+      const grew = s.messages ? `${work.held} held` : 'offered rate';
       return {
         rate: s.offered_rate,
-        reason: `p95 grew ${(p95 / baseP95).toFixed(1)}× while the ${s.messages ? 'sessions held' : 'offered rate'} grew ${(s.offered_rate / base.offered_rate).toFixed(1)}×`,
+        reason: `p95 grew ${(p95 / baseP95).toFixed(1)}× while the ${grew} grew ${(s.offered_rate / base.offered_rate).toFixed(1)}×`,
       };
     }
   }
@@ -124,17 +132,19 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null): 
 }
 
 /**
- * Analyses a search's steps.
+ * Analyses a search's steps; a closed model's reasons name what `scenario` holds and the work each held one does.
  *
  * @example
- * const a = analyse(outcome.steps, DEFAULT_SEARCH);
+ * const a = analyse(outcome.steps, DEFAULT_SEARCH, 'chat-turns');
  * a.limited_by === 'target' ? a.max_sustainable_rate : null;
  */
 export function analyse(
   steps: readonly StepResult[],
   o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare' | 'machineBusyLimit' | 'closed'>,
+  scenario = FIRST_CLOSED,
 ): CapacityAnalysis {
-  // Where a step stood: an arrival rate, or (the closed model) the sessions held.
+  const work = closedWorkOf(scenario);
+  // Where a step stood: an arrival rate, or (the closed model) how many it held.
   const at = (s: StepResult) => (o.closed ? `with ${s.offered_rate} held` : `at ${s.offered_rate.toFixed(2)}/s`);
   const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
   const saturation = (s: StepResult) => generatorSaturation(s, o);
@@ -146,6 +156,7 @@ export function analyse(
   const knee = findKnee(
     steps.filter((s) => saturation(s) === undefined),
     slo,
+    work,
   );
   const heldBelow = (limit: number) => sorted.filter((s) => s.offered_rate < limit && held(s, o) && saturation(s) === undefined).at(-1)?.offered_rate ?? null;
   if (!firstBroken) {
@@ -179,7 +190,7 @@ export function analyse(
     const { messages } = firstBroken;
     failed.push(
       messages
-        ? `no SLO but answered only ${messages.answered_per_s.toFixed(1)} of the ${messages.offered_per_s.toFixed(1)} messages/s sent (a queue was growing)`
+        ? `no SLO but answered only ${answeredOf(work, messages)} (a queue was growing)`
         : `no SLO but completed only ${firstBroken.throughput.toFixed(2)}/s of the offered ${firstBroken.offered_rate.toFixed(2)}/s (a queue was growing)`,
     );
   }

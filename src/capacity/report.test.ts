@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderSvg } from '../report/chart.js';
+import { analyse } from './analysis.js';
 import { throughputChart } from './charts.js';
-import { capacityPage, noHeadroom } from './report.js';
+import { capacityPage, heldAt, noHeadroom, verdict } from './report.js';
 import type { CapacityResult } from './result.js';
 import { DEFAULT_SEARCH } from './search.js';
 import type { StepResult } from './step.js';
+import { closedWorkOf, searchDefaultsFor } from './units.js';
 
 /** A step that held its SLOs at `offered`, completing `throughput` a second. */
 const step = (index: number, offered: number, throughput: number): StepResult => ({
@@ -105,6 +107,61 @@ describe('the capacity page', () => {
   it('names the engine that ran the steps', async () => {
     expect(await capacityPage(result(0.9))).toContain('engine dialtone built-in engine v0.1.0');
     expect(await capacityPage({ ...result(0.9), engine: { kind: 'k6', version: 'k6 v2.2.0 (go1.25.1, linux/amd64)' } })).toContain('engine k6 v2.2.0');
+  });
+});
+
+/**
+ * A closed-model search of `scenario` as run.ts puts it together: `held` at each step with `sockets` × `rate` work a
+ * second each, `answered` of it answered, analysed in the scenario's words.
+ */
+function closedResult(scenario: string, sockets: number, rate: number, steps: readonly (readonly [held: number, answered: number])[]): CapacityResult {
+  const search = { ...searchDefaultsFor(scenario, true), closed: { messageRate: rate } };
+  const held = steps.map(([n, answered], i) => ({
+    ...step(i, n, answered / (sockets * rate)),
+    concurrency: n,
+    messages: { offered_per_s: n * sockets * rate, answered_per_s: answered },
+  }));
+  return {
+    ...result(0.9),
+    scenario,
+    unit: closedWorkOf(scenario).held,
+    model: { kind: 'closed', sockets, message_rate_per_socket: rate },
+    search,
+    analysis: analyse(held, search, scenario),
+    steps: held,
+  };
+}
+
+describe('a closed-model report', () => {
+  it('says what messaging-sockets held and at what message rate, as it always has', () => {
+    const r = closedResult('messaging-sockets', 10, 1, [
+      [1, 9.8],
+      [2, 19.8],
+      [4, 23.5],
+      [3, 24.3],
+    ]);
+    expect(heldAt(r)).toBe(
+      ' Closed model: sessions held for a whole step each, 10 sockets to one, every socket sending 1.00 messages/s (10.0 messages/s a session); ' +
+        'with 2 held, 19.8 of the 20.0 messages/s sent were answered in full.',
+    );
+  });
+
+  it('says a voice-calls search held calls taking turns, and never speaks of messages, sessions or sockets', async () => {
+    const r = closedResult('voice-calls', 1, 0.25, [
+      [4, 1],
+      [8, 2],
+      [16, 3],
+      [12, 2.6],
+    ]);
+    expect(verdict(r)).toBe(
+      'Sustains 8 calls held with every SLO held; with 12 held the target broke no SLO but answered only 2.6 of the 3.0 turns/s taken (a queue was growing). ' +
+        "The boundary lies between 8 and 12 calls held (20.0 % either side of 10.0; one step each, the search's bracket). " +
+        'Too wide to plan on (over 25 % of its low end): plan on 8 calls held, or search again with --repeats. ' +
+        'Closed model: calls held for a whole step each, every call taking 0.25 turns/s; with 8 held, 2.0 of the 2.0 turns/s taken were answered in full.',
+    );
+    const html = await capacityPage(r);
+    expect(html).toContain('2.6 of the 3.0 turns/s taken were answered, below 90%');
+    expect(html).not.toMatch(/messages|sessions|socket/i);
   });
 });
 

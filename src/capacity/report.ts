@@ -16,6 +16,7 @@ import type { SearchOverTime } from './over-time.js';
 import { type CapacityResult, perOf } from './result.js';
 import { keptUp } from './search.js';
 import type { StepResult } from './step.js';
+import { answeredOf, closedWorkOf } from './units.js';
 import { USL_R2_TRUSTED } from './usl.js';
 
 const num = (v: number | undefined | null, digits = 2) => (v === undefined || v === null || !Number.isFinite(v) ? '' : v.toFixed(digits));
@@ -89,7 +90,7 @@ export function intervalText(i: BoundaryInterval, per: string, digits = 2): stri
 export function verdict(r: CapacityResult): string {
   const a = r.analysis;
   const per = perOf(r);
-  // Sessions held are whole.
+  // What a closed model holds is whole.
   const n = (x: number | null | undefined) => num(x, r.model ? 0 : 2);
   if (r.interrupted) {
     const last = r.steps.filter((s) => s.slo_held).at(-1);
@@ -122,19 +123,19 @@ export function playedText(r: Pick<CapacityResult, 'workload' | 'unit'>): string
   return `Workload learned from ${w.file}: ${r.unit} arrive at the rate searched (an open model), each turn waits for the answer and a think time drawn from the model (median ${num(w.think_time_p50_s, 1)} s), turns per conversation drawn too (median ${num(w.turns_p50, 0)}); a step's load was delivered when the ${r.unit} it started kept up with those asked.`;
 }
 
-/** What the closed model held and at what message rate: one sentence, empty for an arrival-rate search. */
+/**
+ * What the closed model held and at what pace, in its scenario's words (src/capacity/units.ts): one sentence, empty for
+ * an arrival-rate search.
+ *
+ * @example
+ * heldAt(voiceResult); // ' Closed model: calls held for a whole step each, every call taking 0.25 turns/s; with 12 held, 2.9 of the 3.0 turns/s taken …'
+ */
 export function heldAt(r: CapacityResult): string {
   if (!r.model) return '';
-  const { sockets, message_rate_per_socket: rate } = r.model;
+  const work = closedWorkOf(r.scenario);
   const best = r.steps.filter((s) => s.offered_rate === r.analysis.max_sustainable_rate).at(-1)?.messages;
-  const answered = best
-    ? `; with ${num(r.analysis.max_sustainable_rate, 0)} held, ${num(best.answered_per_s, 1)} of the ${num(best.offered_per_s, 1)} messages/s sent ` +
-      `were answered in full`
-    : '';
-  return (
-    ` Closed model: ${r.unit} held for a whole step each, ${sockets} sockets to one, every socket sending ${num(rate, 2)} messages/s ` +
-    `(${num(sockets * rate, 1)} messages/s a session)${answered}.`
-  );
+  const answered = best ? `; with ${num(r.analysis.max_sustainable_rate, 0)} held, ${answeredOf(work, best)} were answered in full` : '';
+  return ` Closed model: ${r.unit} held for a whole step each, ${work.pace(r.model.sockets, r.model.message_rate_per_socket)}${answered}.`;
 }
 
 async function svg(spec: Parameters<typeof import('../report/chart.js')['renderSvg']>[0] | undefined): Promise<string> {

@@ -53,7 +53,7 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
   const started = new Date().toISOString();
   const outcome = await searchCapacity((plan) => runStep(ctx, plan), o.search, o.onStep);
   const cut = outcome.stopped === 'interrupted' ? interruption() : undefined;
-  const analysis = analyse(outcome.steps, o.search);
+  const analysis = analyse(outcome.steps, o.search, o.scenario);
   const found: CapacityResult = {
     tool_version: DIALTONE_VERSION,
     scenario: o.scenario,

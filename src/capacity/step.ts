@@ -91,8 +91,9 @@ export interface StepResult {
   readonly k6_exit_code: number;
   readonly wall_s: number;
   /**
-   * The closed model: messages a second offered (held × sockets × rate per socket) and answered in full in the steady
-   * part. `offered_rate` is then the number held and `throughput` the answered messages in units of held ones.
+   * The closed model: its work a second (messages, or a held call's turns: closedWork in src/capacity/units.ts) offered
+   * (held × sockets × rate per socket) and answered in full in the steady part. `offered_rate` is then the number held
+   * and `throughput` the answered work in units of held ones.
    */
   readonly messages?: { readonly offered_per_s: number; readonly answered_per_s: number };
   /**

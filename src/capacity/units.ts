@@ -4,6 +4,7 @@
 
 import type { LearnedWorkload } from '../load/config.js';
 import { DEFAULT_SEARCH, type SearchOptions } from './search.js';
+import type { StepResult } from './step.js';
 
 export interface ScenarioUnit {
   /** What one iteration is, plural: the unit of the offered rate. */
@@ -19,6 +20,23 @@ export interface ScenarioUnit {
   readonly search?: Partial<SearchOptions>;
   /** The closed model's search defaults where CLOSED_SEARCH's do not fit (a held call takes a turn every few seconds). */
   readonly closedSearch?: Partial<SearchOptions>;
+  /** What the closed model holds and the work each held one does, for a scenario that has a closed model. */
+  readonly closedWork?: ClosedWork;
+}
+
+/**
+ * The closed model's words: a step's `messages` count the held ones' work (offered and answered a second) whatever that
+ * work is, so the reasons and the report name it from here.
+ */
+export interface ClosedWork {
+  /** What one VU holds, plural, as the scenario's closedModel says (`3 sessions held`). */
+  readonly held: string;
+  /** The work a held one does, plural, as its rate reads (`messages/s`). */
+  readonly work: string;
+  /** What the generator does with that work: messages are `sent`, turns `taken`. */
+  readonly done: string;
+  /** One held unit's pace, from the model's sockets each and rate a socket (its work a second is their product). */
+  readonly pace: (sockets: number, ratePerSocket: number) => string;
 }
 
 /**
@@ -28,7 +46,18 @@ export interface ScenarioUnit {
  */
 export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
   'chat-turns': { unit: 'conversations', surface: 'chat', requestsPerIteration: 7, search: { stepSeconds: 10, warmupSeconds: 3 } },
-  'messaging-sockets': { unit: 'sessions', surface: 'messaging', requestsPerIteration: 18, search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
+  'messaging-sockets': {
+    unit: 'sessions',
+    surface: 'messaging',
+    requestsPerIteration: 18,
+    search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 },
+    closedWork: {
+      held: 'sessions',
+      work: 'messages',
+      done: 'sent',
+      pace: (k, rate) => `${k} sockets to one, every socket sending ${rate.toFixed(2)} messages/s (${(k * rate).toFixed(1)} messages/s a session)`,
+    },
+  },
   // A call is polled for seconds until it ends: the warm-up outlasts one.
   'outbound-polling': { unit: 'calls', surface: 'calls', search: { startRate: 0.5, stepSeconds: 20, warmupSeconds: 8 } },
   // A walk reads the whole records window (dozens of pages), seconds here: a step must hold a dozen or more.
@@ -51,11 +80,34 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
     // A held call connects and hears the greeting in about 2 s, then takes a turn every 4 s: 30 s steps give each call
     // five or six turns in the steady part, and the last turn is answered within the graceful stop.
     closedSearch: { stepSeconds: 30, warmupSeconds: 6, gracefulStopSeconds: 10 },
+    // A held call's messages are its turns: taken at the message rate, answered as voice_call_turns counts them.
+    closedWork: { held: 'calls', work: 'turns', done: 'taken', pace: (k, rate) => `every call taking ${(k * rate).toFixed(2)} turns/s` },
   },
 };
 
 /** The unit of a scenario, `iterations` for one without a row. */
 export const unitOf = (scenario: string): ScenarioUnit => SCENARIO_UNITS[scenario] ?? { unit: 'iterations', surface: '' };
+
+/**
+ * The closed model's words for a scenario; one without a row (it has no closed model) gets its own unit and plain
+ * pieces of work, never another scenario's.
+ *
+ * @example
+ * closedWorkOf('voice-calls').work; // 'turns'
+ */
+export function closedWorkOf(scenario: string): ClosedWork {
+  const { unit, closedWork } = unitOf(scenario);
+  return closedWork ?? { held: unit, work: 'pieces of work', done: 'asked', pace: (k, rate) => `each asked for ${(k * rate).toFixed(2)} pieces of work/s` };
+}
+
+/**
+ * The work answered against the work offered a second, in the closed model's words.
+ *
+ * @example
+ * answeredOf(closedWorkOf('voice-calls'), { offered_per_s: 3, answered_per_s: 2.9 }); // '2.9 of the 3.0 turns/s taken'
+ */
+export const answeredOf = (w: ClosedWork, m: NonNullable<StepResult['messages']>): string =>
+  `${m.answered_per_s.toFixed(1)} of the ${m.offered_per_s.toFixed(1)} ${w.work}/s ${w.done}`;
 
 /**
  * The closed model's search defaults: one session held first, doubled; short steps, since a held session's work is
