@@ -23,7 +23,7 @@ const GAUGE_EVERY_MS = 1_000;
 /** How often a progress line goes to stderr. */
 const PROGRESS_EVERY_MS = 10_000;
 /** How long after the workers are told to start their schedules begin, so every worker has the message by then. */
-const START_AFTER_MS = 20;
+export const START_AFTER_MS = 20;
 
 /** What the workers share and what the handlers of their messages write to. */
 interface Drive {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseRunArgs } from '../cli.js';
 import type { EngineRun } from '../engine-process.js';
 import { EXIT, type RunArgs, runEngine } from '../run.js';
-import { type EngineIo, SYSTEM_CLOCK, type TextSink } from './io.js';
+import { type Clock, type EngineIo, SYSTEM_CLOCK, type TextSink } from './io.js';
 
 /** How a run in this process is started and asked to stop. */
 export interface InProcessOptions {
@@ -18,6 +18,10 @@ export interface InProcessOptions {
   /** SIGINT once the engine printed this (a script's console line, say): a signal at a point of the script's choosing. */
   readonly signalOn?: string;
   readonly dir?: string;
+  /** The clock the run reports its time on (its duration, rates, log lines, delayAbortEval); the system's when left out. */
+  readonly clock?: Clock;
+  /** Called after every write with everything written so far: a test's point to act on what the run printed. */
+  readonly onWrite?: (stdout: string, stderr: string) => void;
 }
 
 /** A stream that keeps what is written to it and tells `heard` after each write. */
@@ -64,6 +68,7 @@ export async function runArgv(argv: readonly string[], o: InProcessOptions & { r
   const sigint = () => setImmediate(() => signals.emit('SIGINT'));
   let armed = false;
   const heard = () => {
+    o.onWrite?.(stdout.text, stderr.text);
     if (armed) return;
     if (o.signalAfterMs !== undefined && stdout.text.includes('scenarios:')) {
       armed = true;
@@ -77,7 +82,7 @@ export async function runArgv(argv: readonly string[], o: InProcessOptions & { r
   const stderr = capture(heard);
   // A run not ended by then is stopped as a SIGINT stops it, so a hang fails its test, not the file.
   const guard = o.guardMs === undefined ? undefined : setTimeout(sigint, o.guardMs);
-  const io: EngineIo = { stdout, stderr, env: o.env ?? {}, clock: SYSTEM_CLOCK, signals, cwd: o.dir };
+  const io: EngineIo = { stdout, stderr, env: o.env ?? {}, clock: o.clock ?? SYSTEM_CLOCK, signals, cwd: o.dir };
   try {
     return { code: await runParsed(argv, io), stdout: stdout.text, stderr: stderr.text };
   } finally {
