@@ -18,6 +18,6 @@ describe("the closed model's words", () => {
   it("give a scenario without a closed model its own unit, never another scenario's words", () => {
     const w = closedWorkOf('chat-turns');
     expect(w.held).toBe('conversations');
-    expect(`${answeredOf(w, { offered_per_s: 2, answered_per_s: 1 })} ${w.pace(1, 2)}`).not.toMatch(/messages|sessions|turns|sockets/);
+    expect(`${answeredOf(w, { offered_per_s: 2, answered_per_s: 1 })} ${w.pace(1, 2)} ${w.doing} ${w.rate}`).not.toMatch(/messages|sessions|turns|sockets/);
   });
 });

@@ -37,6 +37,10 @@ export interface ClosedWork {
   readonly done: string;
   /** One held unit's pace, from the model's sockets each and rate a socket (its work a second is their product). */
   readonly pace: (sockets: number, ratePerSocket: number) => string;
+  /** What the held ones are doing at a step's offered rate, as its progress line reads (`sending 5.0/s`). */
+  readonly doing: string;
+  /** What --message-rate counts for this scenario (`user messages a second per socket`). */
+  readonly rate: string;
 }
 
 /**
@@ -56,6 +60,8 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
       work: 'messages',
       done: 'sent',
       pace: (k, rate) => `${k} sockets to one, every socket sending ${rate.toFixed(2)} messages/s (${(k * rate).toFixed(1)} messages/s a session)`,
+      doing: 'sending',
+      rate: 'user messages a second per socket',
     },
   },
   // A call is polled for seconds until it ends: the warm-up outlasts one.
@@ -81,7 +87,14 @@ export const SCENARIO_UNITS: Readonly<Record<string, ScenarioUnit>> = {
     // five or six turns in the steady part, and the last turn is answered within the graceful stop.
     closedSearch: { stepSeconds: 30, warmupSeconds: 6, gracefulStopSeconds: 10 },
     // A held call's messages are its turns: taken at the message rate, answered as voice_call_turns counts them.
-    closedWork: { held: 'calls', work: 'turns', done: 'taken', pace: (k, rate) => `every call taking ${(k * rate).toFixed(2)} turns/s` },
+    closedWork: {
+      held: 'calls',
+      work: 'turns',
+      done: 'taken',
+      pace: (k, rate) => `every call taking ${(k * rate).toFixed(2)} turns/s`,
+      doing: 'taking turns at',
+      rate: 'turns a second per call',
+    },
   },
 };
 
@@ -97,7 +110,16 @@ export const unitOf = (scenario: string): ScenarioUnit => SCENARIO_UNITS[scenari
  */
 export function closedWorkOf(scenario: string): ClosedWork {
   const { unit, closedWork } = unitOf(scenario);
-  return closedWork ?? { held: unit, work: 'pieces of work', done: 'asked', pace: (k, rate) => `each asked for ${(k * rate).toFixed(2)} pieces of work/s` };
+  return (
+    closedWork ?? {
+      held: unit,
+      work: 'pieces of work',
+      done: 'asked',
+      pace: (k, rate) => `each asked for ${(k * rate).toFixed(2)} pieces of work/s`,
+      doing: 'asking for pieces of work at',
+      rate: 'pieces of work a second each',
+    }
+  );
 }
 
 /**

@@ -1,21 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../capacity/step.js';
 import { commandHelp } from '../help.js';
-import { offeredLine } from './capacity.js';
+import { spec as capacitySpec, offeredLine } from './capacity.js';
 import { spec as loadSpec } from './load.js';
 
 const step = (o: Partial<StepResult>): StepResult => ({ offered_rate: 20, throughput: 19.5, ...o }) as StepResult;
 
 describe("a capacity step's line", () => {
-  it('counts a held voice call as a call and a held messaging session as a session', () => {
-    const messages = { offered_per_s: 5, answered_per_s: 4.8 };
-    expect(offeredLine('voice-calls', true)(step({ messages }))).toBe('held 20 calls (sending 5.0/s, 4.8/s answered)');
+  const messages = { offered_per_s: 5, answered_per_s: 4.8 };
+
+  it('counts a held messaging session as a session sending messages, as it always read', () => {
     expect(offeredLine('messaging-sockets', true)(step({ messages }))).toBe('held 20 sessions (sending 5.0/s, 4.8/s answered)');
+  });
+
+  it('says a held voice call is a call taking turns, never a session sending messages', () => {
+    const line = offeredLine('voice-calls', true)(step({ messages }));
+    expect(line).toBe('held 20 calls (taking turns at 5.0/s, 4.8/s answered)');
+    expect(line).not.toMatch(/session|sending|message/);
   });
 
   it("gives an arrival rate in the scenario's own unit", () => {
     expect(offeredLine('voice-browser', false)(step({ offered_rate: 0.04, throughput: 0.04 }))).toBe('offered 0.04 browsers/s: throughput 0.04/s');
     expect(offeredLine('chat-turns', false)(step({}))).toBe('offered 20.00 conversations/s: throughput 19.50/s');
+  });
+});
+
+describe("capacity --help's --model and --message-rate", () => {
+  it('name every scenario with a closed model, what it holds and the work it does, in the words of its report', () => {
+    const help = commandHelp(capacitySpec).replace(/\s+/g, ' ');
+    expect(help).not.toContain('messaging-sockets only');
+    expect(help).toContain('messaging-sockets holds sessions, 10 sockets to one, every socket sending 1.00 messages/s (10.0 messages/s a session) by default');
+    expect(help).toContain('voice-calls holds calls, every call taking 0.25 turns/s by default');
+    expect(help).toContain('user messages a second per socket for messaging-sockets, turns a second per call for voice-calls.');
   });
 });
 

@@ -5,7 +5,7 @@ import { closedModelOf } from '../../capacity/prepare.js';
 import { perOf } from '../../capacity/result.js';
 import { DEFAULT_SEARCH, type SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
-import { SCENARIO_UNITS, searchDefaultsFor, unitOf } from '../../capacity/units.js';
+import { closedWorkOf, SCENARIO_UNITS, searchDefaultsFor, unitOf } from '../../capacity/units.js';
 import { EnvironmentError, EXIT, UsageError } from '../../errors.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
@@ -41,12 +41,25 @@ function searchDefault(field: NumericOption, text: (v: number) => string = Strin
   return `${text(DEFAULT_SEARCH[field])}${own.length ? ` (${own.join(', ')})` : ''}`;
 }
 
-/** --message-rate's default: each closed-model scenario's own. */
-function closedMessageRates(): string {
-  return Object.entries(SCENARIO_DEFAULTS)
-    .flatMap(([name, d]) => (d.closedModel ? [`${d.closedModel.messageRate} for ${name}`] : []))
-    .join(', ');
+/** The scenarios --model closed accepts (those whose defaults declare a closed model), with their words. */
+const CLOSED_SCENARIOS = Object.entries(SCENARIO_DEFAULTS).flatMap(([name, d]) =>
+  d.closedModel ? [{ name, model: d.closedModel, work: closedWorkOf(name) }] : [],
+);
+
+/** --model's help: what each closed-model scenario holds and its work's default pace, from src/capacity/units.ts. */
+function closedModelHelp(): string {
+  const each = CLOSED_SCENARIOS.map(({ name, model, work }) => `${name} holds ${work.held}, ${work.pace(model.sockets, model.messageRate)} by default`);
+  const how = 'each VU holds one for the whole step, its work asked at --message-rate';
+  const holds = 'a step holds when its SLOs hold and the work answered keeps up with the work asked';
+  return `closed searches how many are held at once, not an arrival rate: ${how}, and ${holds}. ${each.join('; ')}; other scenarios have no closed model.`;
 }
+
+/** --message-rate's help: what the rate counts for each closed-model scenario. */
+const messageRateHelp = (): string =>
+  `with --model closed, the pace of each held one's work: ${CLOSED_SCENARIOS.map(({ name, work }) => `${work.rate} for ${name}`).join(', ')}.`;
+
+/** --message-rate's default: each closed-model scenario's own. */
+const closedMessageRates = (): string => CLOSED_SCENARIOS.map(({ name, model }) => `${model.messageRate} for ${name}`).join(', ');
 
 export const spec = defineCommand({
   name: 'capacity',
@@ -122,14 +135,14 @@ export const spec = defineCommand({
     model: {
       type: 'string',
       choices: ['open', 'closed'],
-      help: "closed (messaging-sockets only) searches the number of sessions held instead of an arrival rate: each VU holds one session for the whole step, its 10 sockets open, each sending --message-rate user messages a second; a step holds when the replies' SLOs hold and the answered messages keep up with those sent.",
+      help: closedModelHelp(),
       default: 'open',
     },
     'message-rate': {
       type: 'string',
       value: 'N',
       kind: 'positive-number',
-      help: 'with --model closed, user messages a second per socket.',
+      help: messageRateHelp(),
       defaultText: closedMessageRates(),
     },
     workload: {
@@ -216,18 +229,19 @@ function closedOf(scenario: string, model: string | undefined, rate: number | un
 }
 
 /**
- * A step's load as the command prints it, in the scenario's own unit (src/capacity/units.ts; what a closed-model VU
- * holds, from the scenario's declaration): the arrival rate, or what was held and the turns it sent and had answered.
+ * A step's load as the command prints it, in the scenario's own words (src/capacity/units.ts): the arrival rate, or
+ * (the closed model) what was held and its work a second, asked and answered.
  *
  * @example
- * offeredLine('voice-calls', true)(step); // 'held 20 calls (sending 5.0/s, 4.8/s answered)'
+ * offeredLine('voice-calls', true)(step); // 'held 20 calls (taking turns at 5.0/s, 4.8/s answered)'
  */
 export function offeredLine(scenario: string, closed: boolean): (s: StepResult) => string {
   const { unit } = unitOf(scenario);
-  const held = closed ? closedModelOf(scenario).held : unit;
+  const work = closedWorkOf(scenario);
+  const held = closed ? work.held : unit;
   return (s) =>
     s.messages
-      ? `held ${s.offered_rate} ${held} (sending ${s.messages.offered_per_s.toFixed(1)}/s, ${s.messages.answered_per_s.toFixed(1)}/s answered)`
+      ? `held ${s.offered_rate} ${held} (${work.doing} ${s.messages.offered_per_s.toFixed(1)}/s, ${s.messages.answered_per_s.toFixed(1)}/s answered)`
       : s.conversations
         ? `asked ${s.offered_rate.toFixed(2)} conversations/s: started ${s.conversations.started_per_s.toFixed(2)}/s, completed ${s.conversations.completed_per_s.toFixed(2)}/s`
         : `offered ${s.offered_rate.toFixed(2)} ${unit}/s: throughput ${s.throughput.toFixed(2)}/s`;
