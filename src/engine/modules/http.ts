@@ -329,8 +329,11 @@ function parseSetCookie(line: string): ResponseCookie | undefined {
 /** k6/html's parseHTML, set when the script's modules load it (cheerio costs a worker time to load: only when used). */
 let htmlParser: ((html: string) => { find(selector: string): unknown }) | undefined;
 
-/** Lets `res.html()` parse with k6/html's `parseHTML`. */
-export function useHtmlParser(parse: (html: string) => { find(selector: string): unknown }): void {
+/**
+ * Lets `res.html()` parse with k6/html's `parseHTML`; `undefined` leaves it none again, as in a thread whose script
+ * never loaded k6/html (a test's in-process runs share one main thread).
+ */
+export function useHtmlParser(parse: ((html: string) => { find(selector: string): unknown }) | undefined): void {
   htmlParser = parse;
 }
 
