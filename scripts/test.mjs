@@ -2,7 +2,8 @@
 // npm test: typecheck and lint first, then unit and integration tests, the conformance gate with the defect self-test
 // against the reference target, and the real load runs (on the user's k6 when installed, else the built-in engine); last
 // the gate and the smoke loads on the other supported Node lines.
-// Prints one closing line "N passed, N failed" counting every test, case and defect.
+// Prints one closing line "N passed, N failed" counting every test, case and defect. With --quick it is `npm run
+// test:quick`: dist/, typecheck and lint, then the unit tests that start nothing heavy.
 //
 // Steps run in phases; the steps of a phase run side by side, each a process of its own, and a phase starts when the
 // one before it has passed. The timing-sensitive files run last, with nothing else of the suite beside them: their
@@ -72,17 +73,23 @@ const PHASES = {
   // long and starve each other's timed cases.
   'node-lines': [[`gate and smoke loads on Node ${Object.keys(NODE_LINES).join(' and ')}`, process.execPath, ['scripts/node-lines.mjs']]],
 };
+/**
+ * `npm run test:quick` (`--quick`), the inner loop: dist/, the static checks side by side, then vitest.quick.config.ts,
+ * the unit tests that start nothing heavy.
+ */
+const quickTests = ['run', '--config', 'vitest.quick.config.ts', '--reporter=default', '--reporter=json', '--outputFile.json=reports/unit/quick.json'];
+const QUICK = [PHASES.build, PHASES.static, [['tests: quick', bin('vitest'), quickTests]]];
 const only = process.argv.indexOf('--phase') > 0 ? process.argv[process.argv.indexOf('--phase') + 1] : undefined;
 if (only !== undefined && !(only in PHASES)) {
   console.error(`npm test: --phase must be one of ${Object.keys(PHASES).join(', ')}, got '${only}'`);
   removeScratch();
   process.exit(2);
 }
-const phases = only === undefined ? Object.values(PHASES) : [PHASES[only]];
+const phases = process.argv.includes('--quick') ? QUICK : only === undefined ? Object.values(PHASES) : [PHASES[only]];
 /** The vitest projects a step or lane runs, read off the steps' names (`tests: NAME`). */
 const projectsOf = (step) =>
   Array.isArray(step) ? (step[0].startsWith('tests: ') ? [step[0].slice('tests: '.length)] : []) : [...step.beside, step.next].flatMap(projectsOf);
-const vitestResults = Object.values(PHASES)
+const vitestResults = [...Object.values(PHASES), QUICK.at(-1)]
   .flat()
   .flatMap(projectsOf)
   .map((p) => `reports/unit/${p}.json`);
