@@ -152,6 +152,25 @@ export function judgeMetric(metric: string, tonight: NightMetric, baseline: read
 }
 
 /**
+ * A metric's values in the runs that recorded it (oldest first), and where each run stands in `runs`. A plain loop:
+ * with flatMap, judging a year of nights night by night spent most of its time building one-element arrays.
+ *
+ * @example
+ * seriesOf([{ p95: m(5) }, {}, { p95: m(7) }], 'p95'); // { at: [0, 2], values: [5, 7] }
+ */
+export function seriesOf(runs: readonly Readonly<Record<string, NightMetric>>[], name: string): { at: number[]; values: number[] } {
+  const at: number[] = [];
+  const values: number[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const m = runs[i]?.[name];
+    if (!m) continue;
+    at.push(i);
+    values.push(m.value);
+  }
+  return { at, values };
+}
+
+/**
  * Judges tonight's metrics against the earlier runs' (oldest first): the band against the last `band.baseline` runs
  * (a step caught the night it happens), the drift over the whole history (up to `DRIFT.history` runs: a slow creep the
  * band walks along with; since the newest pinned run when there is one), and each pinned baseline (the newest run carrying each `baseline_tag`). `labels` name
@@ -171,14 +190,7 @@ export function judge(
   if (window.length < band.minBaseline) {
     const metrics = Object.entries(tonight)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, t]) =>
-        judgeMetric(
-          name,
-          t,
-          window.flatMap((r) => (r[name] ? [r[name].value] : [])),
-          band,
-        ),
-      );
+      .map(([name, t]) => judgeMetric(name, t, seriesOf(window, name).values, band));
     return { status: 'no baseline', baselineRuns: window.length, metrics };
   }
   // The history the drift is looked for in: runs[i] is run start + i + 1 of the workload, tonight last.
@@ -199,18 +211,10 @@ export function judge(
   const metrics = Object.entries(tonight)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, t]): MetricVerdict => {
-      const banded = judgeMetric(
-        name,
-        t,
-        window.flatMap((r) => (r[name] ? [r[name].value] : [])),
-        band,
-      );
+      const banded = judgeMetric(name, t, seriesOf(window, name).values, band);
       // The metric's own series: the runs that recorded it.
-      const at = runs.flatMap((r, i) => (r[name] ? [i] : []));
-      const levels = levelsOf(
-        runs.flatMap((r) => (r[name] ? [r[name].value] : [])),
-        t.unit,
-      );
+      const { at, values } = seriesOf(runs, name);
+      const levels = levelsOf(values, t.unit);
       const drift = levelChange(levels, Math.max(0, at.indexOf(newestPin)), t, band);
       let tagWorse = false;
       for (const [tag, i] of tagged) {
