@@ -22,9 +22,9 @@ export default defineConfig({
           // Files share their worker's module cache instead of importing dialtone anew each, which halves the unit phase;
           // every file that fakes timers or spies restores them after itself.
           isolate: false,
-          // Two files at once at least: vitest's default (cores - 1) runs one at a time on a 2-core runner, and these
-          // files wait on the processes they start about as much as they compute.
-          maxWorkers: Math.max(2, availableParallelism() - 1),
+          // One file more than there are cores: these files wait on the processes, threads and timers they start about as
+          // much as they compute, and vitest's default (cores - 1) runs one at a time on a 2-core runner.
+          maxWorkers: availableParallelism() + 1,
           sequence: { groupOrder: 0 },
         },
       },

@@ -12,12 +12,13 @@ export default defineConfig({
       ...configDefaults.exclude,
       ...TIMING_SENSITIVE, // load runs, capacities, the engine's schedules (tests/timing-sensitive.ts)
       'src/engine/modules/browser.test.ts', // Chromium
+      'tests/k6-corpus.test.ts', // 37 k6 scripts run by the engine, three at a time: both cores for a quarter of a minute
     ],
     testTimeout: 120_000,
     globalSetup: ['tests/scratch-tmpdir.ts'],
     hookTimeout: 120_000,
-    // As the unit project of vitest.config.ts: files share their worker's module cache, two files at once at least.
+    // As the unit project of vitest.config.ts: files share their worker's module cache, one file more than cores.
     isolate: false,
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: availableParallelism() + 1,
   },
 });

@@ -33,8 +33,9 @@ interface Target {
 }
 
 /**
- * One target for the runs of a block (a target each made the probe of a busy machine time out), stopped after them once
- * it counted no new conversation over a second: by then no run of the block sends it any load.
+ * One target for every run of the file (a target each made the probe of a busy machine time out), stopped after them
+ * once it counted no new conversation over a second: by then no run sends it any load. Each run's engine was already
+ * seen gone (nothingLeft), and a load left running from an early block would still be sending at the end.
  */
 function sharedTarget(): Target {
   let target: TargetProcess | undefined;
@@ -138,14 +139,14 @@ async function nothingLeft(run: Run): Promise<void> {
   expect(processesMarked(run.mark)).toEqual([]);
 }
 
+const target = sharedTarget();
 const LOAD = ['load', 'chat-turns', '--workload', 'smoke', '--duration', '120s', '--engine', 'builtin'];
 const loadDir = (run: Run) => join(run.reports, 'load', 'chat-turns');
 const read = (path: string) => readFileSync(path, 'utf8');
 
-// Each case has its own mark and folders, so the cases of a block run side by side against the block's target; the
+// Each case has its own mark and folders, so the cases of a block run side by side against the file's target; the
 // blocks run one after another, so no more than three runs share the machine.
 describe('stopping dialtone load from outside with one signal', () => {
-  const target = sharedTarget();
   it.concurrent.each([
     ['SIGINT', 'to the process group, as Ctrl-C in a terminal'],
     ['SIGTERM', 'to dialtone alone, as CI cancelling a job'],
@@ -184,7 +185,6 @@ describe('stopping dialtone load from outside with one signal', () => {
 });
 
 describe('stopping dialtone load at once', () => {
-  const target = sharedTarget();
   it.concurrent('a second SIGTERM stops everything at once with exit 105', async () => {
     const run = startRun(target, LOAD);
     try {
@@ -222,7 +222,6 @@ const HOW = [
 const send = (run: Run, signal: string, how: string) => process.kill(how.includes('group') ? -run.pid : run.pid, signal);
 
 describe('stopping a capacity search from outside', () => {
-  const target = sharedTarget();
   it.concurrent.each(HOW)(
     '%s %s keeps the finished steps, claims no capacity and exits 105',
     async (signal, how) => {
@@ -267,7 +266,6 @@ describe('stopping a capacity search from outside', () => {
 });
 
 describe('stopping the gate from outside', () => {
-  const target = sharedTarget();
   it.concurrent.each(HOW)(
     '%s %s writes the report of the cases that finished, fails the gate and exits 105',
     async (signal, how) => {
@@ -298,7 +296,6 @@ describe('stopping the gate from outside', () => {
 });
 
 describe('stopping the gate under load from outside', () => {
-  const target = sharedTarget();
   it.concurrent.each(HOW)(
     '%s %s during the gate under load stops the load, writes the finished cases and the load so far marked interrupted, and exits 105',
     async (signal, how) => {

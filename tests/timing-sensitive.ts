@@ -19,7 +19,6 @@ export const TIMING_DRIVING: readonly string[] = [
   'tests/load-exit-codes.test.ts', // a run whose load was not delivered
   'tests/tls-e2e.test.ts', // every API scenario's smoke load over TLS: exit, figures, delivery, JUnit
   'tests/dialogues.test.ts', // chat-turns runs playing conversation scripts
-  'tests/control.test.ts', // a load run beside its control run
   'tests/target-dies.test.ts', // a run that must end on time when its target dies
   'tests/interrupt.test.ts', // load, a capacity search and the gate stopped by signals mid-run
   'tests/conformance-gate.test.ts', // the gate, then a smoke load delivered
@@ -35,6 +34,7 @@ export const TIMING_DRIVING: readonly string[] = [
 export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
   [
     'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered (22 %)
+    'tests/control.test.ts', // two smoke runs, the control first, each at 5 a second for 5 s (28 %)
   ],
   [
     'tests/capacity.test.ts', // two capacity searches at once: one within ±15 %, one limited by the load generator (33 % with four)
@@ -60,9 +60,6 @@ export const TIMING_AFTER_WAITS: readonly string[] = [
  */
 export const TIMING_ALONE: readonly string[] = [
   'tests/tls-voice-browser.test.ts', // the voice-browser smoke load over TLS: Chromium at 8 calls a browser, the limit
-  // The k6 compatibility corpus: three engine processes at a time take both cores; beside the driving lane they starved
-  // the waiting lanes' closed-model search of a step it holds alone. It judges counts only, so alone it is only faster.
-  'tests/k6-corpus.test.ts',
   // messaging searched as a closed model: its step at 80 % of the known capacity broke beside the heavier driving lane
   // (the engine's process tests), and held alone.
   'tests/capacity-closed.test.ts',
