@@ -7,9 +7,10 @@ import { dialtone } from './run-cli.js';
 
 // The closed model against the reference target at a known messaging capacity: the surface serves N pieces of work a
 // second (src/reference-target/capacity.ts), each client frame one of them. A held session sends 10 sockets × 1 message
-// a second, so N = 25 serves 2.5 sessions: 2 held keep up, 3 fall behind. The search counts whole sessions, so what it
-// states is the boundary between the most it held and the fewest it could not.
-const KNOWN = { perSecond: 25, messageRate: 1, sockets: 10 };
+// a second, so N = 15 serves 1.5 sessions: 1 held keeps up (at two thirds of the capacity, so it holds on a machine busy
+// with other tests), 2 fall behind. The search counts whole sessions, so what it states is the boundary between the
+// most it held and the fewest it could not.
+const KNOWN = { perSecond: 15, messageRate: 1, sockets: 10 };
 const SESSIONS = KNOWN.perSecond / (KNOWN.sockets * KNOWN.messageRate);
 
 describe('dialtone capacity messaging-sockets --model closed', () => {
@@ -25,9 +26,9 @@ describe('dialtone capacity messaging-sockets --model closed', () => {
         String(KNOWN.messageRate),
         '--capacity',
         `messaging=${KNOWN.perSecond}`,
-        // From 2 sessions: 2 hold, 4 fall behind, 3 fall behind: three steps bracket 2.5 (from 1 it took four).
+        // From 1 session: 1 holds, 2 fall behind: two steps bracket 1.5.
         '--start-rate',
-        '2',
+        '1',
         '--step',
         '10s',
         '--warmup',

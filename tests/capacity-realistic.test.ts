@@ -12,7 +12,7 @@ import { backgroundTarget, dialtone } from './run-cli.js';
 // conversation the same share of a step as at full scale (10 s conversations, 40 s steps), so the keep-up rule meets
 // the same statistics in a fifth of the time (76 s, not 257 s). The preset at full scale stays in tests/slos.test.ts and
 // `npm run bench:capacity -- --latency realistic`. The search must find the known capacity within 15 %, the tolerance
-// of the capacity search itself (tests/capacity.test.ts).
+// of the capacity search itself. This is the end-to-end search at a known capacity: its report is checked here too.
 const KNOWN_PER_S = 175;
 const KNOWN_CONVERSATIONS = KNOWN_PER_S / 7;
 const FIFTH_OF_REALISTIC = [
@@ -47,8 +47,20 @@ describe('dialtone capacity against a realistic agent', () => {
     expect(result.analysis.limited_by).toBe('target');
     const found = result.analysis.max_sustainable_rate as number;
     expect(Math.abs(found - KNOWN_CONVERSATIONS) / KNOWN_CONVERSATIONS, r.stdout).toBeLessThanOrEqual(0.15);
+    expect(r.stdout).toContain(`Sustains ${found.toFixed(2)} conversations/s with every SLO held`);
     expect(result.slos?.slo_set).toMatch(/^profile reference/);
     expect(result.slos?.entries.filter((e) => e.source === 'profile').map((e) => e.key)).toHaveLength(3);
-    expect(readFileSync(join(dir, 'capacity', 'chat-turns', 'index.html'), 'utf8')).toContain('<h2>SLOs: profile reference');
+    // capacity.json and the page name the engine that ran the steps.
+    expect(['k6', 'builtin']).toContain(result.engine.kind);
+    expect(result.engine.version).not.toBe('');
+    // The report: one CSV row per step, plots inlined as SVG, nothing fetched, the index links to it.
+    const csv = readFileSync(join(dir, 'capacity', 'chat-turns', 'steps.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toMatch(/^step,stage,offered_rate,throughput,/);
+    expect(csv).toHaveLength(result.steps.length + 1);
+    const page = readFileSync(join(dir, 'capacity', 'chat-turns', 'index.html'), 'utf8');
+    expect(page).toContain('<h2>SLOs: profile reference');
+    expect(page.match(/<svg/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(page).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain('href="capacity/chat-turns/index.html"');
   }, 330_000);
 });

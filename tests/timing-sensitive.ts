@@ -28,20 +28,23 @@ export const TIMING_DRIVING: readonly string[] = [
 
 /**
  * Files that mostly wait, in three lanes of about the same length, so every waiting file has ended, and the file that
- * must wait for that has too, about when the driving lane ends. The known-capacity searches (tests/capacity.test.ts)
- * stay within the search's ±15 % beside the lanes with one core kept busy on top, as they do alone.
+ * must wait for that has too, about when the driving lane ends. The known-capacity searches (capacity-closed, and
+ * capacity-realistic within ±15 %) hold beside the lanes with one core kept busy on top, as they do alone.
  */
 export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
   [
     'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered (22 %)
     'tests/control.test.ts', // two smoke runs, the control first, each at 5 a second for 5 s (28 %)
+    // messaging searched as a closed model: 1 and 2 sessions of 10 messages a second against a known 15 (12 %)
+    'tests/capacity-closed.test.ts',
   ],
   [
-    'tests/capacity.test.ts', // two capacity searches at once: one within ±15 %, one limited by the load generator (33 % with four)
+    'tests/capacity.test.ts', // a capacity search limited by the load generator: one VU (10 %)
     'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
   ],
   [
     'tests/traffic-roundtrip.test.ts', // a learned workload played and learned again: think times between turns (24 %)
+    'tests/capacity-realistic.test.ts', // a capacity search against a slow agent, within ±15 % of its known capacity (15 %)
   ],
 ];
 
@@ -60,15 +63,9 @@ export const TIMING_AFTER_WAITS: readonly string[] = [
  */
 export const TIMING_ALONE: readonly string[] = [
   'tests/tls-voice-browser.test.ts', // the voice-browser smoke load over TLS: Chromium at 8 calls a browser, the limit
-  // messaging searched as a closed model: its step at 80 % of the known capacity broke beside the heavier driving lane
-  // (the engine's process tests), and held alone.
-  'tests/capacity-closed.test.ts',
   // The voice-calls smoke load: its werift calls (DTLS, SRTP, Opus) take a core in bursts, and beside the lanes they
-  // starved the realistic search below.
+  // starved the realistic search (a waiting file) of a step below its known capacity.
   'tests/voice-calls.test.ts',
-  // A capacity search against a slow agent: beside the driving lane with the voice calls in it, a step below the known
-  // capacity could not keep up and the search came in low; it holds alone.
-  'tests/capacity-realistic.test.ts',
 ];
 
 /** The vitest project of each list, in the order a plain `vitest run` runs them (vitest.config.ts). */
