@@ -54,7 +54,9 @@ describe('dialtone capacity against a realistic agent', () => {
     expect(['k6', 'builtin']).toContain(result.engine.kind);
     expect(result.engine.version).not.toBe('');
     // The report: one CSV row per step, plots inlined as SVG, nothing fetched, the index links to it.
-    const csv = readFileSync(join(dir, 'capacity', 'chat-turns', 'steps.csv'), 'utf8').trim().split('\n');
+    const csv = readFileSync(join(dir, 'capacity', 'chat-turns', 'steps.csv'), 'utf8')
+      .trim()
+      .split('\n');
     expect(csv[0]).toMatch(/^step,stage,offered_rate,throughput,/);
     expect(csv).toHaveLength(result.steps.length + 1);
     const page = readFileSync(join(dir, 'capacity', 'chat-turns', 'index.html'), 'utf8');
