@@ -38,6 +38,8 @@ for (const [signal, code] of [
 // TypeScript 7, the native compiler, for its speed. TypeScript 5.9 stays installed as `typescript` for dependency-cruiser
 // (npm run layers), which reads TypeScript sources through its API.
 const TSC = `${root}node_modules/typescript-7/bin/tsc`;
+/** An incremental typecheck: what it learned is kept in node_modules/.cache/tsc, and the next run checks only what changed. */
+const incremental = (name) => ['--incremental', '--tsBuildInfoFile', `${root}node_modules/.cache/tsc/${name}.tsbuildinfo`];
 
 /** One vitest project, its results in `reports/unit/NAME.json`. */
 const vitest = (project) => [
@@ -59,8 +61,8 @@ const PHASES = {
   // dist/, the transpiled sources every process of the suite starts from (scripts/build.mjs), when a source is newer.
   build: [['build dist/', process.execPath, ['scripts/build.mjs']]],
   static: [
-    ['typecheck', process.execPath, [TSC, '-p', 'tsconfig.json']],
-    ['typecheck scenarios', process.execPath, [TSC, '-p', 'scenarios/tsconfig.json']],
+    ['typecheck', process.execPath, [TSC, '-p', 'tsconfig.json', ...incremental('main')]],
+    ['typecheck scenarios', process.execPath, [TSC, '-p', 'scenarios/tsconfig.json', ...incremental('scenarios')]],
     ['lint and format', bin('biome'), ['check', '.']],
   ],
   unit: [vitest('unit')],
