@@ -6,8 +6,8 @@
 // which no Node line changes, while the cases' own verdicts and the loads are what a line could break. Every process
 // these start runs on that binary too (process.execPath: the built-in engine, its workers, the reference target).
 //
-//   node scripts/node-lines.mjs --line 24     one line (npm test's node-lines phase runs each line as a step)
-//   node scripts/node-lines.mjs               every line, one after the other
+//   node scripts/node-lines.mjs --line 24     one line
+//   node scripts/node-lines.mjs               every line, one after the other (npm test's gate phase runs this)
 //
 // Exits 0 when every run passed, 1 when one did not, 2 on a line it does not know. DIALTONE_SKIP_NODE_LINES=1 skips
 // the lot (offline work); on a machine other than Linux x64 there is no binary to install, and it says so and skips.

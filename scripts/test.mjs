@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm test: typecheck and lint first, then unit and integration tests, the conformance gate with the defect self-test
-// against the reference target, and the real load runs (on the user's k6 when installed, else the built-in engine); last
-// the gate and the smoke loads on the other supported Node lines.
+// against the reference target beside the gate and the smoke loads on the other supported Node lines, and the real load
+// runs (on the user's k6 when installed, else the built-in engine).
 // Prints one closing line "N passed, N failed" counting every test, case and defect. With --quick it is `npm run
 // test:quick`: dist/, typecheck and lint, then the unit tests that start nothing heavy.
 //
@@ -66,14 +66,17 @@ const PHASES = {
     ['lint and format', bin('biome'), ['check', '.']],
   ],
   unit: [vitest('unit')],
-  gate: [['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']]],
+  // The gate with its defect self-test, and beside it the gate and the smoke loads again on each supported Node line
+  // besides this one (scripts/node-lines.mjs), one line after the other. Alone, the gate with its self-test leaves a
+  // third of the machine idle (waiting on its targets and timeouts), and so does a line's gate: side by side the two
+  // steps took 72 s, one after the other about 120. The self-test stays on this line: no Node line changes whether a
+  // case can fail.
+  gate: [
+    ['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']],
+    [`gate and smoke loads on Node ${Object.keys(NODE_LINES).join(' and ')}`, process.execPath, ['scripts/node-lines.mjs']],
+  ],
   timing: [vitest('timing'), then([vitest('timing-wait'), vitest('timing-wait-2'), vitest('timing-wait-3')], vitest('timing-after-waits'))],
   'timing-alone': [vitest('timing-alone')],
-  // The gate and the smoke loads again on each supported Node line besides this one (scripts/node-lines.mjs), last, so a
-  // failure on the machine's own line is found first. The defect self-test stays in the gate phase: no Node line changes
-  // whether a case can fail. One line after the other: a gate keeps both cores busy, so two side by side would take as
-  // long and starve each other's timed cases.
-  'node-lines': [[`gate and smoke loads on Node ${Object.keys(NODE_LINES).join(' and ')}`, process.execPath, ['scripts/node-lines.mjs']]],
 };
 /**
  * `npm run test:quick` (`--quick`), the inner loop: dist/, the static checks side by side, then vitest.quick.config.ts,
@@ -96,7 +99,7 @@ const vitestResults = [...Object.values(PHASES), QUICK.at(-1)]
   .flatMap(projectsOf)
   .map((p) => `reports/unit/${p}.json`);
 
-/** The gate's results: the machine's Node line's, then each other line's (the node-lines phase). */
+/** The gate's results: the machine's Node line's, then each other line's (scripts/node-lines.mjs, in the gate phase). */
 const gateResults = ['reports/conformance/results.json', ...Object.keys(NODE_LINES).map((line) => `reports/node-lines/${line}/conformance/results.json`)];
 
 // Results of an earlier run must never be counted as this run's.

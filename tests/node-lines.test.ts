@@ -48,9 +48,10 @@ describe('the supported Node lines', () => {
     expect(read('scripts/test.mjs')).toContain("['bin/dialtone.mjs', 'conformance', '--selftest']");
   });
 
-  it('are the last phase of npm test', () => {
-    const phases = read('scripts/test.mjs');
-    expect(phases).toContain("['scripts/node-lines.mjs']]],\n};");
+  it('run beside the gate and its self-test on the machine’s own line, in the gate phase of npm test', () => {
+    const gatePhase = /\n  gate: \[\n([^]*?)\n  \],\n/.exec(read('scripts/test.mjs'))?.[1] ?? '';
+    expect(gatePhase).toContain("['bin/dialtone.mjs', 'conformance', '--selftest']");
+    expect(gatePhase).toContain("['scripts/node-lines.mjs']");
   });
 
   it('put the image, dialtone’s own workflows and the workflows init writes on the active LTS', () => {
