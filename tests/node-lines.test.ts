@@ -49,7 +49,7 @@ describe('the supported Node lines', () => {
   });
 
   it('run beside the gate and its self-test on the machine’s own line, in the gate phase of npm test', () => {
-    const gatePhase = /\n  gate: \[\n([^]*?)\n  \],\n/.exec(read('scripts/test.mjs'))?.[1] ?? '';
+    const gatePhase = /\n {2}gate: \[\n([\s\S]*?)\n {2}\],\n/.exec(read('scripts/test.mjs'))?.[1] ?? '';
     expect(gatePhase).toContain("['bin/dialtone.mjs', 'conformance', '--selftest']");
     expect(gatePhase).toContain("['scripts/node-lines.mjs']");
   });
