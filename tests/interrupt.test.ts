@@ -85,14 +85,14 @@ interface Run {
  * `dialtone ARGS --target … --report-dir …` in a process group of its own, as a terminal's job, marked in its environment.
  * Without a target, no `--target` (the command starts its own); with `bare`, no `--report-dir` either (`dialtone target`).
  */
-function startRun(target: Target | undefined, args: string[], o: { bare?: boolean } = {}): Run {
+function startRun(target: Target | undefined, args: string[], o: { bare?: boolean; env?: NodeJS.ProcessEnv } = {}): Run {
   const work = mkdtempSync(join(tmpdir(), 'dialtone-interrupt-'));
   const mark = `DIALTONE_TEST_MARK_${randomUUID().replaceAll('-', '')}`;
   const reports = join(work, 'reports');
   const flags = [...(target ? ['--target', target.profilePath] : []), ...(o.bare ? [] : ['--report-dir', reports])];
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), ...args.map((a) => a.replace('{work}', work)), ...flags], {
     cwd: ROOT,
-    env: { ...process.env, K6_NO_USAGE_REPORT: 'true', [mark]: '1' },
+    env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...o.env, [mark]: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -182,6 +182,26 @@ describe('stopping dialtone load from outside with one signal', () => {
     },
     240_000,
   );
+});
+
+// A checkout whose dist/ is older than its sources runs them through tsx, whose esbuild service is a process of the
+// terminal's group: Ctrl-C stops it too, so whatever writes the report must be loaded before the signal can come.
+// tsx's cache is off here, as in a checkout whose sources just changed: every module it loads needs the service.
+describe('stopping dialtone load run from its sources', () => {
+  it('SIGINT to the process group, with tsx transpiling, still writes the run marked interrupted and exits 105', async () => {
+    const run = startRun(target, LOAD, { env: { DIALTONE_FROM_SOURCE: '1', TSX_DISABLE_CACHE: '1' } });
+    try {
+      await loadUnderWay(run);
+      process.kill(-run.pid, 'SIGINT');
+      expect(await run.exited, run.out() + run.err()).toBe(EXIT.interrupted);
+      await nothingLeft(run);
+      const result = JSON.parse(read(join(loadDir(run), 'result.json'))) as { interrupted?: { signal: string } };
+      expect(result.interrupted?.signal).toBe('SIGINT');
+      expect(read(join(loadDir(run), 'index.html'))).toMatch(/interrupted[\s\S]*SIGINT at /i);
+    } finally {
+      run.finish();
+    }
+  }, 240_000);
 });
 
 describe('stopping dialtone load at once', () => {

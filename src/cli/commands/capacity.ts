@@ -286,6 +286,9 @@ export async function capacity(argv: string[]): Promise<number> {
     import('../../capacity/report.js'),
     import('../target-session.js'),
     import('../../reference-target/server.js'),
+    // The report's plot renderer, which report.js loads when it draws: loaded before a stop signal can take tsx's
+    // esbuild service with it (run from the sources), so an interrupted search still draws its finished steps.
+    import('../../report/chart.js'),
   ]);
   const session = values.target
     ? await openTarget(values.target)

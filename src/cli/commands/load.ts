@@ -157,8 +157,10 @@ export async function runLoadCommand(
   }
   // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
-  // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
-  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
+  // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good. The page's plot renderer
+  // loads now too, as the report writers do: after Ctrl-C to the process group, tsx's esbuild service is gone (run from
+  // the sources) and an interrupted run could not load it to draw what ran.
+  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js'), import('../../report/chart.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
   catchInterrupts();
   const control = o.control ? await controlRun(o, reportDir, engine) : undefined;
