@@ -13,8 +13,6 @@
 
 /** Files that drive the machine: load generated at rate, the gate, Chromium, hostile traffic. */
 export const TIMING_DRIVING: readonly string[] = [
-  'src/engine/run.test.ts', // arrival-rate schedules, dropped iterations, gracefulStop, signals: the engine's runs on time
-  'src/reference-target/messaging/capacity.test.ts', // a messaging surface of known capacity, timed
   'tests/under-load.test.ts', // the gate under load, with the load delivered
   'tests/load-exit-codes.test.ts', // a run whose load was not delivered
   'tests/tls-e2e.test.ts', // every API scenario's smoke load over TLS: exit, figures, delivery, JUnit
@@ -37,8 +35,11 @@ export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
     'tests/control.test.ts', // two smoke runs, the control first, each at 5 a second for 5 s (28 %)
     // messaging searched as a closed model: 1 and 2 sessions of 10 messages a second against a known 15 (12 %)
     'tests/capacity-closed.test.ts',
+    'src/reference-target/messaging/capacity.test.ts', // a messaging surface of known capacity, timed (18 %)
   ],
   [
+    // arrival-rate schedules, dropped iterations, gracefulStop, signals: the engine's runs on time, in-process (21 %)
+    'src/engine/run.test.ts',
     'tests/capacity.test.ts', // a capacity search limited by the load generator: one VU (10 %)
     'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
   ],
