@@ -55,7 +55,7 @@ describe('capacity analysis', () => {
   });
 
   it('reports the highest rate that held below the first SLO breach, with the target as the limit', () => {
-    const a = analyse([step(1), step(2), step(4, broken), step(3)], DEFAULT_SEARCH);
+    const a = analyse([step(1), step(2), step(4, broken), step(3)], DEFAULT_SEARCH, 'chat-turns');
     expect(a.limited_by).toBe('target');
     expect(a.max_sustainable_rate).toBe(3);
     expect(a.first_broken_rate).toBe(4);
@@ -63,13 +63,13 @@ describe('capacity analysis', () => {
   });
 
   it('counts a step whose completions fell behind the offered rate as broken, though its SLOs held', () => {
-    const a = analyse([step(1), step(2), step(3, { throughput: 2.2 })], DEFAULT_SEARCH);
+    const a = analyse([step(1), step(2), step(3, { throughput: 2.2 })], DEFAULT_SEARCH, 'chat-turns');
     expect(a.max_sustainable_rate).toBe(2);
     expect(a.limit_reason).toContain('completed only 2.20/s of the offered 3.00/s');
   });
 
   it('names the load generator and gives no capacity when the engine dropped iterations while the SLOs held', () => {
-    const a = analyse([step(1), step(2, { dropped_iterations: 40, dropped_share: 0.13 }), step(4, broken)], DEFAULT_SEARCH);
+    const a = analyse([step(1), step(2, { dropped_iterations: 40, dropped_share: 0.13 }), step(4, broken)], DEFAULT_SEARCH, 'chat-turns');
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
     expect(a.limit_reason).toBe('at 2.00/s the engine dropped 13.0% of the offered iterations before the target broke an SLO; no target capacity is reported');
@@ -77,7 +77,7 @@ describe('capacity analysis', () => {
 
   it('names the load generator when it shares a saturated machine with the target, even on a step where an SLO broke', () => {
     // voice-browser on 2 cores: k6 and Chromium at 0.88 cores, the machine 98 % busy with the loopback target's work.
-    const a = analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.88, machine_busy: 0.98 })], DEFAULT_SEARCH);
+    const a = analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.88, machine_busy: 0.98 })], DEFAULT_SEARCH, 'chat-turns');
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
     expect(a.limit_reason).toBe(
@@ -85,24 +85,24 @@ describe('capacity analysis', () => {
         'target capacity is reported',
     );
     // A busy machine with a light generator is the target's doing: the generator could not have freed much.
-    expect(analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.2, machine_busy: 0.98 })], DEFAULT_SEARCH).limited_by).toBe('target');
+    expect(analyse([step(1), step(2, { ...broken, generator_cpu_cores: 0.2, machine_busy: 0.98 })], DEFAULT_SEARCH, 'chat-turns').limited_by).toBe('target');
   });
 
   it('names the load generator when its CPU ran out, even on a step where an SLO broke', () => {
-    const a = analyse([step(1), step(2, { ...broken, generator_cpu_cores: 1.4 })], DEFAULT_SEARCH);
+    const a = analyse([step(1), step(2, { ...broken, generator_cpu_cores: 1.4 })], DEFAULT_SEARCH, 'chat-turns');
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
   });
 
   it('blames the target when VUs ran out only because its SLO had already broken', () => {
-    const a = analyse([step(1), step(2, { ...broken, vus_in_use: 100, dropped_iterations: 30, dropped_share: 0.1 })], DEFAULT_SEARCH);
+    const a = analyse([step(1), step(2, { ...broken, vus_in_use: 100, dropped_iterations: 30, dropped_share: 0.1 })], DEFAULT_SEARCH, 'chat-turns');
     expect(a.limited_by).toBe('target');
     expect(a.max_sustainable_rate).toBe(1);
   });
 
   it('finds the knee where latency grows faster than the offered rate', () => {
     const slow = { latency: { 'http_req_duration{op:chat.respond}': { p50: 200, p95: 300, p99: 400 } } };
-    const a = analyse([step(1), step(2), step(3, slow), step(4, broken)], DEFAULT_SEARCH);
+    const a = analyse([step(1), step(2), step(3, slow), step(4, broken)], DEFAULT_SEARCH, 'chat-turns');
     expect(a.knee?.rate).toBe(3);
     expect(a.knee?.reason).toBe('p95 grew 5.0× while the offered rate grew 3.0×');
   });
@@ -110,9 +110,9 @@ describe('capacity analysis', () => {
   it('names the load generator when a learned step started fewer conversations than it asked while the SLOs held', () => {
     // Conversations start on schedule: fewer started than asked is the engine's, even with every completion kept up.
     const learned = (n: number, started: number) => step(n, { conversations: { started_per_s: started, completed_per_s: n } });
-    const delivered = analyse([learned(1, 1), learned(2, 2), learned(4, 4), step(8, broken)], DEFAULT_SEARCH);
+    const delivered = analyse([learned(1, 1), learned(2, 2), learned(4, 4), step(8, broken)], DEFAULT_SEARCH, 'chat-turns');
     expect(delivered).toMatchObject({ limited_by: 'target', max_sustainable_rate: 4 });
-    const a = analyse([learned(1, 1), learned(2, 2), learned(4, 3.2), step(8, broken)], DEFAULT_SEARCH);
+    const a = analyse([learned(1, 1), learned(2, 2), learned(4, 3.2), step(8, broken)], DEFAULT_SEARCH, 'chat-turns');
     expect(a.limited_by).toBe('load-generator');
     expect(a.max_sustainable_rate).toBeNull();
     expect(a.limit_reason).toBe(
@@ -124,7 +124,7 @@ describe('capacity analysis', () => {
     // 10 sockets at 1 message/s a session: 3 held answered 24.3 of 30 messages/s, a queue growing.
     const held = (n: number, answered: number) =>
       step(n, { throughput: answered / 10, concurrency: n, messages: { offered_per_s: n * 10, answered_per_s: answered } });
-    const a = analyse([held(1, 9.8), held(2, 19.8), held(4, 23.5), held(3, 24.3)], { ...DEFAULT_SEARCH, closed: { messageRate: 1 } });
+    const a = analyse([held(1, 9.8), held(2, 19.8), held(4, 23.5), held(3, 24.3)], { ...DEFAULT_SEARCH, closed: { messageRate: 1 } }, 'messaging-sockets');
     expect(a.max_sustainable_rate).toBe(2);
     expect(a.limit_reason).toBe('with 3 held the target broke no SLO but answered only 24.3 of the 30.0 messages/s sent (a queue was growing)');
     expect(a.knee?.reason).toBe('24.3 of the 30.0 messages/s sent were answered, below 90%');

@@ -95,9 +95,6 @@ export function latencySlo(steps: readonly StepResult[]): LatencySlo | null {
 
 const p95Of = (s: StepResult, slo: LatencySlo | null) => (slo ? s.latency[slo.metric]?.p95 : undefined);
 
-/** The closed model whose words reasons use when no scenario is named: messaging-sockets, the first one. */
-const FIRST_CLOSED = 'messaging-sockets';
-
 /**
  * The knee: the first step (by offered rate) where throughput falls below 90 % of the offered rate,
  * or where the SLO metric's p95 has grown faster than the offered rate since the lightest step
@@ -106,7 +103,7 @@ const FIRST_CLOSED = 'messaging-sockets';
  * @example
  * findKnee(steps, latencySlo(steps), closedWorkOf('voice-calls'))?.reason; // '1.9 of the 3.0 turns/s taken were answered, below 90%'
  */
-export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null, work: ClosedWork = closedWorkOf(FIRST_CLOSED)): CapacityAnalysis['knee'] {
+export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null, work: ClosedWork): CapacityAnalysis['knee'] {
   const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
   const base = sorted[0];
   const baseP95 = base ? p95Of(base, slo) : undefined;
@@ -141,7 +138,7 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null, w
 export function analyse(
   steps: readonly StepResult[],
   o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare' | 'machineBusyLimit' | 'closed'>,
-  scenario = FIRST_CLOSED,
+  scenario: string,
 ): CapacityAnalysis {
   const work = closedWorkOf(scenario);
   // Where a step stood: an arrival rate, or (the closed model) how many it held.

@@ -12,7 +12,11 @@ const OPTIONS: SearchOptions = { ...DEFAULT_SEARCH, stepSeconds: 10, warmupSecon
 async function runOn(surface: SurfaceOptions, o: SearchOptions = OPTIONS): Promise<CapacityResult> {
   const s = simulatedSurface(surface);
   const outcome = await searchCapacity(s.runStep, o, undefined, s.now);
-  return { stopped: outcome.stopped, analysis: analyse(outcome.steps, o), steps: outcome.steps } as unknown as CapacityResult;
+  return {
+    stopped: outcome.stopped,
+    analysis: analyse(outcome.steps, o, o.closed ? 'messaging-sockets' : 'chat-turns'),
+    steps: outcome.steps,
+  } as unknown as CapacityResult;
 }
 
 const OPEN = { learned: false, failOnRegression: false };

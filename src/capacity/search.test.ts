@@ -76,7 +76,7 @@ const capacityOf = (seed: number) => 0.3 * 200 ** ((seed * 0.618034) % 1);
 async function searchOn(surface: SurfaceOptions, o: SearchOptions = OPTIONS) {
   const s = simulatedSurface(surface);
   const outcome = await searchCapacity(s.runStep, o, undefined, s.now);
-  return { outcome, analysis: analyse(outcome.steps, o), capacities: s.capacities };
+  return { outcome, analysis: analyse(outcome.steps, o, o.closed ? 'messaging-sockets' : 'chat-turns'), capacities: s.capacities };
 }
 
 /** What the command prints as its verdict for a simulated search. */
