@@ -32,20 +32,20 @@ export const TIMING_DRIVING: readonly string[] = [
 export const TIMING_WAITING_LANES: readonly (readonly string[])[] = [
   [
     'tests/slos.test.ts', // nightly-shaped runs against a slow agent, delivered (22 %)
-    'tests/control.test.ts', // two smoke runs, the control first, each at 5 a second for 5 s (28 %)
-    // messaging searched as a closed model: 1 and 2 sessions of 10 messages a second against a known 15 (12 %)
-    'tests/capacity-closed.test.ts',
-    'src/reference-target/messaging/capacity.test.ts', // a messaging surface of known capacity, timed (18 %)
+    'tests/capacity-realistic.test.ts', // a capacity search against a slow agent, within ±15 % of its known capacity (15 %)
   ],
   [
     // arrival-rate schedules, dropped iterations, gracefulStop, signals: the engine's runs on time, in-process (21 %)
     'src/engine/run.test.ts',
     'tests/capacity.test.ts', // a capacity search limited by the load generator: one VU (10 %)
     'tests/fuzz.test.ts', // hostile traffic at a bounded rate, with a bound on the slowest answer (34 %)
+    'tests/control.test.ts', // two smoke runs, the control first, each at 5 a second for 5 s (28 %)
   ],
   [
     'tests/traffic-roundtrip.test.ts', // a learned workload played and learned again: think times between turns (24 %)
-    'tests/capacity-realistic.test.ts', // a capacity search against a slow agent, within ±15 % of its known capacity (15 %)
+    // messaging searched as a closed model: 1 and 2 sessions of 10 messages a second against a known 15 (12 %)
+    'tests/capacity-closed.test.ts',
+    'src/reference-target/messaging/capacity.test.ts', // a messaging surface of known capacity, timed (18 %)
   ],
 ];
 
