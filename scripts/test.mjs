@@ -134,13 +134,31 @@ function timingLine(phase, done) {
   return phase.map(of).join(' beside ');
 }
 
+/**
+ * The machine's CPU time so far, busy and in all, from /proc/stat (Linux; undefined elsewhere): a phase's share of it
+ * says whether the phase waits on time or on the machine, which is what any rearranging of phases has to know.
+ */
+function cpuTimes() {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { busy: total - ticks[3] - ticks[4], total };
+  } catch {
+    return undefined;
+  }
+}
+/** "machine 96 % busy" between two readings, or nothing where they cannot be made. */
+const busyShare = (from, to) =>
+  from && to && to.total > from.total ? ` (machine ${Math.round((100 * (to.busy - from.busy)) / (to.total - from.total))} % busy)` : '';
+
 let stepFailed = false;
 const timings = [];
 const t0 = Date.now();
 for (const phase of phases) {
   const alone = phase.length === 1 && Array.isArray(phase[0]);
+  const cpuBefore = cpuTimes();
   const done = (await Promise.all(phase.map((step) => runLane(step, alone)))).flat();
-  timings.push(timingLine(phase, done));
+  timings.push(timingLine(phase, done) + busyShare(cpuBefore, cpuTimes()));
   for (const d of done.filter((d) => d.code !== 0)) {
     console.log(`\n${d.name} failed (exit ${d.code})`);
     stepFailed = true;
