@@ -6,8 +6,10 @@ describe('CPU time from /proc', () => {
   it("counts a child's CPU in its parent's tree once, before and after the child ends", async () => {
     // Children other files left running in this worker (esbuild's service process): part of the tree before and after.
     const others = treeOf(process.pid).slice(1);
-    // The child spins a full CPU for 600 ms (about 60 ticks), far more than this test process uses meanwhile.
-    const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 600; while (Date.now() < end);'], { stdio: 'ignore' });
+    // The child spins until it has used 600 ms of CPU (about 60 ticks), far more than this test process uses meanwhile.
+    // CPU time, not wall time: on a busy machine 600 ms of wall time gave it 29 ticks.
+    const spin = 'while (process.cpuUsage().user < 600_000);';
+    const child = spawn(process.execPath, ['-e', spin], { stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', r));
     expect(treeOf(process.pid)).toContain(child.pid);
     const seen = { total: 0 };
