@@ -11,7 +11,6 @@ import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
 import { ENGINE_CHOICES, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
-import { catchInterrupts } from '../../load/interrupt.js';
 import { checkScenario, scenarioNames } from '../../load/scenarios.js';
 import { loadProfile } from '../../profile/load.js';
 import { readModel } from '../../traffic/model-file.js';
@@ -21,6 +20,7 @@ import { ALLOW_LIVE_FLAG, ENGINE_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG,
 import { startProgress } from '../progress.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
+import { catchInterruptsDrawing } from '../stop-signals.js';
 import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 
 /** A duration default as help writes it: whole minutes in minutes, else seconds. */
@@ -279,16 +279,13 @@ export async function capacity(argv: string[]): Promise<number> {
   const observed = learned ? observedPeak(scenario, learned.file) : values.traffic === undefined ? undefined : observedPeak(scenario, values.traffic);
   const reportDir = usableReportDir(values['report-dir']);
   // From here a stop signal ends the search after the step it cut short; the finished steps are written.
-  catchInterrupts();
+  await catchInterruptsDrawing();
   const [{ runCapacity }, { capacityExit }, { verdict, noHeadroom }, { openTarget }, { startTarget }] = await Promise.all([
     import('../../capacity/run.js'),
     import('../../capacity/exit.js'),
     import('../../capacity/report.js'),
     import('../target-session.js'),
     import('../../reference-target/server.js'),
-    // The report's plot renderer, which report.js loads when it draws: loaded before a stop signal can take tsx's
-    // esbuild service with it (run from the sources), so an interrupted search still draws its finished steps.
-    import('../../report/chart.js'),
   ]);
   const session = values.target
     ? await openTarget(values.target)

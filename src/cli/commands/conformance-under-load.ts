@@ -2,13 +2,14 @@ import { relative, resolve } from 'node:path';
 import { engineName } from '../../core/engine-version.js';
 import { EXIT } from '../../errors.js';
 import type { EngineChoice } from '../../load/engine.js';
-import { catchInterrupts, type Interruption, interruption, onInterrupt } from '../../load/interrupt.js';
+import { type Interruption, interruption, onInterrupt } from '../../load/interrupt.js';
 import type { LoadedProfile } from '../../profile/load.js';
 import type { DefectId } from '../../reference-target/defects.js';
 import type { Results } from '../../report/results.js';
 import { interruptedResults, writeGateReport } from '../gate-report.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
+import { catchInterruptsDrawing } from '../stop-signals.js';
 import { openTarget } from '../target-session.js';
 
 /**
@@ -38,11 +39,8 @@ export async function conformanceUnderLoad(o: {
   const reportDir = usableReportDir(o.reportDir);
   const session = await openTarget(o.target, o.defects);
   const runner = await SuiteRunner.create(ROOT);
-  // The page's plot renderer, loaded before the run as the report writers are: after Ctrl-C to the process group,
-  // tsx's esbuild service is gone and an interrupted run could not load it to draw the load it held.
-  await import('../../report/chart.js');
   // A stop signal cancels the gate it is in and stops the load; a gate cut short gives no verdict on either.
-  catchInterrupts();
+  await catchInterruptsDrawing();
   const stopped = new AbortController();
   const offInterrupt = onInterrupt(() => stopped.abort());
   let gates = 0;

@@ -7,7 +7,7 @@ import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
 import { ENGINE_CHOICES, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
 import { checkExpectations } from '../../load/expectations.js';
-import { catchInterrupts, interruption } from '../../load/interrupt.js';
+import { interruption } from '../../load/interrupt.js';
 import { checkScenario, scenarioNames } from '../../load/scenarios.js';
 import { failLines } from '../../load/summary.js';
 import { controlLines } from '../../nightly/control.js';
@@ -18,6 +18,7 @@ import { orList } from '../flag-values.js';
 import { ALLOW_LIVE_FLAG, ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
+import { catchInterruptsDrawing } from '../stop-signals.js';
 import { COMPRESS_FLAG, DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 import { exitWithVerdict, LOAD_EXTRA_FLAGS, loadExtrasOf, type ParsedExtras } from './load-extras.js';
 
@@ -157,12 +158,10 @@ export async function runLoadCommand(
   }
   // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
-  // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good. The page's plot renderer
-  // loads now too, as the report writers do: after Ctrl-C to the process group, tsx's esbuild service is gone (run from
-  // the sources) and an interrupted run could not load it to draw what ran.
-  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js'), import('../../report/chart.js')]);
+  // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
+  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
-  catchInterrupts();
+  await catchInterruptsDrawing();
   const control = o.control ? await controlRun(o, reportDir, engine) : undefined;
   const cut = interruption();
   if (cut) {
