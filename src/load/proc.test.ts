@@ -8,7 +8,8 @@ describe('CPU time from /proc', () => {
     const others = treeOf(process.pid).slice(1);
     // The child spins until it has used 600 ms of CPU (about 60 ticks), far more than this test process uses meanwhile.
     // CPU time, not wall time: on a busy machine 600 ms of wall time gave it 29 ticks.
-    const spin = 'while (process.cpuUsage().user < 600_000);';
+    // It reads its usage once per million turns: read on every turn, the reading itself (a system call) is the work.
+    const spin = 'for (let used = 0; used < 600_000; ) { for (let i = 0; i < 1e6; i++); const u = process.cpuUsage(); used = u.user + u.system; }';
     const child = spawn(process.execPath, ['-e', spin], { stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', r));
     expect(treeOf(process.pid)).toContain(child.pid);
