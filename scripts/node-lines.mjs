@@ -7,7 +7,7 @@
 // these start runs on that binary too (process.execPath: the built-in engine, its workers, the reference target).
 //
 //   node scripts/node-lines.mjs --line 24     one line
-//   node scripts/node-lines.mjs               every line (npm test's gate phase runs this): side by side, one gate at a time
+//   node scripts/node-lines.mjs               every line, side by side with one gate at a time (npm test's gate phase)
 //
 // Exits 0 when every run passed, 1 when one did not, 2 on a line it does not know. DIALTONE_SKIP_NODE_LINES=1 skips
 // the lot (offline work); on a machine other than Linux x64 there is no binary to install, and it says so and skips.
@@ -26,8 +26,8 @@ export const NODE_LINES = { 24: '24.21.0', 26: '26.12.1' };
 
 /**
  * What each line runs, as dialtone's command lines; the report folder is added per line. The gate first, never beside
- * another line's (it keeps both cores busy), then the smoke loads side by side: each holds a few requests a second against a target of its own,
- * and waits far more than it computes.
+ * another line's (it keeps both cores busy), then the smoke loads side by side: each holds a few requests a second
+ * against a target of its own, and waits far more than it computes.
  */
 export const RUNS = [
   [['conformance']],

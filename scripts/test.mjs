@@ -67,9 +67,9 @@ const PHASES = {
   ],
   unit: [vitest('unit')],
   // The gate with its defect self-test, and beside it the gate and the smoke loads again on each supported Node line
-  // besides this one (scripts/node-lines.mjs), the lines side by side with one gate at a time. Alone, the gate with its self-test leaves a
-  // third of the machine idle (waiting on its targets and timeouts), and so does a line's gate: side by side the two
-  // steps took 72 s, one after the other about 120. The self-test stays on this line: no Node line changes whether a
+  // besides this one (scripts/node-lines.mjs), the lines side by side with one gate at a time. Alone, the gate with its
+  // self-test leaves a third of the machine idle (waiting on its targets and timeouts), and so does a line's gate: side
+  // by side the two steps took 72 s, one after the other about 120. The self-test stays on this line: no Node line changes whether a
   // case can fail.
   gate: [
     ['conformance gate with defect self-test', process.execPath, ['bin/dialtone.mjs', 'conformance', '--selftest']],
