@@ -12,7 +12,7 @@
 // the two would take longer side by side than one after the other.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE_LINES } from './node-lines.mjs';
 import { relayWholeLines } from './whole-lines.mjs';
@@ -135,8 +135,9 @@ function timingLine(phase, done) {
 }
 
 /**
- * The machine's CPU time so far, busy and in all, from /proc/stat (Linux; undefined elsewhere): a phase's share of it
- * says whether the phase waits on time or on the machine, which is what any rearranging of phases has to know.
+ * The machine's CPU time so far, busy and in all, in /proc/stat's ticks of 1/100 s (Linux; undefined elsewhere): a
+ * phase's share of it says whether the phase waits on time or on the machine, and the busy seconds of the whole run say
+ * how long it must take on this many cores however its phases are arranged.
  */
 function cpuTimes() {
   try {
@@ -147,13 +148,29 @@ function cpuTimes() {
     return undefined;
   }
 }
-/** "machine 96 % busy" between two readings, or nothing where they cannot be made. */
+/** The machine's busy CPU seconds between two readings (USER_HZ is 100 on Linux), or undefined. */
+const busySeconds = (from, to) => (from && to && to.total > from.total ? (to.busy - from.busy) / 100 : undefined);
+/** "machine 96 % busy, 190 CPU-s" between two readings, or nothing where they cannot be made. */
 const busyShare = (from, to) =>
-  from && to && to.total > from.total ? ` (machine ${Math.round((100 * (to.busy - from.busy)) / (to.total - from.total))} % busy)` : '';
+  busySeconds(from, to) === undefined
+    ? ''
+    : ` (machine ${Math.round((100 * (to.busy - from.busy)) / (to.total - from.total))} % busy, ${busySeconds(from, to).toFixed(0)} CPU-s)`;
+/**
+ * What the run's busy seconds allow: on N cores no order of phases takes less than busy / N. The machine's figure, so
+ * anything else running at the time counts too.
+ */
+function floorLine(from, to) {
+  const busy = busySeconds(from, to);
+  const cores = availableParallelism();
+  return busy === undefined
+    ? ''
+    : `the machine was busy ${busy.toFixed(0)} CPU-s: on ${cores} cores no order of phases takes less than ${(busy / cores).toFixed(0)} s`;
+}
 
 let stepFailed = false;
 const timings = [];
 const t0 = Date.now();
+const cpuAtStart = cpuTimes();
 for (const phase of phases) {
   const alone = phase.length === 1 && Array.isArray(phase[0]);
   const cpuBefore = cpuTimes();
@@ -187,6 +204,8 @@ for (const conf of gateResults.map(read)) {
 // A failed step whose own tests were not counted (typecheck, lint) still counts as one failure.
 if (stepFailed && failed === 0) failed = 1;
 console.log(`\n${timings.join(' · ')} · in all ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+const floor = floorLine(cpuAtStart, cpuTimes());
+if (floor) console.log(floor);
 console.log(`${passed} passed, ${failed} failed`);
 removeScratch();
 process.exit(failed === 0 && !stepFailed ? 0 : 1);
