@@ -388,6 +388,20 @@ describe.concurrent('the k6 compatibility corpus', () => {
       expect(new Set(q.map((x) => x.get('vu')))).toEqual(new Set(['1', '2', '3']));
       expect(q.map((x) => Number(x.get('iter'))).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     });
+
+    // randomSeed: "Set seed to get a reproducible pseudo-random number using Math.random." Its example: "Use randomSeed to
+    // get the same random number in all the iterations."
+    it('gives the same Math.random number in every iteration of every VU that seeds it alike, and replays the sequence', async () => {
+      const r = await corpus('random-seed.js');
+      expect(r.code, said(r)).toBe(0);
+      const logged = [...r.stderr.matchAll(/INFO\[\d+\] (\S+)\s+source=console/g)].map((x) => Number(x[1]));
+      expect(logged).toHaveLength(6);
+      expect(new Set(logged).size, r.stderr).toBe(1);
+      expect(logged[0]).toBeGreaterThanOrEqual(0);
+      expect(logged[0]).toBeLessThan(1);
+      expect(check(r, 'the seed replays its sequence')).toMatchObject({ passes: 6, fails: 0 });
+      expect(r.stderr).not.toContain('randomSeed');
+    });
   });
 
   describe('k6/http', () => {

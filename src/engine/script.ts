@@ -40,6 +40,8 @@ export interface ScriptGlobals {
   readonly clearTimeout: unknown;
   readonly setInterval: unknown;
   readonly clearInterval: unknown;
+  /** This VU's Math: the realm's, with a Math.random of its own that k6's randomSeed can seed (vu.ts). */
+  readonly Math: Math;
 }
 
 export type ScriptFactory = (globals: ScriptGlobals) => ScriptExports;
@@ -47,7 +49,20 @@ export type ScriptFactory = (globals: ScriptGlobals) => ScriptExports;
 /** Lines the Function constructor and "use strict" put before the bundle's first line in a stack trace. */
 const FUNCTION_PROLOGUE_LINES = 3;
 
-const PARAMS = ['require', 'module', 'exports', '__ENV', '__k6', 'open', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] as const;
+const PARAMS = [
+  'require',
+  'module',
+  'exports',
+  '__ENV',
+  '__k6',
+  'open',
+  'console',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'Math',
+] as const;
 
 /** Where a line and column of a bundle came from, as `file:line` relative to the working folder (its source map). */
 export function locator(code: string): Locate {
@@ -119,7 +134,7 @@ export function compileScript(code: string, path: string): ScriptFactory {
   const body = new Function(...PARAMS, `"use strict";\n${code.replace(INLINE_MAP, '')}\n//# sourceURL=${resolve(path)}`) as (...args: unknown[]) => void;
   return (g) => {
     const module = { exports: {} as Record<string, unknown> };
-    body(g.require, module, module.exports, g.__ENV, g.__k6, g.open, g.console, g.setTimeout, g.clearTimeout, g.setInterval, g.clearInterval);
+    body(g.require, module, module.exports, g.__ENV, g.__k6, g.open, g.console, g.setTimeout, g.clearTimeout, g.setInterval, g.clearInterval, g.Math);
     return module.exports as ScriptExports;
   };
 }

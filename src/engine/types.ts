@@ -77,6 +77,8 @@ export interface VuHost {
   onIterationEnd(fn: () => void | Promise<void>): void;
   /** Execution context for k6/execution: filled in by the executor. */
   readonly exec: ExecState;
+  /** k6's randomSeed: this VU's Math.random gives the seed's sequence from its start (/javascript-api/k6/random-seed/). */
+  seedRandom(seed: number): void;
   /** A warning line on stderr, as k6 logs one (`WARN[0003] …`), never containing a secret. */
   warn(message: string): void;
   /**

@@ -3,6 +3,7 @@
 // requests) has settled, as k6's event loop does (/using-k6/test-lifecycle/).
 import { setMaxListeners } from 'node:events';
 import { type ScriptExports, type ScriptFactory, scriptStack } from './script.js';
+import { seededRandom } from './seeded-random.js';
 import type { EngineTls, ExecState, SampleSink, Tags, VuHost } from './types.js';
 
 /** The reason an interrupted iteration's signal carries: one Error, made once. */
@@ -63,6 +64,11 @@ export class Vu implements VuHost {
   #interrupted = false;
   readonly #interruptListeners: (() => void)[] = [];
   readonly k6Globals = { __VU: 0, __ITER: 0 };
+  /**
+   * The script's Math: the realm's own, but for a random of this VU's, as each k6 VU has a runtime of its own whose
+   * Math.random randomSeed seeds (the script's code sees this object as `Math`).
+   */
+  readonly math: Math = Object.create(Math, { random: { value: Math.random, writable: true, configurable: true } });
 
   constructor(
     readonly id: number,
@@ -114,6 +120,7 @@ export class Vu implements VuHost {
       __k6: this.k6Globals,
       open: shared.open,
       console,
+      Math: this.math,
       ...(require('k6/timers') as { setTimeout: unknown; clearTimeout: unknown; setInterval: unknown; clearInterval: unknown }),
     });
   }
@@ -187,6 +194,11 @@ export class Vu implements VuHost {
 
   onIterationEnd(fn: () => void | Promise<void>): void {
     this.#iterationEnders.push(fn);
+  }
+
+  /** k6's randomSeed: from now on this VU's Math.random gives the seed's sequence, from its start. */
+  seedRandom(seed: number): void {
+    this.math.random = seededRandom(seed);
   }
 
   warn(message: string): void {

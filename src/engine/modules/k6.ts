@@ -73,9 +73,9 @@ export function k6Module(vu: VuHost) {
     fail(message?: string): never {
       throw new Error(message ?? 'fail');
     },
-    randomSeed(_seed: number): void {
-      // Math.random cannot be seeded in V8; the scenarios draw from SharedArray data, not from a seeded generator.
-      vu.warn('randomSeed: the built-in engine cannot seed Math.random; the call has no effect');
+    /** k6 docs, /javascript-api/k6/random-seed/: "Set seed to get a reproducible pseudo-random number using Math.random." */
+    randomSeed(seed: number): void {
+      vu.seedRandom(seed);
     },
   };
 }

@@ -52,6 +52,8 @@ export interface TestVu extends VuHost {
   /** Runs the onClose callbacks, as the end of the run does. */
   close(): Promise<void>;
   readonly warnings: string[];
+  /** The seeds randomSeed handed to `seedRandom`, in order. */
+  readonly seeds: number[];
 }
 
 export function testVu(o: TestVuOptions = {}): TestVu {
@@ -63,6 +65,7 @@ export function testVu(o: TestVuOptions = {}): TestVu {
   const errors: unknown[] = [];
   const closers: (() => void | Promise<void>)[] = [];
   const warnings: string[] = [];
+  const seeds: number[] = [];
   const interruptListeners: (() => void)[] = [];
   const waiters: (() => void)[] = [];
   const baseTags: Tags = Object.freeze({ scenario: 'default', group: '', ...o.tags });
@@ -137,6 +140,9 @@ export function testVu(o: TestVuOptions = {}): TestVu {
     },
     onIterationEnd() {},
     exec,
+    seedRandom(seed) {
+      seeds.push(seed);
+    },
     warn(message) {
       warnings.push(message);
     },
@@ -165,6 +171,7 @@ export function testVu(o: TestVuOptions = {}): TestVu {
       for (const fn of closers.splice(0)) await fn();
     },
     warnings,
+    seeds,
   };
   return vu;
 }
