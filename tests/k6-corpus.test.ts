@@ -203,6 +203,18 @@ describe.concurrent('the k6 compatibility corpus', () => {
       expect(m(r, 'http_reqs')).toBe(m(r, 'iterations'));
     });
 
+    // minIterationDuration: "Specify the minimum duration for every single execution". A VU's iterations start at least
+    // that far apart, so 2 VUs for 3 s start at most 6; the wait is not the function's, so iteration_duration leaves it out.
+    it('holds each VU for minIterationDuration per iteration, and leaves the wait out of iteration_duration', async () => {
+      const r = await corpus('min-iteration-duration.js');
+      expectHttpRun(r);
+      expect(m(r, 'iterations')).toBeGreaterThanOrEqual(2);
+      expect(m(r, 'iterations')).toBeLessThanOrEqual(6);
+      expect(m(r, 'http_reqs')).toBe(m(r, 'iterations'));
+      // With the wait inside it, every iteration_duration would be 1 s or more.
+      expect(m(r, 'iteration_duration', 'min')).toBeLessThan(1000);
+    });
+
     // ramping-vus: "With gracefulRampDown set to 0 seconds, some iterations might be interrupted during the ramp down
     // stage."
     it('ramps VUs up and down, never past the target, and counts only the iterations that ended', async () => {

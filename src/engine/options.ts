@@ -82,6 +82,7 @@ function rawScenarios(o: Record<string, unknown>): Record<string, Record<string,
  * planScenarios({ scenarios: { chat: { executor: 'constant-arrival-rate', rate: 5, duration: '15s', preAllocatedVUs: 5 } } });
  */
 export function planScenarios(options: Record<string, unknown>): ScenarioPlan[] {
+  minIterationMsOf(options);
   return Object.entries(rawScenarios(options)).map(([name, s]) => {
     const where = `scenarios.${name}`;
     const executor = s.executor as ExecutorName;
@@ -114,6 +115,17 @@ export function planScenarios(options: Record<string, unknown>): ScenarioPlan[] 
       browser: opts?.browser !== undefined,
     };
   });
+}
+
+/**
+ * `minIterationDuration` in ms, 0 when unset (k6's options page: "Specify the minimum duration for every single
+ * execution"); an Error naming the option when it is not a duration.
+ *
+ * @example
+ * minIterationMsOf({ minIterationDuration: '10s' }) // 10000
+ */
+export function minIterationMsOf(options: Readonly<Record<string, unknown>>): number {
+  return requireDuration(options.minIterationDuration, 'minIterationDuration', 0);
 }
 
 /** How long a scenario schedules work, without its graceful stop (ms). */

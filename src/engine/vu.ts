@@ -2,6 +2,7 @@
 // function returned (or its promise settled) and everything it started that a module holds (timers, sockets,
 // requests) has settled, as k6's event loop does (/using-k6/test-lifecycle/).
 import { setMaxListeners } from 'node:events';
+import { durationMs } from '../core/duration.js';
 import { type ScriptExports, type ScriptFactory, scriptStack } from './script.js';
 import { seededRandom } from './seeded-random.js';
 import type { EngineTls, ExecState, SampleSink, Tags, VuHost } from './types.js';
@@ -57,6 +58,8 @@ export class Vu implements VuHost {
   #pending = 0;
   #generation = 0;
   #onInterrupt: (() => void) | undefined;
+  /** options.minIterationDuration in ms, 0 when unset (#pace). */
+  readonly #minIterationMs: number;
   #settled: (() => void) | undefined;
   #failed: ((e: unknown) => void) | undefined;
   /** The running iteration's signal, made when first asked for (most iterations never need one: it costs an EventTarget). */
@@ -79,6 +82,7 @@ export class Vu implements VuHost {
     this.sink = shared.sink;
     this.tls = shared.tls;
     this.options = shared.options;
+    this.#minIterationMs = durationMs(shared.options.minIterationDuration) ?? 0;
     this.env = { ...shared.baseEnv };
     this.k6Globals.__VU = id;
     // exec.vu.metrics.tags is assignable by the script; a write must reach the next sample's tags.
@@ -253,7 +257,27 @@ export class Vu implements VuHost {
     this.exec.vuIterationInScenario++;
     this.exec.vuIterationInInstance++;
     await this.#endIteration();
+    if (end !== 'interrupted') await this.#pace(started);
     return end;
+  }
+
+  /**
+   * k6's minIterationDuration: an iteration that ran to its end (completed or failed) and took less holds its VU for the
+   * rest, after its metrics, so iteration_duration keeps what the function took; the rest ends early when the VU is
+   * interrupted (the graceful stop ran out, the run stopped). The planned options were checked (options.ts).
+   */
+  async #pace(started: number): Promise<void> {
+    const rest = this.#minIterationMs - (Date.now() - started);
+    if (rest <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, rest);
+      this.#onInterrupt = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    this.#onInterrupt = undefined;
   }
 
   /** Ends the running iteration now (gracefulStop or gracefulRampDown ran out). */
