@@ -152,7 +152,10 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
         state.vusActive++;
         if (local.vusActive > peak.active) peak.active = local.vusActive;
         try {
-          return await vu.iterate(fn as (d?: unknown) => unknown, dataOf.get(vu));
+          const started = Date.now();
+          const end = await vu.iterate(fn as (d?: unknown) => unknown, dataOf.get(vu));
+          if (end !== 'interrupted') await vu.pace(started);
+          return end;
         } finally {
           state.vusActive--;
         }

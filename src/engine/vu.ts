@@ -58,7 +58,7 @@ export class Vu implements VuHost {
   #pending = 0;
   #generation = 0;
   #onInterrupt: (() => void) | undefined;
-  /** options.minIterationDuration in ms, 0 when unset (#pace). */
+  /** options.minIterationDuration in ms, 0 when unset (pace). */
   readonly #minIterationMs: number;
   #settled: (() => void) | undefined;
   #failed: ((e: unknown) => void) | undefined;
@@ -257,16 +257,16 @@ export class Vu implements VuHost {
     this.exec.vuIterationInScenario++;
     this.exec.vuIterationInInstance++;
     await this.#endIteration();
-    if (end !== 'interrupted') await this.#pace(started);
     return end;
   }
 
   /**
-   * k6's minIterationDuration: an iteration that ran to its end (completed or failed) and took less holds its VU for the
-   * rest, after its metrics, so iteration_duration keeps what the function took; the rest ends early when the VU is
-   * interrupted (the graceful stop ran out, the run stopped). The planned options were checked (options.ts).
+   * k6's minIterationDuration, after a scenario's iteration that ran to its end (completed or failed) and began at
+   * `started`: holds the VU for the rest of that duration, after the iteration's metrics, so iteration_duration keeps
+   * what the function took; the rest ends early when the VU is interrupted (the graceful stop ran out, the run stopped).
+   * Setup and teardown are not iterations and are not held. The planned options were checked (options.ts).
    */
-  async #pace(started: number): Promise<void> {
+  async pace(started: number): Promise<void> {
     const rest = this.#minIterationMs - (Date.now() - started);
     if (rest <= 0) return;
     await new Promise<void>((resolve) => {
