@@ -11,6 +11,7 @@ import { compileScript, opener } from '../script.js';
 import { type Part, parseSegment } from '../segments.js';
 import { instanceReadings, type SharedCounters } from '../shared-counters.js';
 import type { EngineTls, SampleSink } from '../types.js';
+import { unimplementedOptions } from '../unimplemented-options.js';
 import { errorText, type RunState, Vu } from '../vu.js';
 import type { RunContext } from './context.js';
 import { EXIT, Fatal, orFatal } from './exit-codes.js';
@@ -124,6 +125,7 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
     const flagged = withFlags((vu0.exports.options ?? {}) as Record<string, unknown>, args);
     const options = flagged.options;
     if (flagged.warning) log.log('warn', flagged.warning);
+    for (const line of unimplementedOptions(options)) log.write('warn', line);
     const tls = tlsFromEnv(io.env, options);
     // k6 2.3 (@types/k6 2.3.0): tlsAIAFetch fetches a chain's missing intermediates. Node has no AIA fetching; say so
     // rather than fail a handshake k6 would complete.
