@@ -20,6 +20,9 @@ const UNIMPLEMENTED: Readonly<Record<string, string>> = {
   teardownTimeout: 'how long teardown() may run before it is stopped',
 };
 
+/** What each warning says after naming its option. */
+const NOT_CARRIED_OUT = 'is not implemented by the built-in engine and has no effect; k6 itself carries it out (--engine k6)';
+
 /** An option counts as set when it asks for something: not unset, false, null, or an empty list or object. */
 function isSet(v: unknown): boolean {
   if (v === undefined || v === null || v === false || v === '') return false;
@@ -33,10 +36,10 @@ function isSet(v: unknown): boolean {
  *
  * @example
  * unimplementedOptions({ rps: 10, vus: 5 })
- * // ["options.rps (the maximum number of requests to make per second) is not implemented by the built-in engine and has no effect; k6 itself carries it out (--engine k6)"]
+ * // ['options.rps (the maximum number of requests to make per second) is not implemented by the built-in engine …']
  */
 export function unimplementedOptions(options: Readonly<Record<string, unknown>>): string[] {
   return Object.entries(UNIMPLEMENTED)
     .filter(([name]) => isSet(options[name]))
-    .map(([name, what]) => `options.${name} (${what}) is not implemented by the built-in engine and has no effect; k6 itself carries it out (--engine k6)`);
+    .map(([name, what]) => `options.${name} (${what}) ${NOT_CARRIED_OUT}`);
 }
