@@ -48,10 +48,13 @@ import {
   ExternalEventsQuery,
   ExternalEventsQueuedResponse,
 } from './external-events/shapes.js';
+import type { RuleId } from './index.js';
+import { ALERT_RULES_LIST, CONCURRENCY_SERIES, CONVERSATIONS_LIST, DEPLOYMENTS_LIST, type ListFacts } from './lists.js';
 import {
   AccessTokenErrors,
   AccessTokenRequest,
   AccessTokenResponse,
+  JSON_CONTENT_TYPE,
   MessagingHttpErrorBody,
   MessagingHttpStatus,
   MessagingPaths,
@@ -121,6 +124,10 @@ export interface Errors {
   readonly open?: { readonly classes: readonly ErrorClass[]; readonly why: string };
   /** Documented response headers of a status, name to meaning. */
   readonly headers?: Readonly<Record<number, Readonly<Record<string, string>>>>;
+  /** The rule that states the error body, where a document shows it: a derived check of an error answer fails this rule. */
+  readonly bodyRule?: RuleId;
+  /** The rule that states the documented response headers (`headers`): a derived check of their format fails this rule. */
+  readonly headersRule?: RuleId;
 }
 
 /** The success answer: the documented status, or, where the documents show none, what the reference target answers. */
@@ -140,6 +147,24 @@ export interface Op {
   readonly bodies?: Readonly<Record<string, z.ZodType>>;
   readonly query?: z.ZodObject;
   readonly ok: Success;
+  /**
+   * The success answer as the documents state it, and the rule that says so. The suite checks every success answer of
+   * the operation it sees against it (derived checks): a part whose shape names a rule of its own (`meaning`) fails that
+   * rule, the rest this one. `schema` is `ok.schema` unless that holds the reference target's own choices.
+   */
+  readonly shape?: { readonly rule: RuleId; readonly schema?: z.ZodType };
+  /**
+   * Request headers the documents require, by name: the documented value, the rule that requires it and the status a
+   * request without it (or with another value) gets. The suite derives a refused request from each.
+   */
+  readonly requires?: Readonly<Record<string, { readonly value: string; readonly rule: RuleId; readonly status: number }>>;
+  /**
+   * The statuses the documents give a request whose field breaks a documented bound (a length, a minimum): the suite
+   * derives such requests from the body's fields that name their rule (`meaning`).
+   */
+  readonly invalid?: readonly number[];
+  /** For a list: what its filters keep, its order and its cap, checked on every answer the suite sees (derived checks). */
+  readonly list?: ListFacts;
   readonly errors: Errors;
 }
 
@@ -175,6 +200,7 @@ const messagingErrors = (entries: Record<string, ErrorEntry>): Errors => ({
   statuses: MessagingHttpStatus,
   entries: { ...entries, ...RateLimitErrors },
   headers: { 429: { [RETRY_AFTER_HEADER]: MessagingHttpStatus[429] } },
+  headersRule: 'messaging.limits.rate-limit-http',
 });
 
 /** The key and tenancy errors every records API answers (401 missing or invalid key, 403 other project, 404 unknown tenant). */
@@ -182,6 +208,9 @@ const recordsAuth = <T extends Record<'MISSING_KEY' | 'INVALID_KEY' | 'FORBIDDEN
   pick(group, 'MISSING_KEY', 'INVALID_KEY', 'FORBIDDEN', 'NOT_FOUND');
 
 type Doc3Part = 'agent interface' | 'alerts' | 'webhooks';
+
+/** Document 3 gives a validation error 400 ("in body or parameters") and 422 ("schema validation error"): either. */
+const DOC3_INVALID = [400, 422] as const;
 
 /** Document 3's one Errors table, the rows limited to another part left out; every endpoint may answer 401, 404 and 500. */
 function doc3Errors(part: Doc3Part, entries: Record<string, ErrorEntry>): Errors {
@@ -193,6 +222,7 @@ function doc3Errors(part: Doc3Part, entries: Record<string, ErrorEntry>): Errors
   );
   return {
     body: AGENTS_BODY,
+    bodyRule: 'agents.errors.body-shape',
     statuses,
     entries: {
       ...pick(AgentsErrors, 'UNAUTHENTICATED', 'NOT_FOUND', 'INTERNAL'),
@@ -224,6 +254,8 @@ const conversationsList = (version: 'v2' | 'v3', summary: string): Op => ({
   security: 'conversationsKey',
   query: ConversationsListQueryShape,
   ok: { reference: 200, schema: ConversationsListResponse },
+  shape: { rule: version === 'v3' ? 'conversations.record.fields' : 'conversations.v2.same-schema' },
+  list: CONVERSATIONS_LIST,
   errors: {
     body: RUNTIME_BODY,
     statuses: CONVERSATIONS_ERROR_STATUSES,
@@ -251,6 +283,7 @@ export const OPS: readonly Op[] = [
     security: 'chat',
     body: ChatCreateRequest,
     ok: { reference: 200, schema: ChatCreateResponse },
+    shape: { rule: 'chat.create.response-fields' },
     errors: chatErrors(),
   },
   {
@@ -262,6 +295,7 @@ export const OPS: readonly Op[] = [
     security: 'chat',
     body: ChatRespondRequest,
     ok: { reference: 200, schema: ChatRespondResponse },
+    shape: { rule: 'chat.respond.response-fields' },
     errors: chatErrors(pick(ChatErrors, 'CONVERSATION_ID_REQUIRED', 'VARIANT_ONLY_ON_CREATE', 'CONVERSATION_NOT_FOUND', 'CONVERSATION_CLOSED')),
   },
   {
@@ -273,6 +307,7 @@ export const OPS: readonly Op[] = [
     security: 'chat',
     body: ChatCloseRequest,
     ok: { reference: 200, schema: ChatCloseResponse },
+    shape: { rule: 'chat.close.success-true' },
     errors: chatErrors(pick(ChatErrors, 'CONVERSATION_ID_REQUIRED', 'CONVERSATION_NOT_FOUND')),
   },
   {
@@ -283,7 +318,9 @@ export const OPS: readonly Op[] = [
     summary: 'Exchange a connector token for a JWT.',
     security: 'connectorToken',
     body: AccessTokenRequest,
+    requires: { 'Content-Type': { value: JSON_CONTENT_TYPE, rule: 'messaging.access-token.content-type-required', status: 400 } },
     ok: { status: 200, schema: AccessTokenResponse },
+    shape: { rule: 'messaging.access-token.response-fields' },
     errors: messagingErrors({ ...AccessTokenErrors, ...pick(SessionErrors, 'PARSE_ERROR') }),
   },
   {
@@ -294,7 +331,9 @@ export const OPS: readonly Op[] = [
     summary: 'Create a session.',
     security: 'accessToken',
     body: SessionRequest,
+    requires: { 'Content-Type': { value: JSON_CONTENT_TYPE, rule: 'messaging.session.content-type-required', status: 400 } },
     ok: { status: 200, schema: SessionResponse },
+    shape: { rule: 'messaging.session.success' },
     errors: messagingErrors(SessionErrors),
   },
   {
@@ -305,6 +344,7 @@ export const OPS: readonly Op[] = [
     summary: 'Fetch STUN/TURN configuration.',
     security: 'voiceAuthToken',
     ok: { reference: 200, schema: IceServersResponse },
+    shape: { rule: 'voice.ice-servers.usable-directly' },
     errors: { body: RUNTIME_BODY, entries: IceServersErrors, open: { classes: BOTH, why: 'Document 1 gives the ice-servers endpoint no error.' } },
   },
   conversationsList('v3', 'List conversation records (v3).'),
@@ -319,6 +359,8 @@ export const OPS: readonly Op[] = [
     security: 'conversationsKey',
     query: ConversationsListQueryShape,
     ok: { reference: 200, schema: ConversationsListResponseV1AnyProject },
+    shape: { rule: 'conversations.v1.descriptions' },
+    list: CONVERSATIONS_LIST,
     errors: {
       body: RUNTIME_BODY,
       entries: { ...pick(ConversationsErrors, 'INVALID_PARAMETER', 'LIMIT_OUT_OF_RANGE'), ...recordsAuth(ConversationsErrors) },
@@ -337,7 +379,14 @@ export const OPS: readonly Op[] = [
     security: 'conversationsKey',
     query: ConcurrencyQueryShape,
     ok: { reference: 200, schema: ConcurrencyResponse },
-    errors: { body: errorMessage('ConcurrencyErrorBody', ConcurrencyErrorBody, true), statuses: CONCURRENCY_ERROR_STATUSES, entries: ConcurrencyErrors },
+    shape: { rule: 'concurrency.response.fields' },
+    list: CONCURRENCY_SERIES,
+    errors: {
+      body: errorMessage('ConcurrencyErrorBody', ConcurrencyErrorBody, true),
+      bodyRule: 'concurrency.errors.error-message-body',
+      statuses: CONCURRENCY_ERROR_STATUSES,
+      entries: ConcurrencyErrors,
+    },
   },
   {
     doc: 2,
@@ -362,6 +411,7 @@ export const OPS: readonly Op[] = [
     ok: { status: EXTERNAL_EVENTS_SUCCESS_STATUS, schema: ExternalEventsQueuedResponse },
     errors: {
       body: errorMessage('ExternalEventsErrorBody', ExternalEventsErrorBody, true),
+      bodyRule: 'external-events.errors.error-message-body',
       statuses: EXTERNAL_EVENTS_ERROR_STATUSES,
       entries: ExternalEventsErrors,
     },
@@ -375,6 +425,7 @@ export const OPS: readonly Op[] = [
     security: 'serviceAuthToken',
     body: OutboundTriggerRequest,
     ok: { reference: OUTBOUND_TRIGGER_REFERENCE_STATUS, schema: OutboundTriggerResponse },
+    shape: { rule: 'outbound.trigger.call-sid-prefix' },
     errors: {
       body: errorMessage('OutboundErrorBody', OutboundErrorBody, false),
       entries: pick(OutboundErrors, 'INVALID_DESTINATION', 'INVALID_BODY', 'MISSING_TOKEN', 'INVALID_TOKEN'),
@@ -407,6 +458,7 @@ export const OPS: readonly Op[] = [
     ok: { reference: BRIDGE_ENDED_REFERENCE_STATUS },
     errors: {
       body: errorMessage('BridgeErrorBody', BridgeErrorBody, true),
+      bodyRule: 'bridge.errors.error-message-body',
       entries: BridgeErrors,
       open: { classes: BOTH, why: 'Document 2 gives the bridge-ended error body (`error_message`) but no status.' },
     },
@@ -429,7 +481,9 @@ export const OPS: readonly Op[] = [
     summary: 'Create an agent.',
     security: 'apiKey',
     body: AgentCreateRequest,
+    invalid: DOC3_INVALID,
     ok: { reference: 201, schema: AgentCreateResponse },
+    shape: { rule: 'agents.agent.create-returns-agent-id', schema: AgentCreateResponse.pick({ agentId: true }) },
     errors: agentErrors(pick(AgentsErrors, 'VALIDATION', 'NAME_LENGTH')),
   },
   {
@@ -484,6 +538,7 @@ export const OPS: readonly Op[] = [
     security: 'apiKey',
     body: PublishRequest,
     ok: { reference: 201, schema: Deployment },
+    shape: { rule: 'agents.deployments.record-fields' },
     errors: agentIdErrors(pick(AgentsErrors, 'VALIDATION')),
   },
   {
@@ -494,6 +549,7 @@ export const OPS: readonly Op[] = [
     summary: 'Promote a deployment.',
     security: 'apiKey',
     ok: { reference: 201, schema: Deployment },
+    shape: { rule: 'agents.deployments.record-fields' },
     errors: agentIdErrors(pick(AgentsErrors, 'ALREADY_LIVE')),
   },
   {
@@ -505,6 +561,8 @@ export const OPS: readonly Op[] = [
     security: 'apiKey',
     query: DEPLOYMENTS_LIST_QUERY,
     ok: { reference: 200, schema: DeploymentsListResponse },
+    shape: { rule: 'agents.deployments.list-shape' },
+    list: DEPLOYMENTS_LIST,
     errors: agentIdErrors(pick(AgentsErrors, 'VALIDATION', 'ENVIRONMENT_REQUIRED')),
   },
   {
@@ -526,7 +584,9 @@ export const OPS: readonly Op[] = [
     summary: 'Create an alert rule.',
     security: 'apiKey',
     body: AlertRuleCreateRequest,
+    invalid: DOC3_INVALID,
     ok: { reference: 201, schema: AlertRule },
+    shape: { rule: 'alerts.rules.id-ar-prefix', schema: AlertRule.pick({ id: true }) },
     errors: doc3Errors('alerts', pick(AgentsErrors, 'VALIDATION', 'THRESHOLD_VALUE', 'METRIC_ENUM', 'ALERT_RULE_LIMIT')),
   },
   {
@@ -538,6 +598,8 @@ export const OPS: readonly Op[] = [
     security: 'apiKey',
     query: AlertRulesListQuery,
     ok: { reference: 200, schema: AlertRulesListResponse },
+    shape: { rule: 'alerts.rules.list-fields' },
+    list: ALERT_RULES_LIST,
     errors: doc3Errors('alerts', pick(AgentsErrors, 'VALIDATION', 'METRIC_ENUM')),
   },
   {
@@ -559,6 +621,7 @@ export const OPS: readonly Op[] = [
     security: 'apiKey',
     body: WebhookEndpointCreateRequest,
     ok: { reference: 201, schema: WebhookEndpointCreateResponse },
+    shape: { rule: 'webhooks.endpoint.signing-secret-once', schema: WebhookEndpointCreateResponse.pick({ signing_secret: true }) },
     errors: doc3Errors('webhooks', pick(AgentsErrors, 'VALIDATION', 'WEBHOOK_ENDPOINT_LIMIT')),
   },
 ];

@@ -1,3 +1,4 @@
+import { Rules } from '../contract/index.js';
 import type { Rule } from '../contract/rule.js';
 import type { CaseResult, RuleOutcome, RuleResult, Totals } from '../report/results.js';
 import type { CollectedCase } from './reporter.js';
@@ -16,36 +17,77 @@ export function reportOrder(rules: readonly Pick<Rule, 'id'>[]): (a: CaseResult,
 
 /** Turns collected vitest cases into report cases with a one-line detail each. */
 export function toCaseResults(collected: readonly CollectedCase[]): CaseResult[] {
-  return collected.map((c) => {
-    const m = c.meta;
-    const f = m?.failure;
-    const detail =
-      c.outcome === 'fail'
-        ? f
-          ? `Received: ${f.received} / Documented: ${f.documented}`
-          : (c.error ?? 'failed')
-        : c.outcome === 'skip'
-          ? (m?.skipReason ?? 'skipped')
-          : c.outcome === 'observed'
-            ? (m?.observed ?? []).join('; ')
-            : m?.chosen
-              ? `target chose: ${m.chosen}`
-              : 'as documented';
+  return [...collected.map(caseResultOf), ...derivedResults(collected)];
+}
+
+function caseResultOf(c: CollectedCase): CaseResult {
+  const m = c.meta;
+  const f = m?.failure;
+  const detail =
+    c.outcome === 'fail'
+      ? f
+        ? `Received: ${f.received} / Documented: ${f.documented}`
+        : (c.error ?? 'failed')
+      : c.outcome === 'skip'
+        ? (m?.skipReason ?? 'skipped')
+        : c.outcome === 'observed'
+          ? (m?.observed ?? []).join('; ')
+          : m?.chosen
+            ? `target chose: ${m.chosen}`
+            : 'as documented';
+  return {
+    rule: m?.rule ?? c.title.split(' ')[0] ?? c.title,
+    title: c.title,
+    outcome: c.outcome,
+    detail,
+    file: c.file,
+    duration_ms: Math.round(c.durationMs),
+    ...(f ? { documented: f.documented, received: f.received, reproduce: f.reproduce } : {}),
+    ...(m?.observed ? { observed: m.observed } : {}),
+    ...(m?.chosen ? { chosen: m.chosen } : {}),
+    ...(m?.timings ? { timings: m.timings } : {}),
+    ...(m?.wire ? { wire: m.wire } : {}),
+    ...(f ? { check: f.check } : {}),
+    ...(m?.mutation ? { mutation: { ...m.mutation } } : {}),
+    ...(m?.trace ? { trace: m.trace.map((x) => ({ ...x })) } : {}),
+  };
+}
+
+/**
+ * The checks derived from the contract, one result each across the run: every answer and event any case saw, judged
+ * against its documented shape (`src/suite/derived`). It fails with the first answer that broke it and the case that
+ * saw it; it is not reported when no case met what it checks.
+ */
+export function derivedResults(collected: readonly CollectedCase[]): CaseResult[] {
+  const byKey = new Map<
+    string,
+    { rule: string; what: string; unit: string; seen: number; cases: number; failure?: { documented: string; received: string }; by?: string }
+  >();
+  for (const c of collected) {
+    for (const d of c.meta?.derived ?? []) {
+      const key = `${d.rule}|${d.what}`;
+      const acc = byKey.get(key) ?? { rule: d.rule, what: d.what, unit: d.unit, seen: 0, cases: 0 };
+      acc.seen += d.seen;
+      acc.cases++;
+      if (d.failure && !acc.failure) {
+        acc.failure = d.failure;
+        acc.by = c.title;
+      }
+      byKey.set(key, acc);
+    }
+  }
+  return [...byKey.values()].map((d) => {
+    const open = Rules[d.rule as keyof typeof Rules]?.open === true;
+    const outcome = d.failure ? (open ? 'observed' : 'fail') : open ? 'observed' : 'pass';
+    const counted = `${d.seen} ${d.unit}${d.seen === 1 ? '' : 's'} in ${d.cases} ${d.cases === 1 ? 'case' : 'cases'}`;
     return {
-      rule: m?.rule ?? c.title.split(' ')[0] ?? c.title,
-      title: c.title,
-      outcome: c.outcome,
-      detail,
-      file: c.file,
-      duration_ms: Math.round(c.durationMs),
-      ...(f ? { documented: f.documented, received: f.received, reproduce: f.reproduce } : {}),
-      ...(m?.observed ? { observed: m.observed } : {}),
-      ...(m?.chosen ? { chosen: m.chosen } : {}),
-      ...(m?.timings ? { timings: m.timings } : {}),
-      ...(m?.wire ? { wire: m.wire } : {}),
-      ...(f ? { check: f.check } : {}),
-      ...(m?.mutation ? { mutation: { ...m.mutation } } : {}),
-      ...(m?.trace ? { trace: m.trace.map((x) => ({ ...x })) } : {}),
+      rule: d.rule,
+      title: `${d.rule} derived: ${d.what} (${counted})`,
+      outcome,
+      detail: d.failure ? `Received: ${d.failure.received} / Documented: ${d.failure.documented} (seen by ${d.by})` : `as documented, ${counted}`,
+      file: 'derived',
+      duration_ms: 0,
+      ...(d.failure ? { documented: d.failure.documented, received: d.failure.received, check: 'derived', reproduce: [`seen by the case ${d.by}`] } : {}),
     };
   });
 }

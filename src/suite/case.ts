@@ -7,6 +7,7 @@ import { type Capability, capabilities } from '../profile/schema.js';
 import { countingChecks } from './check-count.js';
 import { CheckFailure, type checks } from './checks.js';
 import { CaseContext, PROFILE_ENV, runSettings, secretEnv } from './context.js';
+import { checkAnswers, type DerivedTallies } from './derived/answers.js';
 import { holdDuringFile, sharedResource } from './exclusive.js';
 import type { CaseMeta, WireEntry } from './meta.js';
 import { mutationScope } from './mutations/scope.js';
@@ -63,6 +64,15 @@ function missingReason(capability: Capability, options: CaseOptions): string {
 function sharedResourceOf(surface: string): string | undefined {
   if (!process.env[PROFILE_ENV]) return undefined;
   return sharedResource(surface, capabilities(runSettings(surface).loaded.profile));
+}
+
+/** The derived checks of every answer and event the case saw, their texts redacted. */
+function derivedOf(t: CaseContext, surface: string, secrets: string[]): CaseMeta['derived'] {
+  const tallies: DerivedTallies = {};
+  checkAnswers(t.log, surface, tallies);
+  return Object.values(tallies).map((d) =>
+    d.failure ? { ...d, failure: { documented: d.failure.documented, received: redact(d.failure.received, secrets) } } : d,
+  );
 }
 
 /** Thrown by `api.skip` so the case's own error handling lets it through. */
@@ -191,6 +201,8 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       if (left.length) meta.leftBehind = left;
       meta.wire = wireOf(t, secrets);
       if (meta.mutation) meta.mutation.applied = scope.applied;
+      // A proof run rewrites answers on purpose: what it rewrote judges the case's own rule, never a derived check.
+      if (!settings.mutations) meta.derived = derivedOf(t, r.surface, secrets);
     }
     if (r.open && !meta.observed) api.observe('result', 'nothing recorded');
   };

@@ -1,4 +1,5 @@
 import type { Seen } from '../clients/mutation.js';
+import type { DerivedTally } from './derived/answers.js';
 import type { MutationSpec } from './mutations/spec.js';
 
 /** One line of a case's wire log (bodies cut to keep reports small). */
@@ -30,6 +31,8 @@ export interface CaseMeta {
   mutation?: CaseMutation;
   /** A tracing run: every answer and frame that passed the mutation hook, in order (to find mutations). */
   trace?: Seen[];
+  /** The checks derived from the contract that this case's answers and events met (`src/suite/derived`), redacted. */
+  derived?: DerivedTally[];
 }
 
 /** What the mutation proof records of one case. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentsRegion, ClientEnv } from '../common.js';
+import { meaning } from '../meaning.js';
 import { defineErrors } from '../rule.js';
 
 /** Regions of the agents host (`{agents_url}`): us, uk, eu; a host without one is invalid. */
@@ -92,10 +93,10 @@ export const ApiError = z.object({
 export type ApiError = z.infer<typeof ApiError>;
 
 /** Agent name: 1 to 128 characters; violations carry the pinned example message. */
-export const AgentName = z
-  .string({ error: AgentsErrors.NAME_LENGTH.text })
-  .min(AGENT_NAME_MIN, AgentsErrors.NAME_LENGTH.text)
-  .max(AGENT_NAME_MAX, AgentsErrors.NAME_LENGTH.text);
+export const AgentName = meaning(
+  z.string({ error: AgentsErrors.NAME_LENGTH.text }).min(AGENT_NAME_MIN, AgentsErrors.NAME_LENGTH.text).max(AGENT_NAME_MAX, AgentsErrors.NAME_LENGTH.text),
+  { rule: 'agents.agent.name-max-128', length: 'characters' },
+);
 
 /** POST /v1/agents body; whether `description` is required is not shown (the reference accepts it absent). */
 export const AgentCreateRequest = z.object({

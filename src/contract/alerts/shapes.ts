@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentsErrors } from '../agents/shapes.js';
 import { IsoDateTime } from '../common.js';
+import { meaning } from '../meaning.js';
 
 /** The six alert metrics. */
 export const AlertMetric = z.enum(['turn_latency_p50', 'turn_latency_p95', 'api_errors', 'function_errors', 'call_crashes', 'call_volume'], {
@@ -61,10 +62,10 @@ export function breaches(value: number, operator: AlertOperator, threshold: numb
 }
 
 /** threshold_value: a non-negative integer; violations carry the pinned example message. */
-export const ThresholdValue = z
-  .number({ error: AgentsErrors.THRESHOLD_VALUE.text })
-  .int(AgentsErrors.THRESHOLD_VALUE.text)
-  .min(0, AgentsErrors.THRESHOLD_VALUE.text);
+export const ThresholdValue = meaning(
+  z.number({ error: AgentsErrors.THRESHOLD_VALUE.text }).int(AgentsErrors.THRESHOLD_VALUE.text).min(0, AgentsErrors.THRESHOLD_VALUE.text),
+  { rule: 'alerts.rules.threshold-non-negative-integer' },
+);
 
 /** An alert rule id: assigned, prefix `ar_`. */
 export const AlertRuleId = z.string().startsWith(ALERT_RULE_ID_PREFIX);

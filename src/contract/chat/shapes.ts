@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { meaning } from '../meaning.js';
 import { defineErrors } from '../rule.js';
 
 /** Chat channels accepted on create (document 1, Chat: create request). */
@@ -41,10 +42,13 @@ export const ChatRespondRequest = z.object({
 export type ChatRespondRequest = z.infer<typeof ChatRespondRequest>;
 
 /** The handoff object a respond response may carry. */
-export const Handoff = z.object({
-  destination: z.string(),
-  reason: z.string(),
-});
+export const Handoff = meaning(
+  z.object({
+    destination: z.string(),
+    reason: z.string(),
+  }),
+  { rule: 'chat.respond.handoff-shape' },
+);
 export type Handoff = z.infer<typeof Handoff>;
 
 export const ChatRespondResponse = z.object({

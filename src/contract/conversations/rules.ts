@@ -20,6 +20,16 @@ export const ConversationsRules = defineRules({
       'num_turns, total_duration, polyai_duration, handoff, handoff_reason, handoff_destination, num_silences, num_ood, metrics, state and turns with ' +
       'their documented types.',
   },
+  'conversations.record.parts-within-whole': {
+    doc,
+    surface,
+    kind: 'field',
+    section: RECORD,
+    statement:
+      'polyai_duration, the agent-handled portion of the call, never exceeds total_duration, both in seconds; num_silences and num_ood, counts of ' +
+      'kinds of turn, never exceed num_turns.',
+  },
+
   'conversations.record.environment-enum': {
     doc,
     surface,

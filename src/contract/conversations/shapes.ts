@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientEnv, IsoDateTime } from '../common.js';
+import { meaning } from '../meaning.js';
 import { defineErrors } from '../rule.js';
 
 export { ConversationsHeaders } from './wire.js';
@@ -47,32 +48,45 @@ export const BuiltInMetricName = z.enum(['CALL_DURATION', 'CALL_TURN']);
 export type BuiltInMetricName = z.infer<typeof BuiltInMetricName>;
 
 /** The `metrics` object (v3/v2): known keys typed, any other key allowed (the full key set is not shown). */
-export const ConversationMetrics = z.looseObject({
-  CALL_DURATION: z.string().optional(),
-  CALL_TURN: z.array(IsoDateTime).optional(),
-});
+export const ConversationMetrics = meaning(
+  z.looseObject({
+    CALL_DURATION: z.string().optional(),
+    CALL_TURN: z.array(IsoDateTime).optional(),
+  }),
+  { rule: 'conversations.metrics.builtin-value-types' },
+);
 export type ConversationMetrics = z.infer<typeof ConversationMetrics>;
 
 /** One turn of the transcript (v3/v2): empty strings rather than null, ISO 8601 timestamps. */
-export const Turn = z.object({
-  user_input: z.string(),
-  user_input_dtmf: z.string(),
-  user_input_datetime: IsoDateTime,
-  barge_in: z.boolean(),
-  agent_response: z.string(),
-  agent_response_datetime: IsoDateTime,
-  /** Filled with a number when `include_latency` is true; absent or null otherwise. */
-  latency: z.number().nullable().optional(),
-  /** Present when translation is enabled for the project. */
-  translated_user_input: z.string().optional(),
-  /** Present when translation is enabled for the project. */
-  english_agent_response: z.string().optional(),
-  intents: z.array(z.string()),
-  entities: z.record(z.string(), z.unknown()),
-  is_ood: z.boolean(),
-  is_silence: z.boolean(),
-});
+export const Turn = meaning(
+  z.object({
+    user_input: z.string(),
+    user_input_dtmf: z.string(),
+    user_input_datetime: IsoDateTime,
+    barge_in: z.boolean(),
+    agent_response: z.string(),
+    agent_response_datetime: IsoDateTime,
+    /** Filled with a number when `include_latency` is true; absent or null otherwise. */
+    latency: z.number().nullable().optional(),
+    /** Present when translation is enabled for the project. */
+    translated_user_input: z.string().optional(),
+    /** Present when translation is enabled for the project. */
+    english_agent_response: z.string().optional(),
+    intents: z.array(z.string()),
+    entities: z.record(z.string(), z.unknown()),
+    is_ood: z.boolean(),
+    is_silence: z.boolean(),
+  }),
+  { rule: 'conversations.turn.fields' },
+);
 export type Turn = z.infer<typeof Turn>;
+
+/** The parts of a record that sit within a whole of the same record (document 2: durations in seconds, counts of turns). */
+const PARTS = 'conversations.record.parts-within-whole';
+/** The agent-handled portion of the call, in seconds like the whole. */
+const agentPortion = <S extends z.ZodType>(s: S) => meaning(s, { atMost: 'total_duration', rule: PARTS });
+/** A count of one kind of turn, never more than the turns. */
+const turnsOfAKind = <S extends z.ZodType>(s: S) => meaning(s, { atMost: 'num_turns', rule: PARTS });
 
 /** One conversation record (v3/v2): every documented field, empty strings instead of null, ISO 8601 timestamps. */
 export const ConversationRecord = z.object({
@@ -91,12 +105,12 @@ export const ConversationRecord = z.object({
   /** Correct even when `turns` is empty. */
   num_turns: z.number().int().nonnegative(),
   total_duration: z.number().nonnegative(),
-  polyai_duration: z.number().nonnegative(),
+  polyai_duration: agentPortion(z.number().nonnegative()),
   handoff: z.boolean(),
   handoff_reason: z.string(),
   handoff_destination: z.string(),
-  num_silences: z.number().int().nonnegative(),
-  num_ood: z.number().int().nonnegative(),
+  num_silences: turnsOfAKind(z.number().int().nonnegative()),
+  num_ood: turnsOfAKind(z.number().int().nonnegative()),
   metrics: ConversationMetrics,
   state: z.record(z.string(), z.unknown()),
   /** Empty when the project's transcript visibility is off. */
@@ -134,12 +148,12 @@ export const ConversationRecordV1 = z.object({
   in_progress: z.boolean().nullable(),
   num_turns: z.number().int().nonnegative().nullable(),
   total_duration: z.number().nonnegative().nullable(),
-  polyai_duration: z.number().nonnegative().nullable(),
+  polyai_duration: agentPortion(z.number().nonnegative().nullable()),
   handoff: z.boolean().nullable(),
   handoff_reason: z.string().nullable(),
   handoff_destination: z.string().nullable(),
-  num_silences: z.number().int().nonnegative().nullable(),
-  num_ood: z.number().int().nonnegative().nullable(),
+  num_silences: turnsOfAKind(z.number().int().nonnegative().nullable()),
+  num_ood: turnsOfAKind(z.number().int().nonnegative().nullable()),
   metrics: z.record(z.string(), z.unknown()).nullable(),
   state: z.record(z.string(), z.unknown()).nullable(),
   turns: z.array(TurnV1).nullable(),
@@ -272,7 +286,7 @@ export const ConversationsListResponseV1 = z.object({
   next_offset: z.number().int().nonnegative().optional(),
   descriptions: ConversationsDescriptionsV1,
   /** v1 has no cursor: any value here breaks the schema. */
-  cursor: z.never().optional(),
+  cursor: meaning(z.never(), { rule: 'conversations.v1.no-cursor' }).optional(),
 });
 export type ConversationsListResponseV1 = z.infer<typeof ConversationsListResponseV1>;
 

@@ -47,6 +47,15 @@ export const MessagingRules = defineRules({
     section: 'Resources / Access token',
     statement: 'POST access-token with a valid X-Token, a matching X-Host, Content-Type: application/json and body {} answers 200.',
   },
+  'messaging.access-token.content-type-required': {
+    doc,
+    surface,
+    kind: 'status',
+    section: 'Resources / Access token',
+    statement:
+      'Content-Type: application/json is required on an access-token request: without it, or with another media type, the request is refused with 400 ' +
+      '(missing required headers).',
+  },
   'messaging.access-token.response-fields': {
     doc,
     surface,
@@ -113,6 +122,15 @@ export const MessagingRules = defineRules({
     kind: 'status',
     section: 'Resources / Session',
     statement: 'POST sessions with Authorization: Bearer <access_token> and Content-Type: application/json answers 200 with session_id (string).',
+  },
+  'messaging.session.content-type-required': {
+    doc,
+    surface,
+    kind: 'status',
+    section: 'Resources / Session',
+    statement:
+      'Content-Type: application/json is required on a session request, with or without a body: without it, or with another media type, the request is ' +
+      'refused with 400 (missing required headers).',
   },
   'messaging.session.body-optional': {
     doc,

@@ -1,0 +1,161 @@
+import type { z } from 'zod';
+import { type Meaning, meanings } from './meaning.js';
+import { describeNearMisses, nearMisses } from './near-miss.js';
+
+/** One way a value breaks its documented shape: where, what, and the rule that states that part. */
+export interface ShapeIssue {
+  /** Dotted path in the value (`conversations.3.turns.0.latency`), or `body`. */
+  readonly path: string;
+  readonly message: string;
+  /** The rule whose sentence states the part: the nearest meaning on the path, else the operation's rule. */
+  readonly rule: string;
+}
+
+type Def = { type: string; [k: string]: unknown };
+const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
+
+/** The schema under its wrappers (optional, nullable, default, a pipe's input), each with its own meaning on the way. */
+function unwrap(schema: z.ZodType): { inner: z.ZodType; meaning: Meaning } {
+  let s = schema;
+  let m: Meaning = { ...meanings.get(s) };
+  for (;;) {
+    const def = defOf(s);
+    const next = WRAPPERS.has(def.type)
+      ? (def.innerType as z.ZodType)
+      : def.type === 'pipe'
+        ? (def.in as z.ZodType)
+        : def.type === 'lazy'
+          ? (def.getter as () => z.ZodType)()
+          : undefined;
+    if (!next) return { inner: s, meaning: m };
+    s = next;
+    m = { ...meanings.get(s), ...m };
+  }
+}
+
+/** A schema's documented meaning, read through its wrappers (the outermost wins). */
+export const meaningOf = (schema: z.ZodType): Meaning => unwrap(schema).meaning;
+
+/** The child schema at one path segment, or undefined where the schema does not describe it. */
+function child(schema: z.ZodType, key: string | number): z.ZodType | undefined {
+  const { inner } = unwrap(schema);
+  const def = defOf(inner);
+  switch (def.type) {
+    case 'object':
+      return (def.shape as Record<string, z.ZodType>)[String(key)];
+    case 'array':
+      return def.element as z.ZodType;
+    case 'record':
+      return def.valueType as z.ZodType;
+    case 'union':
+      return (def.options as z.ZodType[]).map((o) => child(o, key)).find((c) => c !== undefined);
+    case 'intersection':
+      return child(def.left as z.ZodType, key) ?? child(def.right as z.ZodType, key);
+    default:
+      return undefined;
+  }
+}
+
+/** The rule of the nearest part on `path` that names one, else `fallback`. */
+export function ruleAt(schema: z.ZodType, path: readonly PropertyKey[], fallback: string): string {
+  let rule = meaningOf(schema).rule ?? fallback;
+  let s: z.ZodType | undefined = schema;
+  for (const key of path) {
+    if (typeof key === 'symbol') break;
+    s = s ? child(s, key) : undefined;
+    if (!s) break;
+    rule = meaningOf(s).rule ?? rule;
+  }
+  return rule;
+}
+
+/**
+ * The rules named by the parts of a shape that `value` holds (`meaning(…, { rule })`), at any depth: what a derived
+ * check of the value judged, each passing where no issue names it. A part the value does not hold is not judged.
+ *
+ * @example
+ * rulesHeld(ChatRespondResponse, { conversation_id: 'c', response: 'r', end_conversation: true, handoff: { destination: 'd', reason: 'r' } })
+ * // ['chat.respond.handoff-shape']
+ */
+export function rulesHeld(schema: z.ZodType, value: unknown): string[] {
+  if (value === undefined) return [];
+  const { inner, meaning } = unwrap(schema);
+  const def = defOf(inner);
+  const here = meaning.rule ? [meaning.rule] : [];
+  let below: string[] = [];
+  if (def.type === 'object' && isRecord(value)) {
+    below = Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([k, s]) => rulesHeld(s, value[k]));
+  } else if (def.type === 'array' && Array.isArray(value)) {
+    below = value.flatMap((v) => rulesHeld(def.element as z.ZodType, v));
+  } else if (def.type === 'record' && isRecord(value)) {
+    below = Object.values(value).flatMap((v) => rulesHeld(def.valueType as z.ZodType, v));
+  } else if (def.type === 'union') {
+    const option = (def.options as z.ZodType[]).find((o) => o.safeParse(value).success) ?? (def.options as z.ZodType[])[0];
+    below = option ? rulesHeld(option, value) : [];
+  }
+  return [...new Set([...here, ...below])];
+}
+
+/** Every part-within-whole relation the value breaks (`atMost`), at every depth the schema describes. */
+function relationIssues(schema: z.ZodType, value: unknown, path: readonly string[], rule: string): ShapeIssue[] {
+  const { inner, meaning } = unwrap(schema);
+  const here = meaning.rule ?? rule;
+  const def = defOf(inner);
+  if (def.type === 'array') return Array.isArray(value) ? value.flatMap((v, i) => relationIssues(def.element as z.ZodType, v, [...path, String(i)], here)) : [];
+  if (def.type === 'union') {
+    const option = (def.options as z.ZodType[]).find((o) => o.safeParse(value).success);
+    return option ? relationIssues(option, value, path, here) : [];
+  }
+  if (def.type !== 'object' || !isRecord(value)) return [];
+  const shape = def.shape as Record<string, z.ZodType>;
+  const out: ShapeIssue[] = [];
+  for (const [key, field] of Object.entries(shape)) {
+    const m = meaningOf(field);
+    const part = value[key];
+    const whole = m.atMost === undefined ? undefined : value[m.atMost];
+    if (typeof part === 'number' && typeof whole === 'number' && part > whole) {
+      out.push({ path: [...path, key].join('.'), rule: m.rule ?? here, message: `${key} ${part} exceeds ${m.atMost} ${whole}, the whole it is part of` });
+    }
+    if (key in value) out.push(...relationIssues(field, value[key], [...path, key], m.rule ?? here));
+  }
+  return out;
+}
+
+type Issue = { readonly code?: string; readonly path: readonly PropertyKey[]; readonly message: string; readonly errors?: readonly (readonly Issue[])[] };
+
+/** A union's failure as the issues of the option it came nearest to (the fewest issues), each with its whole path. */
+function flatten(issue: Issue, prefix: readonly PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {
+    const nearest = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+    if (nearest.length > 0) return nearest.flatMap((i) => flatten(i, path));
+  }
+  return [{ path, message: issue.message }];
+}
+
+/**
+ * Everything about `value` that breaks its documented shape: a type, an enum, a required field absent or null where
+ * the document gives no null, a documented name sent in another spelling, a part exceeding its whole. Each issue names
+ * the rule that states the part it concerns (`meaning(…, { rule })`), else `rule`.
+ *
+ * @example
+ * shapeIssues(ChatRespondResponse, { conversation_id: 'c', response: 'r', End_conversation: false }, 'chat.respond.response-fields')
+ * // [{ path: 'end_conversation', message: 'Invalid input: expected boolean, received undefined', rule: 'chat.respond.response-fields' }, …]
+ */
+export function shapeIssues(schema: z.ZodType, value: unknown, rule: string): ShapeIssue[] {
+  const parsed = schema.safeParse(value);
+  const typed = parsed.success
+    ? []
+    : parsed.error.issues
+        .flatMap((i) => flatten(i, []))
+        .map((i) => ({ path: i.path.map(String).join('.') || 'body', message: i.message, rule: ruleAt(schema, i.path, rule) }));
+  const misspelt = nearMisses(schema, value).map((m) => ({
+    path: m.path,
+    message: describeNearMisses([m]),
+    rule: ruleAt(schema, m.path.split('.').slice(0, -1), rule),
+  }));
+  return [...typed, ...misspelt, ...relationIssues(schema, value, [], rule)];
+}

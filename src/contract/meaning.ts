@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * What a part of a shape means beyond its type, as the documents state it: the suite derives checks from it for every
+ * operation that sends or answers that part, so a new field that carries a meaning gets the checks without a new case.
+ */
+export interface Meaning {
+  /** The rule that states this part: a derived check of it that fails, fails this rule (else the operation's rule). */
+  readonly rule?: string;
+  /** The field never exceeds this sibling field of the same object: a part within its whole, in the same unit. */
+  readonly atMost?: string;
+  /** A documented length limit counted in characters (Unicode code points), never in bytes or UTF-16 units. */
+  readonly length?: 'characters';
+}
+
+/**
+ * The meanings, by schema. A registry of its own, not zod's global one: the exported OpenAPI and AsyncAPI documents
+ * carry only what the wire carries.
+ */
+export const meanings = z.registry<Meaning>();
+
+/**
+ * Gives a schema its documented meaning and returns it, so a shape reads as one declaration.
+ *
+ * @example
+ * const polyai_duration = meaning(z.number(), { atMost: 'total_duration' });
+ */
+export function meaning<S extends z.ZodType>(schema: S, m: Meaning): S {
+  meanings.add(schema, m);
+  return schema;
+}
