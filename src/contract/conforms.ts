@@ -39,6 +39,9 @@ function unwrap(schema: z.ZodType): { inner: z.ZodType; meaning: Meaning } {
 /** A schema's documented meaning, read through its wrappers (the outermost wins). */
 export const meaningOf = (schema: z.ZodType): Meaning => unwrap(schema).meaning;
 
+/** The schema under its wrappers: the string or number a field's bounds are read from. */
+export const innerOf = (schema: z.ZodType): z.ZodType => unwrap(schema).inner;
+
 /** The child schema at one path segment, or undefined where the schema does not describe it. */
 function child(schema: z.ZodType, key: string | number): z.ZodType | undefined {
   const { inner } = unwrap(schema);

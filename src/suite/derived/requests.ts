@@ -1,0 +1,185 @@
+import type { z } from 'zod';
+import type { Response } from '../../clients/exchange.js';
+import { innerOf, meaningOf } from '../../contract/conforms.js';
+import { type RuleId, Rules } from '../../contract/index.js';
+import { OPS, type Op } from '../../contract/operations.js';
+import type { Surface } from '../../contract/rule.js';
+import { type CaseApi, rule } from '../case.js';
+
+/** What a derived request changes in an otherwise valid request: headers replaced or removed, body fields replaced. */
+export interface Change {
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  readonly body?: Readonly<Record<string, unknown>>;
+}
+
+/** Sends one valid request of an operation with a change applied: the one hand-written piece a derived check needs. */
+export type Sender = (api: CaseApi, change: Change) => Promise<Response>;
+
+/** An operation's key in a table of senders: its method and documented path. */
+export const opKey = (op: Pick<Op, 'method' | 'path'>): string => `${op.method.toUpperCase()} ${op.path}`;
+
+/** Text in scripts where one character is more than one byte, each one code point of the Basic Multilingual Plane. */
+export const SCRIPTS: Readonly<Record<string, string>> = { Cyrillic: 'Ж', Greek: 'Ω', Han: '語', Devanagari: 'क', Arabic: 'ع' };
+/** A letter with its accent as two code points (NFD): counted in characters, one letter is two; composed (NFC), one. */
+const DECOMPOSED = 'e\u0301';
+/** A character outside the Basic Multilingual Plane: one code point, two UTF-16 units, four bytes. */
+const ASTRAL = '\u{1F600}';
+
+/** The checks each documented request requirement derives, for the operations of one surface. */
+interface Derived {
+  readonly op: Op;
+  readonly rule: RuleId;
+  readonly title: string;
+  readonly body: (api: CaseApi, send: Sender) => Promise<void>;
+}
+
+const succeeded = (res: Response) => res.status >= 200 && res.status < 300;
+const surfaceOf = (rule: RuleId) => Rules[rule].surface;
+
+/** The documented headers of a request, each left out and sent with another value: refused with the documented status. */
+function headerChecks(op: Op): Derived[] {
+  return Object.entries(op.requires ?? {}).map(([name, { value, rule: id, status }]) => ({
+    op,
+    rule: id,
+    title: `${opKey(op)} without ${name}, or with ${name} other than ${value}, is refused with ${status}`,
+    body: async (api, send) => {
+      const baseline = await send(api, {});
+      api.check.that(succeeded(baseline), `${opKey(op)} with ${name}: ${value} succeeds`, `${baseline.status} ${baseline.text.slice(0, 200)}`);
+      const other = value.includes('/') ? 'text/plain' : `${value}-other`;
+      for (const [what, sent] of [
+        ['without it', undefined],
+        [`with ${other}`, other],
+      ] as const) {
+        const res = await send(api, { headers: { [name]: sent } });
+        api.check.status(res, status, `${opKey(op)} ${what} answers ${status}`);
+      }
+      // The documents name the value, not whether parameters may follow it: what the target does is recorded.
+      const withParameters = await send(api, { headers: { [name]: `${value}; charset=utf-8` } });
+      api.observe(`${name}: ${value}; charset=utf-8`, withParameters.status);
+    },
+  }));
+}
+
+/** A field's documented bounds, as zod reads them from its checks; a bound zod puts at the safe-integer edge is none. */
+interface Bounds {
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly maxLength?: number;
+  readonly integer: boolean;
+}
+function boundsOf(s: z.ZodType): Bounds {
+  const v = s as unknown as { minValue?: number | null; maxValue?: number | null; maxLength?: number | null; isInt?: boolean };
+  const finite = (n: number | null | undefined) => (typeof n === 'number' && Math.abs(n) < Number.MAX_SAFE_INTEGER ? n : undefined);
+  const out: { minimum?: number; maximum?: number; maxLength?: number } = {};
+  const [minimum, maximum, maxLength] = [finite(v.minValue), finite(v.maxValue), finite(v.maxLength)];
+  if (minimum !== undefined) out.minimum = minimum;
+  if (maximum !== undefined) out.maximum = maximum;
+  if (maxLength !== undefined) out.maxLength = maxLength;
+  return { ...out, integer: v.isInt === true };
+}
+
+/** A text of `n` characters made of one repeated character. */
+const text = (unit: string, n: number) => unit.repeat(n);
+
+/** A body field whose length is documented in characters: at the limit in other scripts and forms, accepted; one past, refused. */
+function lengthChecks(op: Op, field: string, schema: z.ZodType, id: RuleId): Derived[] {
+  const { maxLength } = boundsOf(innerOf(schema));
+  const invalid = op.invalid;
+  if (maxLength === undefined || !invalid) return [];
+  return [
+    {
+      op,
+      rule: id,
+      title: `${opKey(op)} accepts ${field} of ${maxLength} characters in non-Latin scripts and in decomposed form`,
+      body: async (api, send) => {
+        for (const [script, unit] of [...Object.entries(SCRIPTS), ['decomposed (NFD) Latin', DECOMPOSED] as const]) {
+          const value = unit === DECOMPOSED ? text(unit, Math.floor(maxLength / 2)) : text(unit, maxLength);
+          const res = await send(api, { body: { [field]: value } });
+          api.check.that(
+            succeeded(res),
+            `${field} of ${maxLength} characters in ${script} (${Buffer.byteLength(value)} bytes) is accepted`,
+            `${res.status} ${res.text.slice(0, 200)}`,
+          );
+        }
+        // One code point, two UTF-16 units: the documents do not say which a "character" is, so the answer is recorded.
+        const astral = await send(api, { body: { [field]: text(ASTRAL, maxLength) } });
+        api.observe(`${field} of ${maxLength} characters outside the Basic Multilingual Plane`, astral.status);
+      },
+    },
+    {
+      op,
+      rule: id,
+      title: `${opKey(op)} refuses ${field} of ${maxLength + 1} characters in a non-Latin script with ${invalid.join(' or ')}`,
+      body: async (api, send) => {
+        const res = await send(api, { body: { [field]: text(SCRIPTS.Cyrillic as string, maxLength + 1) } });
+        api.check.that(invalid.includes(res.status), `${field} of ${maxLength + 1} characters is refused with ${invalid.join(' or ')}`, res.status);
+      },
+    },
+  ];
+}
+
+/** A numeric body field with documented bounds: each bound accepted, one past refused, a fraction refused for an integer, and beyond 32 bits. */
+function boundChecks(op: Op, field: string, schema: z.ZodType, id: RuleId): Derived[] {
+  const bag = boundsOf(innerOf(schema));
+  const integer = bag.integer;
+  const invalid = op.invalid;
+  if ((bag.minimum === undefined && bag.maximum === undefined) || !invalid) return [];
+  const accepted = [bag.minimum, bag.maximum, ...(bag.maximum === undefined && integer ? [2 ** 32] : [])].filter((v): v is number => v !== undefined);
+  const refused = [
+    ...(bag.minimum === undefined ? [] : [bag.minimum - 1]),
+    ...(bag.maximum === undefined ? [] : [bag.maximum + 1]),
+    ...(integer ? [(bag.minimum ?? 0) + 0.5] : []),
+  ];
+  return [
+    {
+      op,
+      rule: id,
+      title: `${opKey(op)} accepts ${field} ${accepted.join(', ')} and refuses ${refused.join(', ')} with ${invalid.join(' or ')}`,
+      body: async (api, send) => {
+        for (const value of accepted) {
+          const res = await send(api, { body: { [field]: value } });
+          api.check.that(succeeded(res), `${field} ${value} is accepted`, `${res.status} ${res.text.slice(0, 200)}`);
+        }
+        for (const value of refused) {
+          const res = await send(api, { body: { [field]: value } });
+          api.check.that(invalid.includes(res.status), `${field} ${value} is refused with ${invalid.join(' or ')}`, res.status);
+        }
+      },
+    },
+  ];
+}
+
+/** The body fields that name their rule, each with the checks its documented bounds derive. */
+function fieldChecks(op: Op): Derived[] {
+  const shape = op.body && (op.body as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape) return [];
+  return Object.entries(shape).flatMap(([field, schema]) => {
+    const m = meaningOf(schema);
+    if (!m.rule) return [];
+    const id = m.rule as RuleId;
+    return m.length === 'characters' ? lengthChecks(op, field, schema, id) : boundChecks(op, field, schema, id);
+  });
+}
+
+/** Every check the contract derives from the documented requirements of requests. */
+export function derivedRequestChecks(): Derived[] {
+  return OPS.flatMap((op) => [...headerChecks(op), ...fieldChecks(op)]);
+}
+
+/**
+ * Declares the derived request cases of one surface: for each documented operation whose requests carry a requirement
+ * (a required header, a field with a documented bound or length), cases that send it broken and at its edges, each a
+ * case of the rule that states the requirement. `senders` gives each such operation a valid request; an operation
+ * without one is a gap the contract test names.
+ *
+ * @example
+ * deriveRequestCases('messaging', { 'POST /api/v1/access-token': (api, c) => api.t.messaging.accessToken({ headers: c.headers }) });
+ */
+export function deriveRequestCases(surface: Surface, senders: Readonly<Record<string, Sender>>): void {
+  for (const d of derivedRequestChecks()) {
+    if (surfaceOf(d.rule) !== surface) continue;
+    const send = senders[opKey(d.op)];
+    if (!send) throw new Error(`derived request checks: no sender for ${opKey(d.op)} in conformance/${surface}`);
+    rule(d.rule, `derived: ${d.title}`, (api) => d.body(api, send));
+  }
+}
