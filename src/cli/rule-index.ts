@@ -130,6 +130,14 @@ function routeFor(routes: readonly Route[], method: string, path: string): Route
   });
 }
 
+/**
+ * The contract files whose facts derive cases of their own (`src/suite/derived`): the operations table (required
+ * headers, shapes), the lists, the count limits, the socket events and the meanings in the shapes. A rule they quote is
+ * checked there, after its hand-written cases in conformance/.
+ */
+const DERIVED = /^src\/contract\/(operations|lists|limits|events)\.ts$|^src\/contract\/[a-z-]+\/shapes\.ts$/;
+const derivedSources = (root: string) => tsSources(root, 'src/contract').filter((f) => DERIVED.test(f.path));
+
 /** Names the contract exports (`export const X`; its rules files aside), so a case's use of them can be found. */
 function specExports(root: string): string[] {
   return tsSources(root, 'src/contract')
@@ -148,7 +156,7 @@ function specExports(root: string): string[] {
 export async function ruleIndex(root: string): Promise<Map<string, RuleEntry>> {
   const target = tsSources(root, 'src/reference-target');
   const routes = routesOf(target, await pathConstants());
-  const bodies = caseBodies(tsSources(root, 'conformance', true));
+  const bodies = caseBodies([...tsSources(root, 'conformance', true), ...derivedSources(root)]);
   const names = specExports(root);
   const out = new Map<string, RuleEntry>();
   for (const rule of ruleList) {

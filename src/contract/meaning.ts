@@ -27,5 +27,11 @@ export const meanings = z.registry<Meaning>();
  */
 export function meaning<S extends z.ZodType>(schema: S, m: Meaning): S {
   meanings.add(schema, m);
+  given.push(m);
   return schema;
 }
+
+const given: Meaning[] = [];
+
+/** Every meaning given so far (the shape modules imported), for the check that each names a catalogue rule. */
+export const givenMeanings = (): readonly Meaning[] => given;
