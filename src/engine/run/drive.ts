@@ -130,7 +130,7 @@ function sampleVus(d: Drive): void {
 /** Judges the abortOnFail thresholds; the first that fails stops the run. */
 function judgeAborting(d: Drive): void {
   const { store } = d.plan;
-  const v = abortingVerdict(store.judge(), store.elapsedMs());
+  const v = abortingVerdict(store.judge({ during: true }), store.elapsedMs());
   if (!v || d.run.outcome.thresholdAbort) return;
   d.run.outcome.thresholdAbort = `${v.key}: ${v.threshold.source}`;
   d.run.log.log('error', `thresholds on metrics '${v.key}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`);
@@ -145,7 +145,7 @@ function progress(d: Drive, ms: number, nameWidth: number): string {
   const { store } = d.plan;
   const { live } = d;
   const dropped = store.aggregate('dropped_iterations', 'count') ?? 0;
-  const failing = store.judge().filter((v) => !v.ok).length;
+  const failing = store.judge({ during: true }).filter((v) => !v.ok).length;
   const rate = ((store.aggregate('iterations', 'count') ?? 0) / Math.max(1, store.elapsedMs() / 1000)).toFixed(1);
   const thresholds = store.thresholds.reduce((n, s) => n + s.thresholds.length, 0);
   return (
