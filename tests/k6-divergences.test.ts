@@ -52,4 +52,15 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(r.stdout).toContain("✓ 'rate==1.0'");
     expect(r.stdout).not.toContain('✗');
   });
+
+  // Graceful stop: iterations still running at the scenario's end "get gracefulStop to finish, then they are
+  // interrupted" (/using-k6/scenarios/concepts/graceful-stop/); k6/execution counts them in
+  // `exec.instance.iterationsInterrupted`, and an interrupted iteration emits no `iterations` sample (k6#652).
+  it('interrupts a VU in a synchronous loop at the end of gracefulStop, so the run ends by itself', async () => {
+    const r = await corpus('busy-loop.js');
+    expect(r.code, said(r)).toBe(0);
+    expect(r.stderr).toMatch(/interrupted=1 completed=0\s+source=console/);
+    expect(r.metrics.iterations).toBeUndefined();
+    expect(r.metrics.vus_max).toMatchObject({ value: 1 });
+  });
 });
