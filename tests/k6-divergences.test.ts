@@ -63,4 +63,14 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(r.metrics.iterations).toBeUndefined();
     expect(r.metrics.vus_max).toMatchObject({ value: 1 });
   });
+
+  // http.post(): "Request body; objects will be `x-www-form-urlencoded`." k6 (the docs silent on arrays) adds each
+  // element of an array value under its key, so the key repeats, in the element order.
+  it('repeats the key of an array value in a form body, once per element', async () => {
+    const r = await corpus('form-array.js');
+    expect(r.code, said(r)).toBe(0);
+    const hit = r.target.hits.find((h) => h.path === '/anything/form');
+    expect(hit?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(hit?.body.toString()).toBe('n=1&n=2&name=corpus&tag=a&tag=b+c');
+  });
 });

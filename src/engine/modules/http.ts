@@ -1134,7 +1134,7 @@ function toBuffer(d: string | ArrayBuffer | ArrayBufferView): Buffer {
   return Buffer.from(d.buffer, d.byteOffset, d.byteLength);
 }
 
-/** An object body: form-urlencoded (keys sorted, as Go's url.Values encodes), or multipart when it holds a file. */
+/** An object body: form-urlencoded (keys sorted, as Go's url.Values encodes; an array repeats its key), or multipart when it holds a file. */
 function objectBody(o: Record<string, unknown>): { body: Buffer | string; multipart?: string } {
   const keys = Object.keys(o).sort();
   if (keys.some((k) => o[k] instanceof FileData)) {
@@ -1159,8 +1159,11 @@ function objectBody(o: Record<string, unknown>): { body: Buffer | string; multip
   for (const k of keys) {
     const v = o[k];
     if (v === undefined) continue;
-    if (out) out += '&';
-    out += `${formEncode(k)}=${formEncode(String(v))}`;
+    // An array value repeats its key, once per element, in order (`t=a&t=b`), as k6 adds each element to url.Values.
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (out) out += '&';
+      out += `${formEncode(k)}=${formEncode(String(x))}`;
+    }
   }
   return { body: out };
 }
