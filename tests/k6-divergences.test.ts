@@ -73,4 +73,13 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(hit?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(hit?.body.toString()).toBe('n=1&n=2&name=corpus&tag=a&tag=b+c');
   });
+
+  // Counter.add(): "Add a value to the Counter metric" (k6's add returns true); createHash: "a hashing object that can
+  // then be fed with data repeatedly, and from which you can extract a hash digest whenever you want".
+  it("returns true from a metric's add() and digests a Hasher more than once, as scripts check", async () => {
+    const r = await corpus('metric-add-hasher.js');
+    expect(r.code, said(r)).toBe(0);
+    expect(r.metrics.checks).toMatchObject({ passes: 8, fails: 0 });
+    expect(r.metrics.sent_things).toMatchObject({ count: 2 });
+  });
 });
