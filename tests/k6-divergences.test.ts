@@ -82,4 +82,17 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(r.metrics.checks).toMatchObject({ passes: 8, fails: 0 });
     expect(r.metrics.sent_things).toMatchObject({ count: 2 });
   });
+
+  // fail(): "fail() is a simple convenience wrapper on top of JavaScript's throw()", its text the "Error message that
+  // gets printed to stderr"; k6 prints an exception with where the script threw it, a thrown string included.
+  it("logs a thrown string with the script's file:line where it was thrown, and lets the script catch it unchanged", async () => {
+    const r = await corpus('throw-string.js');
+    expect(r.code, said(r)).toBe(0);
+    const line =
+      readFileSync(join(CORPUS, 'throw-string.js'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('throw `refused')) + 1;
+    expect(r.stderr).toMatch(new RegExp(`refused: the first iteration\\n\\t\\s*at refuse \\(tests/k6-corpus/throw-string\\.js:${line}\\)`));
+    expect(r.metrics.checks).toMatchObject({ passes: 2, fails: 0 });
+  });
 });

@@ -237,7 +237,7 @@ export class Vu implements VuHost {
       end = await Promise.race([body, interrupted, failedLater]);
     } catch (e) {
       this.#shared.log('error', errorText(e), { executor: this.exec.executor, scenario: this.exec.scenarioName });
-      this.#shared.failed?.(e);
+      this.#shared.failed?.(asError(e));
       end = 'failed';
     }
     this.#settled = undefined;
@@ -303,12 +303,41 @@ export class Vu implements VuHost {
   }
 }
 
-/** An exception as k6 prints it: the message and the first lines of its stack. */
+/** What the script threw that is not an Error (`throw 'boom'`), last few, each with the stack where it was thrown. */
+const thrown: { value: unknown; stack: string }[] = [];
+// The bundle's `throw` hands its value here (blocking.ts, THROWN_HELPER); one table per thread, shared by its VUs.
+(globalThis as { __dialtone_throws?: (value: unknown, stack: string) => void }).__dialtone_throws = (value, stack) => {
+  thrown.push({ value, stack });
+  if (thrown.length > 32) thrown.shift();
+};
+
+/**
+ * An exception as an Error: itself, or for a value the script threw that is not one (`throw 'boom'`) an Error of its
+ * text with the stack where it was thrown, when the bundle's throw recorded it, so it is told with its file:line.
+ */
+export function asError(e: unknown): unknown {
+  if (e instanceof Error) return e;
+  for (let i = thrown.length - 1; i >= 0; i--) {
+    const t = thrown[i] as { value: unknown; stack: string };
+    if (!Object.is(t.value, e)) continue;
+    const err = new Error(String(e));
+    // The recorded stack's first line is its header; the frames follow, the throw's own first.
+    err.stack = `${String(e)}\n${t.stack.slice(t.stack.indexOf('\n') + 1)}`;
+    return err;
+  }
+  return e;
+}
+
+/**
+ * An exception as k6 prints it: the message and the first lines of its stack. A value thrown that is not an Error
+ * (`throw 'boom'`) is printed with where it was thrown, as k6 prints it: `boom` and then `at default (script.js:5)`.
+ */
 export function errorText(e: unknown): string {
-  if (e instanceof Error)
-    return scriptStack(e.stack ?? `${e.name}: ${e.message}`)
+  const x = asError(e);
+  if (x instanceof Error)
+    return scriptStack(x.stack ?? `${x.name}: ${x.message}`)
       .split('\n')
       .slice(0, 4)
       .join('\n\t');
-  return String(e);
+  return String(x);
 }
