@@ -95,4 +95,17 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(r.stderr).toMatch(new RegExp(`refused: the first iteration\\n\\t\\s*at refuse \\(tests/k6-corpus/throw-string\\.js:${line}\\)`));
     expect(r.metrics.checks).toMatchObject({ passes: 2, fails: 0 });
   });
+
+  // Test lifecycle: "If the setup() function throws an error, the teardown() function isn't called." The error is
+  // printed with the script's frames: k6's stack traces are the script's, never k6's own code, nor dialtone's here.
+  it("prints a failed setup() with the script's frames and none of the engine's own files", async () => {
+    const r = await corpus('setup-throws.js');
+    expect(r.code, said(r)).not.toBe(0);
+    const lines = readFileSync(join(CORPUS, 'setup-throws.js'), 'utf8').split('\n');
+    const at = (text: string) => lines.findIndex((l) => l.includes(text)) + 1;
+    expect(r.stderr).toContain('no test users could be made');
+    expect(r.stderr).toMatch(new RegExp(`at makeUsers \\(tests/k6-corpus/setup-throws\\.js:${at("throw new Error('no test")}\\)`));
+    expect(r.stderr).not.toMatch(/src\/engine|dist\/src|node:internal|node_modules|<anonymous>/);
+    expect(r.stderr).not.toContain('teardown ran');
+  });
 });

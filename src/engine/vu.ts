@@ -328,16 +328,26 @@ export function asError(e: unknown): unknown {
   return e;
 }
 
+/** A stack line that is a frame (`    at f (file:line)`). */
+const FRAME_LINE = /^\s+at /;
 /**
- * An exception as k6 prints it: the message and the first lines of its stack. A value thrown that is not an Error
- * (`throw 'boom'`) is printed with where it was thrown, as k6 prints it: `boom` and then `at default (script.js:5)`.
+ * A frame in the script's sources, as scriptStack gives them: `file:line`, no column. Frames that keep their column are
+ * the engine's own files or Node's (`src/engine/vu.ts:232:15`, `node:internal/…`), and natives are `<anonymous>`.
+ */
+const SCRIPT_FRAME = /[^\d:]:\d+\)?$/;
+
+/**
+ * An exception as k6 prints it: the message and the first frames of its stack in the script, as k6's are all the
+ * script's; the engine's own frames and Node's are left out, so a refusal is its line and nothing of dialtone's
+ * insides. A value thrown that is not an Error (`throw 'boom'`) is printed with where it was thrown, as k6 prints it:
+ * `boom` and then `at default (script.js:5)`.
  */
 export function errorText(e: unknown): string {
   const x = asError(e);
-  if (x instanceof Error)
-    return scriptStack(x.stack ?? `${x.name}: ${x.message}`)
-      .split('\n')
-      .slice(0, 4)
-      .join('\n\t');
-  return String(x);
+  if (!(x instanceof Error)) return String(x);
+  const lines = scriptStack(x.stack ?? `${x.name}: ${x.message}`).split('\n');
+  const frames = lines.findIndex((l) => FRAME_LINE.test(l));
+  if (frames < 0) return lines.join('\n\t');
+  const mine = lines.slice(frames).filter((l) => (SCRIPT_FRAME.test(l) && !l.includes('<anonymous>')) || l.includes('(bundle line '));
+  return [...lines.slice(0, frames), ...mine.slice(0, 3)].join('\n\t');
 }
