@@ -108,4 +108,17 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(r.stderr).not.toMatch(/src\/engine|dist\/src|node:internal|node_modules|<anonymous>/);
     expect(r.stderr).not.toContain('teardown ran');
   });
+
+  // Params: "auth: The authentication method used for the request. It currently supports digest, ntlm, and basic
+  // authentication methods." Digest sends no credentials at first: the server's 401 names a nonce, and the request goes
+  // again with an Authorization that answers it. k6 expects that first 401 (http_req_failed counts it as expected).
+  it("authenticates with auth: 'digest', answering the server's 401 challenge, never sending the password as Basic", async () => {
+    const r = await corpus('digest-auth.js');
+    expect(r.code, said(r)).toBe(0);
+    expect(r.metrics.checks).toMatchObject({ passes: 6, fails: 0 });
+    const hits = r.target.hits.filter((h) => h.path === '/digest-auth/auth/user/passwd');
+    expect(hits.map((h) => h.headers.authorization?.split(' ')[0])).toEqual([undefined, 'Digest', undefined, 'Digest']);
+    expect(r.metrics.http_reqs).toMatchObject({ count: 4 });
+    expect(r.metrics.http_req_failed).toMatchObject({ passes: 0 });
+  });
 });
