@@ -2,12 +2,13 @@
 // tests/k6-corpus/ run by the engine in this process (its worker threads real) against the corpus's local target, and
 // judged by what k6 documents, or where the docs are silent, by what k6 does. Each test quotes the sentence it follows.
 // Nothing here judges time.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runArgv } from '../src/engine/run/in-process.js';
-import { type CorpusTarget, startTarget } from './k6-corpus/target.js';
+import { type CorpusTarget, closedPort, startTarget } from './k6-corpus/target.js';
 
 const CORPUS = join(import.meta.dirname, 'k6-corpus');
 
@@ -23,16 +24,22 @@ interface Run {
 const GUARD_MS = 60_000;
 
 /** Runs one corpus script against a target of its own, with k6's summary export read back. */
-async function corpus(script: string, extra: readonly string[] = []): Promise<Run> {
+async function corpus(script: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv): Promise<Run> {
   const target = await startTarget();
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-divergence-'));
   const summaryPath = join(dir, 'summary.json');
   const args = ['--no-color', '--quiet', '--summary-export', summaryPath, '-e', `BASE_URL=${target.url}`, ...extra, join(CORPUS, script)];
-  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: GUARD_MS });
+  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: GUARD_MS, ...(env ? { env } : {}) });
   await target.close();
   const metrics = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')).metrics : {};
   return { code, stdout, stderr, metrics, target };
 }
+
+/** The system Chromium, as src/engine/modules/browser.test.ts finds it; browser scripts are skipped without one. */
+const chromium =
+  process.env.DIALTONE_CHROMIUM || spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();
+/** What k6 reads to launch the browser (/using-k6-browser/options/): here the system Chromium, headless, no sandbox (root). */
+const BROWSER_ENV = { K6_BROWSER_EXECUTABLE_PATH: chromium, K6_BROWSER_ARGS: 'no-sandbox', K6_BROWSER_HEADLESS: 'true' };
 
 const said = (r: Run) => `exited ${r.code}\n${r.stderr.slice(0, 2000)}`;
 
@@ -120,5 +127,21 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(hits.map((h) => h.headers.authorization?.split(' ')[0])).toEqual([undefined, 'Digest', undefined, 'Digest']);
     expect(r.metrics.http_reqs).toMatchObject({ count: 4 });
     expect(r.metrics.http_req_failed).toMatchObject({ passes: 0 });
+  });
+
+  // docs/engines.md: where dialtone differs from k6 on purpose, a run that sent nothing its script sends ends with exit
+  // 107. A browser script that loads no URL on purpose did send: page.setContent, "This sets up a given HTML to the
+  // page"; a navigation the script expects to fail, page.goto's promise rejected and caught.
+  it.skipIf(!chromium)('counts a page whose content the script set, and a navigation it expected to fail, as sending: exit 0', async () => {
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const runs = await Promise.all([
+      corpus('browser-set-content.js', [], BROWSER_ENV),
+      corpus('browser-expected-failure.js', ['-e', `DOWN_URL=${down}`], BROWSER_ENV),
+    ]);
+    for (const r of runs) {
+      expect(r.code, said(r)).toBe(0);
+      expect(r.metrics.checks, said(r)).toMatchObject({ passes: 1, fails: 0 });
+      expect(r.target.hits).toEqual([]);
+    }
   });
 });

@@ -28,6 +28,8 @@ export interface VuShared {
   readonly run: RunState;
   /** Told of each iteration that ended in an exception: a run of only failed iterations did not run as written. */
   readonly failed?: (e: unknown) => void;
+  /** Told of what a module did as the script asked that no answered exchange counts (VuHost.acted). */
+  readonly acted?: (what: string) => void;
 }
 
 /** The run-wide counters and controls every VU's k6/execution sees. */
@@ -203,6 +205,10 @@ export class Vu implements VuHost {
   /** k6's randomSeed: from now on this VU's Math.random gives the seed's sequence, from its start. */
   seedRandom(seed: number): void {
     this.math.random = seededRandom(seed);
+  }
+
+  acted(what: string): void {
+    this.#shared.acted?.(what);
   }
 
   warn(message: string): void {

@@ -350,6 +350,13 @@ export function browserModule(vu: VuHost) {
         p.on(event as 'console', handler(`page.on('${event}') handler`, fn) as () => void);
       },
       waitForEvent: (event: string, o?: unknown) => wrap(p.waitForEvent(event as 'console', predicateOf(o) as { timeout?: number })),
+      // A page whose content the script sets loads no URL, on purpose: the browser still acted (ran-as-written.ts).
+      setContent: (html: string, o?: Parameters<PW.Page['setContent']>[1]) =>
+        wrap(
+          p.setContent(html, o).then(() => {
+            vu.acted?.('page.setContent');
+          }),
+        ),
       close: (o?: Parameters<PW.Page['close']>[0]) =>
         track(
           (async () => {
@@ -500,6 +507,8 @@ export function browserModule(vu: VuHost) {
     if (!f) return;
     inFlight.delete(r);
     vu.sink.emit('browser_http_req_failed', 1, requestTags(r, f, undefined));
+    // A request that failed (a navigation to a host that is down, as a script may ask on purpose) was still sent.
+    vu.acted?.(`a browser request that failed (${r.url()})`);
   }
 
   function onVital(page: PW.Page | null, frame: PW.Frame | null, name: unknown, value: unknown): void {

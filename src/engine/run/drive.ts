@@ -97,6 +97,9 @@ const ON_MESSAGE: Handlers = {
   failures: (d, _w, m) => {
     d.failures.count += m.count;
   },
+  acted: (d, _w, m) => {
+    d.failures.acted ??= m.what;
+  },
   crash: (d, w, m) => {
     d.run.outcome.crash ??= m.message;
     w.ready();
