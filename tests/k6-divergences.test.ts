@@ -24,12 +24,12 @@ interface Run {
 const GUARD_MS = 60_000;
 
 /** Runs one corpus script against a target of its own, with k6's summary export read back. */
-async function corpus(script: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv): Promise<Run> {
+async function corpus(script: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv, signalOn?: string): Promise<Run> {
   const target = await startTarget();
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-divergence-'));
   const summaryPath = join(dir, 'summary.json');
   const args = ['--no-color', '--quiet', '--summary-export', summaryPath, '-e', `BASE_URL=${target.url}`, ...extra, join(CORPUS, script)];
-  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: GUARD_MS, ...(env ? { env } : {}) });
+  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: GUARD_MS, ...(env ? { env } : {}), ...(signalOn ? { signalOn } : {}) });
   await target.close();
   const metrics = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')).metrics : {};
   return { code, stdout, stderr, metrics, target };
@@ -69,6 +69,14 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     expect(r.stderr).toMatch(/interrupted=1 completed=0\s+source=console/);
     expect(r.metrics.iterations).toBeUndefined();
     expect(r.metrics.vus_max).toMatchObject({ value: 1 });
+  });
+
+  // Ctrl-C: the engine stops the run as k6 does at an external abort (exit 105), its running iterations interrupted at
+  // once; a VU in a synchronous loop too, so a 10-minute run stopped by a signal ends by itself.
+  it('interrupts a VU in a synchronous loop when the run is stopped by a signal, and exits 105', async () => {
+    const r = await corpus('busy-loop.js', ['-e', 'BUSY_FOR=10m'], undefined, 'spinning');
+    expect(r.code, said(r)).toBe(105);
+    expect(r.stderr).toMatch(/interrupted=1 completed=0\s+source=console/);
   });
 
   // http.post(): "Request body; objects will be `x-www-form-urlencoded`." k6 (the docs silent on arrays) adds each

@@ -6,11 +6,13 @@ import exec from 'k6/execution';
 
 export const options = {
   scenarios: {
-    busy: { executor: 'constant-vus', vus: 1, duration: '500ms', gracefulStop: '1s' },
+    // BUSY_FOR: a run stopped by Ctrl-C long before its end (stop.ts) is interrupted at once, a busy VU too.
+    busy: { executor: 'constant-vus', vus: 1, duration: __ENV.BUSY_FOR || '500ms', gracefulStop: '1s' },
   },
 };
 
 export default function () {
+  if (__ENV.BUSY_FOR) console.log('spinning');
   let spins = 0;
   while (spins >= 0) spins++;
 }

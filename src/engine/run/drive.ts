@@ -197,23 +197,22 @@ function startTimers(d: Drive, begun: number): () => void {
  * The hard stop k6 keeps for a VU that does not end its iteration: "iterations that are still running … get
  * gracefulStop to finish, then they are interrupted" (/using-k6/scenarios/concepts/graceful-stop/). A worker interrupts
  * its own VUs there, but not one whose VU holds the thread in a synchronous loop: past the hard stop (the last
- * scenario's end plus its gracefulStop, or a stop request plus the longest gracefulStop), a worker that has said
- * nothing for HARD_STOP_SILENCE_MS is terminated. What it flushed before stays in the store.
+ * scenario's end plus its gracefulStop, or a stop request, Ctrl-C or an abort, which interrupts at once), a worker that
+ * has said nothing for HARD_STOP_SILENCE_MS is terminated. What it flushed before stays in the store.
  */
 function watchHardStop(d: Drive, t0: number): () => void {
   const { plans } = d.plan;
   const scheduleEnd = t0 + Math.max(0, ...plans.map((p) => p.startTimeMs + scheduledMs(p) + p.gracefulStopMs));
-  const longestGrace = Math.max(0, ...plans.map((p) => p.gracefulStopMs));
   const timer = setInterval(() => {
     const now = Date.now();
     const asked = d.run.stopAsked;
-    const hardStop = asked === undefined ? scheduleEnd : Math.min(scheduleEnd, asked + longestGrace);
+    const hardStop = asked === undefined ? scheduleEnd : Math.min(scheduleEnd, asked);
     if (now < hardStop + HARD_STOP_SILENCE_MS) return;
     d.run.workers.forEach((w, i) => {
       if (d.ended[i] || now - (d.heard[i] ?? 0) < HARD_STOP_SILENCE_MS) return;
       d.ended[i] = true;
       d.live.active[i] = 0;
-      d.run.log.log('warn', 'a VU did not end its iteration by the end of gracefulStop (a synchronous loop?): it was stopped, its iteration interrupted');
+      d.run.log.log('warn', 'a VU held its thread past the hard stop (a synchronous loop?): its worker was stopped, its iteration interrupted');
       void w.terminate();
     });
   }, HARD_STOP_WATCH_MS);
