@@ -29,7 +29,7 @@ export const START_AFTER_MS = 20;
  * terminated from the main thread: one of its VUs holds the thread (a synchronous loop), so it cannot interrupt it.
  * A worker that still speaks (a browser closing) is left to end.
  */
-const HARD_STOP_SILENCE_MS = 1_000;
+const HARD_STOP_SILENCE_MS = 2_000;
 /** How often the main thread looks for such a worker. */
 const HARD_STOP_WATCH_MS = 250;
 
