@@ -101,6 +101,7 @@ describe('the rewrite of blocking k6 calls', () => {
     expect(seen).toEqual(['boom: a', 'string']);
     delete (globalThis as { __dialtone_throws?: unknown }).__dialtone_throws;
     expect(rewrite(`${HTTP}function g() { throw new Error("e"); }`).code).toBe(`${HTTP}function g() { throw new Error("e"); }`);
+    expect(rewrite(`${HTTP}function h(a, b) { throw a, b; }`).code).toContain('throw __dialtone_thrown((a, b));');
   });
 
   it('lists the calls that send, for the judgement of a run that sent nothing', () => {

@@ -429,7 +429,9 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
   if (eachUsed) edits.push({ at: 0, text: EACH_HELPER, rank: -1 });
   // `throw x` becomes `throw __dialtone_thrown(x)`, around any await inside x.
   for (const t of throws) {
-    edits.push({ at: t.start, text: '__dialtone_thrown(', rank: 0.5 }, { at: t.end, text: ')', rank: 3.5 });
+    // `throw a, b` throws b: a sequence keeps its own parentheses inside the call.
+    const seq = t.type === 'SequenceExpression';
+    edits.push({ at: t.start, text: seq ? '__dialtone_thrown((' : '__dialtone_thrown(', rank: 0.5 }, { at: t.end, text: seq ? '))' : ')', rank: 3.5 });
   }
   if (throws.length > 0) edits.push({ at: 0, text: THROWN_HELPER, rank: -1 });
   edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
