@@ -102,6 +102,8 @@ describe('the rewrite of blocking k6 calls', () => {
     delete (globalThis as { __dialtone_throws?: unknown }).__dialtone_throws;
     expect(rewrite(`${HTTP}function g() { throw new Error("e"); }`).code).toBe(`${HTTP}function g() { throw new Error("e"); }`);
     expect(rewrite(`${HTTP}function h(a, b) { throw a, b; }`).code).toContain('throw __dialtone_thrown((a, b));');
+    expect(rewrite(`${HTTP}function k(a) { throw(a); }`).code).toContain('throw(__dialtone_thrown(a));');
+    expect(rewrite(`${HTTP}function m() { throw"x"; }`).code).toContain('throw __dialtone_thrown("x");');
   });
 
   it('lists the calls that send, for the judgement of a run that sent nothing', () => {

@@ -431,7 +431,8 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
   for (const t of throws) {
     // `throw a, b` throws b: a sequence keeps its own parentheses inside the call.
     const seq = t.type === 'SequenceExpression';
-    edits.push({ at: t.start, text: seq ? '__dialtone_thrown((' : '__dialtone_thrown(', rank: 0.5 }, { at: t.end, text: seq ? '))' : ')', rank: 3.5 });
+    const open = /[\w$]/.test(code[t.start - 1] ?? '') ? ' ' : '';
+    edits.push({ at: t.start, text: `${open}__dialtone_thrown(${seq ? '(' : ''}`, rank: 0.5 }, { at: t.end, text: seq ? '))' : ')', rank: 3.5 });
   }
   if (throws.length > 0) edits.push({ at: 0, text: THROWN_HELPER, rank: -1 });
   edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
