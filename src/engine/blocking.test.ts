@@ -84,6 +84,28 @@ describe('the rewrite of blocking k6 calls', () => {
     expect(out.madeAsync).toBe(0);
   });
 
+  // fail(): "a simple convenience wrapper on top of JavaScript's throw()", its message "printed to stderr"; k6 prints a
+  // thrown string with the script's file:line, so a throw that may throw one hands its value and stack to the engine.
+  it('marks a throw of anything but `new …` so the engine can tell where a thrown string came from, the value unchanged', () => {
+    const out = rewrite(`${HTTP}function f(x) { if (x) throw "boom: " + x; throw new Error("e"); }`);
+    expect(out.code).toContain('throw __dialtone_thrown("boom: " + x);');
+    expect(out.code).toContain('throw new Error("e");');
+    expect(out.code.split('\n')).toHaveLength(`${HTTP}x`.split('\n').length);
+    const seen: unknown[] = [];
+    (globalThis as { __dialtone_throws?: unknown }).__dialtone_throws = (v: unknown, stack: string) => seen.push(v, typeof stack);
+    const f = new Function('require', '__toESM', `${out.code}; return f;`)(
+      () => ({}),
+      (m: unknown) => m,
+    ) as (x: string) => void;
+    expect(() => f('a')).toThrow('boom: a');
+    expect(seen).toEqual(['boom: a', 'string']);
+    delete (globalThis as { __dialtone_throws?: unknown }).__dialtone_throws;
+    expect(rewrite(`${HTTP}function g() { throw new Error("e"); }`).code).toBe(`${HTTP}function g() { throw new Error("e"); }`);
+    expect(rewrite(`${HTTP}function h(a, b) { throw a, b; }`).code).toContain('throw __dialtone_thrown((a, b));');
+    expect(rewrite(`${HTTP}function k(a) { throw(a); }`).code).toContain('throw(__dialtone_thrown(a));');
+    expect(rewrite(`${HTTP}function m() { throw"x"; }`).code).toContain('throw __dialtone_thrown("x");');
+  });
+
   it('lists the calls that send, for the judgement of a run that sent nothing', () => {
     expect(rewrite(`${HTTP}\nasync function f() { await import_http.default.asyncRequest("GET", "/"); }`).sends).toEqual(['http.asyncRequest at script.js:4']);
     expect(rewrite(`${HTTP}function f() { return (0, import_k6.check)(1, {}); }`).sends).toEqual([]);

@@ -5,7 +5,8 @@
 // (such a function handed to code that will not wait for it, a getter, a generator, a request in the init context) is
 // refused before the run with the script's file:line and why.
 //
-// It inserts text only (`async `, `(await `, `)`), never a line break, so the bundle's source map still maps each line.
+// It inserts text only (`async `, `(await `, `)`, `__dialtone_thrown(`), never a line break, so the bundle's source map still maps each
+// line.
 import { type Node, parse } from 'acorn';
 import * as scope from 'eslint-scope';
 
@@ -34,6 +35,16 @@ const EACH_METHODS: ReadonlySet<string> = new Set(['forEach', 'map']);
  */
 const EACH_HELPER =
   'var __dialtone_each = (x) => Array.isArray(x) || ArrayBuffer.isView(x) ? { forEach: async (f, t) => { for (let i = 0; i < x.length; i++) if (i in x) await f.call(t, x[i], i, x); }, map: async (f, t) => { const o = new Array(x.length); for (let i = 0; i < x.length; i++) if (i in x) o[i] = await f.call(t, x[i], i, x); return o; } } : x instanceof Map || x instanceof Set ? { forEach: async (f, t) => { for (const [k, v] of x.entries()) await f.call(t, v, k, x); } } : x; ';
+
+/**
+ * The helper put on the bundle's first line when a `throw` throws something that may not be an Error (`throw 'boom'`,
+ * `throw value`; never `throw new …`): it hands the engine the value with the stack at the throw, since a string has
+ * none, and returns the value unchanged, so the script catches what it threw. k6 logs such an exception with the
+ * script's file:line (vu.ts, errorText).
+ */
+const THROWN_HELPER =
+  'var __dialtone_thrown = (v) => { if (!(v instanceof Error) && typeof globalThis.__dialtone_throws === "function") { const at = {}; ' +
+  'Error.captureStackTrace(at, __dialtone_thrown); globalThis.__dialtone_throws(v, at.stack); } return v; }; ';
 
 /** Callees that take a handler they run later and whose promise the engine follows: an async handler is fine there. */
 const HANDLER_HOSTS: ReadonlySet<string> = new Set(['on', 'addEventListener', 'setTimeout', 'setInterval']);
@@ -183,8 +194,10 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
   const parentOf = new Map<N, N>();
   const sends: string[] = [];
   const refusals: string[] = [];
+  const throws: N[] = [];
   walk(ast, (node, parent, fn) => {
     if (parent) parentOf.set(node, parent);
+    if (node.type === 'ThrowStatement' && (node.argument as N).type !== 'NewExpression') throws.push(node.argument as N);
     if (node.type === 'CallExpression' && parent) {
       const k6 = k6Member(unwrap(node.callee as N));
       calls.push({ node, parent, fn, k6 });
@@ -414,6 +427,14 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     edits.push({ at: c.node.end, text: ')', rank: 3 - 1 / (1 + span) });
   }
   if (eachUsed) edits.push({ at: 0, text: EACH_HELPER, rank: -1 });
+  // `throw x` becomes `throw __dialtone_thrown(x)`, around any await inside x.
+  for (const t of throws) {
+    // `throw a, b` throws b: a sequence keeps its own parentheses inside the call.
+    const seq = t.type === 'SequenceExpression';
+    const open = /[\w$]/.test(code[t.start - 1] ?? '') ? ' ' : '';
+    edits.push({ at: t.start, text: `${open}__dialtone_thrown(${seq ? '(' : ''}`, rank: 0.5 }, { at: t.end, text: seq ? '))' : ')', rank: 3.5 });
+  }
+  if (throws.length > 0) edits.push({ at: 0, text: THROWN_HELPER, rank: -1 });
   edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
   let out = '';
   let last = 0;

@@ -36,6 +36,8 @@ export interface PartEvents {
   fail(message: string | undefined): void;
   /** An iteration ended in an exception. */
   failed?(e: unknown): void;
+  /** A module acted as the script asked in a way no answered exchange counts (VuHost.acted). */
+  acted?(what: string): void;
 }
 
 /** A running part: ready once every VU the scenarios pre-allocate exists; `start(t0)` lets them go. */
@@ -87,6 +89,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     log: events.log,
     run: state,
     failed: events.failed,
+    acted: events.acted,
   };
   const vus: Vu[] = [];
   const peak = { active: 0 };

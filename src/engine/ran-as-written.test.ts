@@ -22,6 +22,18 @@ describe('a run that did not run as written', () => {
     );
   });
 
+  // docs/engines.md: dialtone differs from k6 there on purpose, for a run that tested nothing; a browser script that
+  // loads no URL on purpose (page.setContent, a request expected to fail) did what it was written to do.
+  it('is not named when the script acted on purpose in a way no answered exchange counts (a page whose content it set)', () => {
+    const browserSends = ['browser at script.js:3'];
+    expect(notRunAsWritten({ iterations: 2, sent: 0 }, { count: 0, acted: 'page.setContent' }, browserSends)).toBeUndefined();
+    expect(notRunAsWritten({ iterations: 2, sent: 0 }, { count: 0 }, browserSends)).toContain('the target answered nothing');
+    // Every iteration failing still is.
+    expect(notRunAsWritten({ iterations: 2, sent: 0 }, { count: 2, acted: 'page.setContent', first: { message: 'x' } }, browserSends)).toContain(
+      'every iteration failed',
+    );
+  });
+
   it('is not named when some iterations got through, or when the script sends nothing', () => {
     expect(notRunAsWritten({ iterations: 40, sent: 1 }, { count: 39, first: { message: 'boom' } }, sends)).toBeUndefined();
     expect(notRunAsWritten({ iterations: 5, sent: 0 }, { count: 0 }, [])).toBeUndefined();

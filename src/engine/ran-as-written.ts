@@ -8,6 +8,11 @@ export interface Failures {
   first?: { message: string; where?: string };
   /** The first request that got no answer, as its warning says it (`Request Failed error=…`). */
   request?: string;
+  /**
+   * The first thing a VU did as the script asked that no answered exchange counts (`page.setContent`, a browser
+   * request that failed): the script acted on purpose, so it did not send nothing.
+   */
+  acted?: string;
 }
 
 /** The counts the judgement reads from the run's metrics. */
@@ -61,7 +66,7 @@ export function notRunAsWritten(counts: RunCounts, failures: Failures, sends: re
   const first = failures.first ? `${failures.first.message}${failures.first.where ? ` (${failures.first.where})` : ''}` : failures.request;
   if (failures.count > 0 && failures.count >= counts.iterations)
     return `every iteration failed (${failures.count} of ${Math.max(counts.iterations, failures.count)}); the first: ${first ?? 'no message'}`;
-  if (sends.length > 0 && counts.sent === 0)
+  if (sends.length > 0 && counts.sent === 0 && failures.acted === undefined)
     return `the script sends (${sends[0]}) but the target answered nothing${counts.iterations === 0 ? ': no iteration ended' : ''}${first ? `; the first error: ${first}` : ''}`;
   return undefined;
 }

@@ -75,6 +75,11 @@ export interface VuHost {
   onClose(fn: () => void | Promise<void>): void;
   /** Things to do when the running iteration ends, then forgotten (k6/browser closes the iteration's browser). */
   onIterationEnd(fn: () => void | Promise<void>): void;
+  /**
+   * The VU acted as the script asked in a way no answered exchange counts: a page's content set, a browser request
+   * that failed. The run then sent something (ran-as-written.ts), as a script that loads no URL on purpose does.
+   */
+  acted?(what: string): void;
   /** Execution context for k6/execution: filled in by the executor. */
   readonly exec: ExecState;
   /** k6's randomSeed: this VU's Math.random gives the seed's sequence from its start (/javascript-api/k6/random-seed/). */

@@ -28,6 +28,8 @@ export interface VuShared {
   readonly run: RunState;
   /** Told of each iteration that ended in an exception: a run of only failed iterations did not run as written. */
   readonly failed?: (e: unknown) => void;
+  /** Told of what a module did as the script asked that no answered exchange counts (VuHost.acted). */
+  readonly acted?: (what: string) => void;
 }
 
 /** The run-wide counters and controls every VU's k6/execution sees. */
@@ -205,6 +207,10 @@ export class Vu implements VuHost {
     this.math.random = seededRandom(seed);
   }
 
+  acted(what: string): void {
+    this.#shared.acted?.(what);
+  }
+
   warn(message: string): void {
     this.#shared.log('warn', message, { scenario: this.exec.scenarioName });
   }
@@ -237,7 +243,7 @@ export class Vu implements VuHost {
       end = await Promise.race([body, interrupted, failedLater]);
     } catch (e) {
       this.#shared.log('error', errorText(e), { executor: this.exec.executor, scenario: this.exec.scenarioName });
-      this.#shared.failed?.(e);
+      this.#shared.failed?.(asError(e));
       end = 'failed';
     }
     this.#settled = undefined;
@@ -303,12 +309,51 @@ export class Vu implements VuHost {
   }
 }
 
-/** An exception as k6 prints it: the message and the first lines of its stack. */
+/** What the script threw that is not an Error (`throw 'boom'`), last few, each with the stack where it was thrown. */
+const thrown: { value: unknown; stack: string }[] = [];
+// The bundle's `throw` hands its value here (blocking.ts, THROWN_HELPER); one table per thread, shared by its VUs.
+(globalThis as { __dialtone_throws?: (value: unknown, stack: string) => void }).__dialtone_throws = (value, stack) => {
+  thrown.push({ value, stack });
+  if (thrown.length > 32) thrown.shift();
+};
+
+/**
+ * An exception as an Error: itself, or for a value the script threw that is not one (`throw 'boom'`) an Error of its
+ * text with the stack where it was thrown, when the bundle's throw recorded it, so it is told with its file:line.
+ */
+export function asError(e: unknown): unknown {
+  if (e instanceof Error) return e;
+  for (let i = thrown.length - 1; i >= 0; i--) {
+    const t = thrown[i] as { value: unknown; stack: string };
+    if (!Object.is(t.value, e)) continue;
+    const err = new Error(String(e));
+    // The recorded stack's first line is its header; the frames follow, the throw's own first.
+    err.stack = `${String(e)}\n${t.stack.slice(t.stack.indexOf('\n') + 1)}`;
+    return err;
+  }
+  return e;
+}
+
+/** A stack line that is a frame (`    at f (file:line)`). */
+const FRAME_LINE = /^\s+at /;
+/**
+ * A frame in the script's sources, as scriptStack gives them: `file:line`, no column. Frames that keep their column are
+ * the engine's own files or Node's (`src/engine/vu.ts:232:15`, `node:internal/…`), and natives are `<anonymous>`.
+ */
+const SCRIPT_FRAME = /[^\d:]:\d+\)?$/;
+
+/**
+ * An exception as k6 prints it: the message and the first frames of its stack in the script, as k6's are all the
+ * script's; the engine's own frames and Node's are left out, so a refusal is its line and nothing of dialtone's
+ * insides. A value thrown that is not an Error (`throw 'boom'`) is printed with where it was thrown, as k6 prints it:
+ * `boom` and then `at default (script.js:5)`.
+ */
 export function errorText(e: unknown): string {
-  if (e instanceof Error)
-    return scriptStack(e.stack ?? `${e.name}: ${e.message}`)
-      .split('\n')
-      .slice(0, 4)
-      .join('\n\t');
-  return String(e);
+  const x = asError(e);
+  if (!(x instanceof Error)) return String(x);
+  const lines = scriptStack(x.stack ?? `${x.name}: ${x.message}`).split('\n');
+  const frames = lines.findIndex((l) => FRAME_LINE.test(l));
+  if (frames < 0) return lines.join('\n\t');
+  const mine = lines.slice(frames).filter((l) => (SCRIPT_FRAME.test(l) && !l.includes('<anonymous>')) || l.includes('(bundle line '));
+  return [...lines.slice(0, frames), ...mine.slice(0, 3)].join('\n\t');
 }

@@ -23,7 +23,9 @@ export type FromWorker =
   /** The first iteration of this worker that ended in an exception, where it was thrown in the script. */
   | { t: 'failure'; message: string; where?: string }
   /** How many of this worker's iterations ended in an exception, sent before 'done'. */
-  | { t: 'failures'; count: number };
+  | { t: 'failures'; count: number }
+  /** The first thing a VU of this worker did that no answered exchange counts (a page's content set). */
+  | { t: 'acted'; what: string };
 
 const port = parentPort;
 if (!port) throw new Error('src/engine/worker.ts runs as a worker thread');
@@ -37,6 +39,7 @@ globalThis.console = vuConsole((level, line) => post({ t: 'console', level, line
 process.on('unhandledRejection', (e) => post({ t: 'log', level: 'error', message: `Uncaught (in promise) ${errorText(e)}` }));
 
 const failures = { count: 0 };
+let acted = false;
 const failed = (e: unknown) => {
   if (failures.count++ > 0) return;
   const where = scriptFrame(e);
@@ -46,6 +49,11 @@ const failed = (e: unknown) => {
 try {
   const part = await startPart(workerData as PartSpec, sink, {
     failed,
+    acted: (what) => {
+      if (acted) return;
+      acted = true;
+      post({ t: 'acted', what });
+    },
     log: (level, message, fields) => post({ t: 'log', level, message, ...(fields ? { fields } : {}) }),
     insufficient: (scenario, executor, active) => post({ t: 'insufficient', scenario, executor, active }),
     abort: (message) => post({ t: 'abort', ...(message ? { message } : {}) }),

@@ -8,7 +8,10 @@
 //   /form             the x-www-form-urlencoded body as JSON
 //   /anything[/…]     what was asked, as JSON: method, path, query, headers, body
 //   /delay?ms=N       200 after N ms (at most 10 s)
+//   /digest-auth/auth/:user/:password   httpbin's: 401 with a Digest challenge (MD5, qop=auth) until the request
+//                     carries an Authorization that answers it for that user and password, then 200
 //   /ws               a WebSocket that echoes every message
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -56,10 +59,37 @@ function send(res: ServerResponse, status: number, body: string | Buffer, type =
 
 const json = (res: ServerResponse, status: number, v: unknown) => send(res, status, JSON.stringify(v), 'application/json');
 
-function answer(req: IncomingMessage, res: ServerResponse, hit: Hit): void {
+const DIGEST_REALM = 'corpus@dialtone';
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+/**
+ * The server's half of RFC 2617's Digest with qop=auth, written from the RFC apart from the engine's client: a request
+ * whose Authorization answers a nonce this target gave, for `user` and `password`, is let in.
+ */
+function digestAnswer(req: IncomingMessage, res: ServerResponse, nonces: Set<string>, user: string, password: string): void {
+  const auth = req.headers.authorization ?? '';
+  const p: Record<string, string> = {};
+  for (const m of auth.matchAll(/(\w+)=(?:"([^"]*)"|([^\s,]+))/g)) p[m[1] as string] = m[2] ?? (m[3] as string);
+  if (auth.startsWith('Digest ') && p.nonce && nonces.has(p.nonce) && p.username === user && p.uri === req.url && p.qop === 'auth') {
+    const ha1 = md5(`${user}:${DIGEST_REALM}:${password}`);
+    const ha2 = md5(`${req.method}:${p.uri}`);
+    if (p.response === md5(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:auth:${ha2}`)) {
+      json(res, 200, { authenticated: true, user });
+      return;
+    }
+  }
+  const nonce = randomBytes(16).toString('hex');
+  nonces.add(nonce);
+  res.setHeader('WWW-Authenticate', `Digest realm="${DIGEST_REALM}", qop="auth", nonce="${nonce}", opaque="${md5(nonce)}", algorithm=MD5`);
+  send(res, 401, 'unauthorized');
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, hit: Hit, nonces: Set<string>): void {
   const { method, path, query, body } = hit;
   const status = /^\/status\/(\d{3})$/.exec(path);
+  const digest = /^\/digest-auth\/auth\/([^/]+)\/([^/]+)$/.exec(path);
   if (path === '/') send(res, 200, HOME_PAGE, 'text/html; charset=utf-8');
+  else if (digest) digestAnswer(req, res, nonces, digest[1] as string, digest[2] as string);
   else if (status) {
     const code = Number(status[1]);
     if (code >= 200 && code <= 599) send(res, code, `status ${code}`);
@@ -97,6 +127,8 @@ function answer(req: IncomingMessage, res: ServerResponse, hit: Hit): void {
 export async function startTarget(): Promise<CorpusTarget> {
   const hits: Hit[] = [];
   const sockets = { opened: 0, messages: 0 };
+  /** The Digest nonces this target gave. */
+  const nonces = new Set<string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -104,7 +136,7 @@ export async function startTarget(): Promise<CorpusTarget> {
       const u = new URL(req.url ?? '/', 'http://target');
       const hit: Hit = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers, body: Buffer.concat(chunks) };
       hits.push(hit);
-      answer(req, res, hit);
+      answer(req, res, hit, nonces);
     });
   });
   server.keepAliveTimeout = 30_000;

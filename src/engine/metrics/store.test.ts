@@ -128,9 +128,36 @@ describe('MetricStore thresholds', () => {
     expect(s.lastVerdicts).toBe(v);
   });
 
-  it('judges an empty counter on 0 and fails thresholds on an empty trend, rate or gauge', () => {
-    const s = storeWith({ http_reqs: ['count<1', 'rate<1'], http_req_duration: ['avg<1'], checks: ['rate>0.9'], vus: ['value<10'] });
-    expect(s.judge().map((x) => x.ok)).toEqual([true, true, false, false, false]);
+  // k6 (the docs are silent; its metrics engine): at the end of the test every threshold is judged, an empty counter,
+  // gauge or trend on the 0 its sink holds, while an empty rate has no rate: "a missing sink entry means that no samples
+  // are available yet, and that it's safe to ignore this run" (metrics/thresholds.go), so its thresholds pass.
+  it('judges an empty counter, trend or gauge on 0 at the end and passes the thresholds of an empty rate', () => {
+    const s = storeWith({
+      http_reqs: ['count<1', 'rate<1', 'count>0'],
+      http_req_duration: ['avg<1', 'p(95)>0'],
+      checks: ['rate>0.9', 'rate==1.0'],
+      vus: ['value<10'],
+      'http_req_duration{op:never}': ['p(95)<500'],
+    });
+    expect(s.judge().map((x) => [x.key, x.threshold.source, x.ok, x.value])).toEqual([
+      ['http_reqs', 'count<1', true, 0],
+      ['http_reqs', 'rate<1', true, 0],
+      ['http_reqs', 'count>0', false, 0],
+      ['http_req_duration', 'avg<1', true, 0],
+      ['http_req_duration', 'p(95)>0', false, 0],
+      ['checks', 'rate>0.9', true, undefined],
+      ['checks', 'rate==1.0', true, undefined],
+      ['vus', 'value<10', true, 0],
+      ['http_req_duration{op:never}', 'p(95)<500', true, 0],
+    ]);
+  });
+
+  // k6 evaluates thresholds every 2 s while the run goes on, "ignoreEmptySinks" then: an abortOnFail threshold on a
+  // metric that has no sample yet (count>0 on an empty counter) cannot stop the run before its first sample.
+  it('leaves every empty metric unjudged while the run goes on, so abortOnFail cannot fire on it', () => {
+    const s = storeWith({ http_reqs: [{ threshold: 'count>0', abortOnFail: true }], http_req_duration: ['avg>5'] });
+    expect(s.judge({ during: true }).map((x) => x.ok)).toEqual([true, true]);
+    expect(s.judge().map((x) => x.ok)).toEqual([false, false]);
   });
 });
 

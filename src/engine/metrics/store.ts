@@ -326,14 +326,23 @@ export class MetricStore implements SampleSink {
   }
 
   /**
-   * Judges every threshold now and remembers the verdicts (`lastVerdicts`). Counters give 0 when empty; an empty
-   * trend, rate or gauge gives nothing, which fails the threshold.
+   * Judges every threshold now and remembers the verdicts (`lastVerdicts`), as k6 does with a metric that got no
+   * sample: at the end of the run (the default) an empty counter, gauge or trend is judged on 0, the figures k6's empty
+   * sinks hold, and an empty rate has no rate to judge, so its thresholds pass; while the run goes on (`during`, for
+   * abortOnFail and the progress line) k6 leaves every empty metric's thresholds unjudged, so they pass too.
    *
    * @example
    * const failed = store.judge().filter((v) => !v.ok);
    */
-  judge(): ThresholdVerdict[] {
-    this.verdicts = judgeThresholds(this.thresholds, (key, t) => this.aggregate(key, t.aggregation));
+  judge(o: { during?: boolean } = {}): ThresholdVerdict[] {
+    const seconds = this.elapsedMs() / 1000;
+    this.verdicts = judgeThresholds(this.thresholds, (key, t) => {
+      const sink = this.entry(key)?.sink;
+      if (sink === undefined) return undefined;
+      if (sink.count > 0) return sink.stat(t.aggregation, seconds);
+      if (o.during === true || sink.type === 'rate') return undefined;
+      return sink.type === 'counter' ? sink.stat(t.aggregation, seconds) : 0;
+    });
     return this.verdicts;
   }
 

@@ -28,7 +28,7 @@ export interface ThresholdVerdict {
   readonly key: string;
   readonly metric: string;
   readonly threshold: Threshold;
-  /** What the aggregation gave; undefined when the (sub-)metric had no sample to give it. */
+  /** What the aggregation gave; undefined when the (sub-)metric had no sample to give it (the threshold then passes). */
   readonly value: number | undefined;
   readonly ok: boolean;
 }
@@ -119,8 +119,10 @@ export function compare(actual: number, operator: Operator, expected: number): b
 }
 
 /**
- * Judges every threshold on the value `valueFor` gives for its key and aggregation. An undefined value (nothing was
- * measured) fails the threshold: a verdict is never green when what it judges did not happen.
+ * Judges every threshold on the value `valueFor` gives for its key and aggregation. An undefined value (the metric has
+ * no sample to give it) passes, as in k6, which skips a threshold whose metric has nothing for its aggregation: "we
+ * assume that a missing sink entry means that no samples are available yet, and that it's safe to ignore this run"
+ * (k6's metrics/thresholds.go). Whether load was delivered is judged apart (ran-as-written.ts, src/load/delivery.ts).
  *
  * @example
  * const verdicts = judgeThresholds(sets, (key, t) => store.aggregate(key, t.aggregation));
@@ -130,7 +132,7 @@ export function judgeThresholds(sets: readonly ThresholdSet[], valueFor: (key: s
   for (const set of sets) {
     for (const t of set.thresholds) {
       const value = valueFor(set.key, t);
-      out.push({ key: set.key, metric: set.metric, threshold: t, value, ok: value !== undefined && compare(value, t.operator, t.value) });
+      out.push({ key: set.key, metric: set.metric, threshold: t, value, ok: value === undefined || compare(value, t.operator, t.value) });
     }
   }
   return out;

@@ -34,6 +34,8 @@ interface K6Page {
   content(): Promise<string>;
   screenshot(): Promise<ArrayBuffer>;
   locator(s: string): { textContent(): Promise<string | null> };
+  touchscreen: { tap(x: number, y: number): Promise<void> };
+  throttleNetwork(p: { latency: number; download: number; upload: number }): Promise<void>;
   on(event: string, fn: (m: { text(): string; type(): string }) => void): void;
   close(): Promise<void>;
   context(): K6Context;
@@ -69,6 +71,18 @@ function browserVu(options: Record<string, unknown> = BROWSER_SCENARIO) {
   };
   return { vu, browser, endIteration };
 }
+
+describe('networkProfiles', () => {
+  // page.throttleNetwork: "To work with the most commonly tested network profiles, import networkProfiles from the
+  // browser module. There are three profiles available": 'No Throttling', 'Fast 3G', 'Slow 3G'.
+  it("exports k6's three network profiles from the module, in throttleNetwork's fields", () => {
+    const { networkProfiles } = browserModule(testVu()) as { networkProfiles: Record<string, { latency: number; download: number; upload: number }> };
+    expect(Object.keys(networkProfiles)).toEqual(['No Throttling', 'Fast 3G', 'Slow 3G']);
+    expect(networkProfiles['No Throttling']).toEqual({ latency: 0, download: -1, upload: -1 });
+    expect(networkProfiles['Slow 3G']).toEqual({ latency: 2000, download: 50_000, upload: 50_000 });
+    expect(networkProfiles['Fast 3G']).toEqual({ latency: 562.5, download: 180_000, upload: 84_375 });
+  });
+});
 
 describe('launchSettings', () => {
   // "Arguments should not start with `--` when passing them to `K6_BROWSER_ARGS`." (/using-k6-browser/options/)
@@ -130,6 +144,29 @@ describe.skipIf(!chromium)('k6/browser on Chromium', () => {
       await b.endIteration().catch(() => {});
       await b.vu.close();
     }
+  });
+
+  // Touchscreen: "tap(x, y): Dispatches a tap start and tap end event." k6 asks nothing of the context for it, where
+  // Playwright's touchscreen demands one made with hasTouch; throttleNetwork takes a profile of networkProfiles.
+  it('taps on the touchscreen of a page whose context was made without hasTouch, and throttles by a network profile', async () => {
+    const { browser, vu } = start();
+    const { networkProfiles } = browserModule(testVu()) as { networkProfiles: Record<string, { latency: number; download: number; upload: number }> };
+    const page = await browser.newPage();
+    await page.route(PAGE, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body:
+          '<!doctype html><body style="margin:0"><div id="t" style="width:200px;height:200px"></div><script>window.taps = [];' +
+          "document.getElementById('t').addEventListener('touchend', (e) => window.taps.push(e.type));</script></body>",
+      }),
+    );
+    await page.throttleNetwork(networkProfiles['Fast 3G'] as { latency: number; download: number; upload: number });
+    await page.goto(PAGE, { timeout: 10_000, waitUntil: 'load' });
+    await page.touchscreen.tap(50, 50);
+    expect(await page.evaluate('window.taps')).toEqual(['touchend']);
+    await page.close();
+    expect(vu.rejections).toEqual([]);
   });
 
   // "Adds a route to the page to modify network requests made by that page." (page.route, @types/k6)

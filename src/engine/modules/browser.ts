@@ -350,6 +350,13 @@ export function browserModule(vu: VuHost) {
         p.on(event as 'console', handler(`page.on('${event}') handler`, fn) as () => void);
       },
       waitForEvent: (event: string, o?: unknown) => wrap(p.waitForEvent(event as 'console', predicateOf(o) as { timeout?: number })),
+      // A page whose content the script sets loads no URL, on purpose: the browser still acted (ran-as-written.ts).
+      setContent: (html: string, o?: Parameters<PW.Page['setContent']>[1]) =>
+        wrap(
+          p.setContent(html, o).then(() => {
+            vu.acted?.('page.setContent');
+          }),
+        ),
       close: (o?: Parameters<PW.Page['close']>[0]) =>
         track(
           (async () => {
@@ -364,6 +371,17 @@ export function browserModule(vu: VuHost) {
             .then((s) => s.send('Emulation.setCPUThrottlingRate', { rate: profile.rate }))
             .then(() => {}),
         ),
+      // Touchscreen.tap(x, y): "Dispatches a tap start and tap end event." k6 sends them over CDP whatever the context's
+      // hasTouch; Playwright's touchscreen refuses a context without it, so the taps go over CDP here too.
+      touchscreen: {
+        tap: (x: number, y: number) =>
+          track(
+            session(p).then(async (s) => {
+              await s.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+              await s.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+            }),
+          ),
+      },
       throttleNetwork: (n: { latency?: number; download?: number; upload?: number }) =>
         track(
           session(p)
@@ -489,6 +507,8 @@ export function browserModule(vu: VuHost) {
     if (!f) return;
     inFlight.delete(r);
     vu.sink.emit('browser_http_req_failed', 1, requestTags(r, f, undefined));
+    // A request that failed (a navigation to a host that is down, as a script may ask on purpose) was still sent.
+    vu.acted?.(`a browser request that failed (${r.url()})`);
   }
 
   function onVital(page: PW.Page | null, frame: PW.Frame | null, name: unknown, value: unknown): void {
@@ -658,5 +678,18 @@ export function browserModule(vu: VuHost) {
     get devices(): Record<string, K6Device> {
       return k6Devices();
     },
+    networkProfiles: NETWORK_PROFILES,
   };
 }
+
+/**
+ * k6/browser's `networkProfiles`, for page.throttleNetwork (/javascript-api/k6-browser/page/throttlenetwork/: "To work
+ * with the most commonly tested network profiles, import networkProfiles from the browser module. There are three
+ * profiles available": 'No Throttling', 'Fast 3G', 'Slow 3G'): Chrome DevTools' presets, as k6 carries them (bytes a
+ * second, ms).
+ */
+export const NETWORK_PROFILES: Readonly<Record<string, Readonly<{ latency: number; download: number; upload: number }>>> = Object.freeze({
+  'No Throttling': Object.freeze({ latency: 0, download: -1, upload: -1 }),
+  'Fast 3G': Object.freeze({ latency: 150 * 3.75, download: ((1.6 * 1000 * 1000) / 8) * 0.9, upload: ((750 * 1000) / 8) * 0.9 }),
+  'Slow 3G': Object.freeze({ latency: 400 * 5, download: ((500 * 1000) / 8) * 0.8, upload: ((500 * 1000) / 8) * 0.8 }),
+});

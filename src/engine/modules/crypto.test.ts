@@ -62,6 +62,28 @@ describe('k6/crypto', () => {
     expect(m.digest('hex')).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
   });
 
+  // createHash: "a hashing object that can then be fed with data repeatedly, and from which you can extract a hash
+  // digest whenever you want": a digest does not end the object; k6 (Go's hash.Sum) gives it again, and goes on.
+  it('gives a digest again, and goes on hashing what is fed after a digest', () => {
+    for (const h of [crypto.createHash('sha256'), crypto.createHMAC('sha256', 'Jefe')]) {
+      h.update('a');
+      const first = h.digest('hex');
+      expect(h.digest('hex')).toBe(first);
+      h.update('bc');
+      expect(h.digest('base64')).not.toBe(first);
+    }
+    const h = crypto.createHash('sha256');
+    h.update('a');
+    h.digest('hex');
+    h.update('bc');
+    expect(h.digest('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    const m = crypto.createHMAC('sha256', 'Jefe');
+    m.update('what do ya want ');
+    m.digest('binary');
+    m.update('for nothing?');
+    expect(m.digest('hex')).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  });
+
   // k6-crypto docs, randomBytes(int): "Return an array with a number of cryptographically random bytes"; @types/k6:
   // "An ArrayBuffer with cryptographically random bytes".
   it('returns an ArrayBuffer of as many random bytes as asked', () => {

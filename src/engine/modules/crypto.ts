@@ -42,19 +42,36 @@ function encode(digest: Buffer, enc: unknown, where: string): string | ArrayBuff
   }
 }
 
-/** A k6 Hasher: `update(input)` any number of times, then `digest(outputEncoding)`. */
+/**
+ * A k6 Hasher: `update(input)` any number of times, `digest(outputEncoding)` "whenever you want" (createHash: "a hashing
+ * object that can then be fed with data repeatedly, and from which you can extract a hash digest whenever you want"):
+ * a digest leaves the object as it was, so it may be fed more and asked again, as Go's hash.Sum does. A node:crypto
+ * Hash is copied for each digest; an Hmac cannot be, so its Hasher keeps what it was fed and digests it afresh.
+ */
 class Hasher {
-  readonly #h: Hash | Hmac;
+  readonly #h: Hash | undefined;
+  readonly #hmac: (() => Hmac) | undefined;
+  readonly #fed: Buffer[] = [];
   readonly #where: string;
-  constructor(h: Hash | Hmac, where: string) {
-    this.#h = h;
+  constructor(h: Hash | (() => Hmac), where: string) {
+    if (typeof h === 'function') this.#hmac = h;
+    else this.#h = h;
     this.#where = where;
   }
   update(input: unknown): void {
-    this.#h.update(bytesOf(input, `${this.#where}.update`));
+    const b = bytesOf(input, `${this.#where}.update`);
+    if (this.#h) this.#h.update(b);
+    else this.#fed.push(Buffer.from(b));
   }
   digest(enc: unknown): string | ArrayBuffer {
-    return encode(this.#h.digest(), enc, `${this.#where}.digest`);
+    let sum: Buffer;
+    if (this.#h) sum = this.#h.copy().digest();
+    else {
+      const m = (this.#hmac as () => Hmac)();
+      for (const b of this.#fed) m.update(b);
+      sum = m.digest();
+    }
+    return encode(sum, enc, `${this.#where}.digest`);
   }
 }
 
@@ -67,7 +84,11 @@ export function cryptoModule() {
     hmac: (alg: unknown, secret: unknown, data: unknown, enc: unknown) =>
       encode(nodeHmac(algorithm(alg, 'hmac'), bytesOf(secret, 'hmac')).update(bytesOf(data, 'hmac')).digest(), enc, 'hmac'),
     createHash: (alg: unknown) => new Hasher(nodeHash(algorithm(alg, 'createHash')), 'createHash'),
-    createHMAC: (alg: unknown, secret: unknown) => new Hasher(nodeHmac(algorithm(alg, 'createHMAC'), bytesOf(secret, 'createHMAC')), 'createHMAC'),
+    createHMAC: (alg: unknown, secret: unknown) => {
+      const a = algorithm(alg, 'createHMAC');
+      const key = Buffer.from(bytesOf(secret, 'createHMAC'));
+      return new Hasher(() => nodeHmac(a, key), 'createHMAC');
+    },
     /** `randomBytes(int)`: "an ArrayBuffer with the given number of cryptographically random bytes". */
     randomBytes: (n: unknown) => {
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`randomBytes: expected a whole number ≥ 0, got ${String(n)}`);

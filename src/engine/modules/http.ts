@@ -20,6 +20,7 @@ import { durationMs } from '../../core/duration.js';
 import { HTTP_METRICS } from '../../core/metrics.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
 import { CookieJar, cookieHeader, type RequestCookies } from './cookies.js';
+import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { gjsonGet } from './gjson.js';
 import { secureContextOf } from './tls-context.js';
 
@@ -529,6 +530,8 @@ interface Params {
   cookies?: RequestCookies | null;
   /** A jar that replaces the VU's for this request. */
   jar?: CookieJar | null;
+  /** 'digest' answers a 401's Digest challenge with the URL's credentials (digest-auth.ts); else they go as Basic. */
+  auth?: string;
 }
 
 const NO_PARAMS: Params = Object.freeze({});
@@ -741,6 +744,8 @@ class Job {
   readonly cookies: RequestCookies | null | undefined;
   /** The Cookie header this hop sends from the jar and params.cookies, '' for none. */
   cookie = '';
+  /** params.auth 'digest': the URL's credentials, until the challenge of a first 401 was answered with them. */
+  digest: { username: string; password: string } | undefined;
   // state
   conn: Conn | null = null;
   abortFn: ((err?: Error) => void) | null = null;
@@ -865,11 +870,13 @@ class Job {
     if (this.done) return;
     const timings = this.#timings(end);
     const status = this.status;
-    const expected = this.callback === null ? undefined : this.callback.has(status);
+    // The first answer of a digest request is expected to be its 401 (k6 expects it so, then the callback).
+    const expected = this.callback === null ? undefined : this.digest !== undefined ? status === 401 : this.callback.has(status);
     const errCode = status >= 400 && status < 600 ? 1000 + status : 0;
     const tags = this.st.tags(this, status, expected, errCode, '');
     emitRequest(this.st.sink, tags, timings, expected, sent, recv);
     storeCookies(this.jar, this.rawHeaders, this.url);
+    if (this.digest !== undefined && this.#answerDigest(status)) return;
 
     const location = REDIRECT_STATUSES.has(status) ? headerValue(this.rawHeaders, 'location') : undefined;
     if (location !== undefined && this.redirectsLeft > 0 && this.reason === 0) {
@@ -1003,6 +1010,22 @@ class Job {
     return { method: this.method, url: this.url, headers: this.cookie ? withCookie(this.headers, this.cookie) : this.headers, body: this.body };
   }
 
+  /**
+   * The first answer of a digest request: a 401 whose WWW-Authenticate offers Digest is sent again, same URL and body,
+   * with its Authorization; false when this answer is the response (not a 401, no Digest challenge, stopped).
+   */
+  #answerDigest(status: number): boolean {
+    const d = this.digest as { username: string; password: string };
+    this.digest = undefined;
+    if (status !== 401 || this.reason !== 0) return false;
+    const challenge = parseDigestChallenge(headerValues(this.rawHeaders, 'www-authenticate'));
+    const authorization = challenge && digestAuthorization(challenge, { method: this.method, uri: this.path, body: this.body, ...d });
+    if (authorization === undefined) return false;
+    this.headers = [...dropHeaders(this.headers, AUTHORIZATION), 'Authorization', authorization];
+    this.start();
+    return true;
+  }
+
   /** Moves to the redirect target; false when it cannot be followed (then this response is the answer). */
   #follow(location: string): boolean {
     let next: URL;
@@ -1077,6 +1100,18 @@ function dropHeaders(h: readonly string[], drop: ReadonlySet<string>): string[] 
   return out;
 }
 
+/** Every value of a response header, in order. */
+function headerValues(raw: readonly Buffer[] | null, lowerName: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; raw && i + 1 < raw.length; i += 2) {
+    const n = raw[i] as Buffer;
+    if (n.length === lowerName.length && n.toString('latin1').toLowerCase() === lowerName) out.push((raw[i + 1] as Buffer).toString('utf8'));
+  }
+  return out;
+}
+
+const AUTHORIZATION: ReadonlySet<string> = new Set(['authorization']);
+
 function headerValue(raw: readonly Buffer[] | null, lowerName: string): string | undefined {
   if (!raw) return undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -1134,7 +1169,7 @@ function toBuffer(d: string | ArrayBuffer | ArrayBufferView): Buffer {
   return Buffer.from(d.buffer, d.byteOffset, d.byteLength);
 }
 
-/** An object body: form-urlencoded (keys sorted, as Go's url.Values encodes), or multipart when it holds a file. */
+/** An object body: form-urlencoded (keys sorted, as Go's url.Values encodes; an array repeats its key), or multipart when it holds a file. */
 function objectBody(o: Record<string, unknown>): { body: Buffer | string; multipart?: string } {
   const keys = Object.keys(o).sort();
   if (keys.some((k) => o[k] instanceof FileData)) {
@@ -1159,8 +1194,11 @@ function objectBody(o: Record<string, unknown>): { body: Buffer | string; multip
   for (const k of keys) {
     const v = o[k];
     if (v === undefined) continue;
-    if (out) out += '&';
-    out += `${formEncode(k)}=${formEncode(String(v))}`;
+    // An array value repeats its key, once per element, in order (`t=a&t=b`), as k6 adds each element to url.Values.
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (out) out += '&';
+      out += `${formEncode(k)}=${formEncode(String(x))}`;
+    }
   }
   return { body: out };
 }
@@ -1228,8 +1266,11 @@ export const httpModule: ModuleFactory = (vu) => {
         // Credentials, backslashes, spaces or non-ASCII: let WHATWG URL normalize it first.
         const u = new URL(urlText);
         if (u.username || u.password) {
-          const basic = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
-          job.headers = [...job.headers, 'Authorization', `Basic ${basic}`];
+          const username = decodeURIComponent(u.username);
+          const password = decodeURIComponent(u.password);
+          // params.auth 'digest': the credentials answer the server's challenge (digest-auth.ts), never sent as Basic.
+          if (p.auth === 'digest') job.digest = { username, password };
+          else job.headers = [...job.headers, 'Authorization', `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`];
           u.username = '';
           u.password = '';
         }

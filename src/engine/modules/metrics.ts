@@ -18,15 +18,17 @@ export function metricsModule(vu: VuHost) {
         const contains: MetricContains = isTime === true && type === 'trend' ? 'time' : 'default';
         vu.sink.declare({ name, type, contains });
       }
-      add(value: number | boolean, tags?: Record<string, string>): void {
+      /** One sample; true once it is added, as k6's `add` returns, and false for a value left out (not a number). */
+      add(value: number | boolean, tags?: Record<string, string>): boolean {
         const v = typeof value === 'boolean' ? (value ? 1 : 0) : Number(value);
         if (Number.isNaN(v)) {
           vu.warn(`${this.name}: a sample that is not a number was left out`);
-          return;
+          return false;
         }
         const base = vu.tags();
         const t: Tags = tags ? { ...base, ...stringTags(tags) } : base;
         vu.sink.emit(this.name, v, t);
+        return true;
       }
     };
   return { Counter: make('counter'), Gauge: make('gauge'), Rate: make('rate'), Trend: make('trend') };

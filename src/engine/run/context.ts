@@ -45,6 +45,8 @@ export interface RunContext {
   readonly workers: Worker[];
   /** The VU running setup() while it runs: a stop request interrupts it there rather than waiting for setup to end. */
   inSetup: Vu | undefined;
+  /** When the workers were first asked to stop (Date.now()), if they were. */
+  stopAsked: number | undefined;
 }
 
 /**
@@ -55,10 +57,11 @@ export interface RunContext {
  */
 export function newRun(args: RunArgs, io: EngineIo): RunContext {
   const started = io.clock.now();
-  return { args, io, started, log: new RunLog(io, started, { verbose: args.verbose }), outcome: {}, workers: [], inSetup: undefined };
+  return { args, io, started, log: new RunLog(io, started, { verbose: args.verbose }), outcome: {}, workers: [], inSetup: undefined, stopAsked: undefined };
 }
 
 /** Asks every worker to stop: no new iterations, the running ones interrupted after their graceful stop. */
 export function stopWorkers(run: RunContext): void {
+  run.stopAsked ??= Date.now();
   for (const w of run.workers) w.postMessage({ t: 'stop' });
 }

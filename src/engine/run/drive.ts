@@ -2,7 +2,7 @@
 // message), the gauges, the abortOnFail judge and the progress line while they run.
 import { Worker } from 'node:worker_threads';
 import { abortingVerdict } from '../metrics/thresholds.js';
-import { progressLine, type ScenarioPlan } from '../options.js';
+import { progressLine, type ScenarioPlan, scheduledMs } from '../options.js';
 import type { PartSpec } from '../part.js';
 import type { Failures } from '../ran-as-written.js';
 import { shareOf } from '../segments.js';
@@ -24,6 +24,14 @@ const GAUGE_EVERY_MS = 1_000;
 const PROGRESS_EVERY_MS = 10_000;
 /** How long after the workers are told to start their schedules begin, so every worker has the message by then. */
 export const START_AFTER_MS = 20;
+/**
+ * How long past the hard stop (the end of a scenario's gracefulStop) a worker that has said nothing for as long is
+ * terminated from the main thread: one of its VUs holds the thread (a synchronous loop), so it cannot interrupt it.
+ * A worker that still speaks (a browser closing) is left to end.
+ */
+const HARD_STOP_SILENCE_MS = 2_000;
+/** How often the main thread looks for such a worker. */
+const HARD_STOP_WATCH_MS = 250;
 
 /** What the workers share and what the handlers of their messages write to. */
 interface Drive {
@@ -34,6 +42,9 @@ interface Drive {
   /** Scenarios whose cap of VUs was reached, said once each. */
   readonly insufficient: Set<string>;
   readonly segment: Initialised['segment'];
+  /** When each worker last sent anything (Date.now()), and whether it ended. */
+  readonly heard: number[];
+  readonly ended: boolean[];
 }
 
 /** One worker as its handlers see it: its index, its samples' receiver, and the ends of its start-up and its run. */
@@ -74,6 +85,7 @@ const ON_MESSAGE: Handlers = {
   // The most VUs busy at once since the worker's last report: vus is read once a second.
   state: (d, w, m) => d.live.report(w.index, m),
   done: (d, w, m) => {
+    d.ended[w.index] = true;
     d.live.report(w.index, m);
     d.live.active[w.index] = 0;
     w.ready();
@@ -84,6 +96,9 @@ const ON_MESSAGE: Handlers = {
   },
   failures: (d, _w, m) => {
     d.failures.count += m.count;
+  },
+  acted: (d, _w, m) => {
+    d.failures.acted ??= m.what;
   },
   crash: (d, w, m) => {
     d.run.outcome.crash ??= m.message;
@@ -105,13 +120,20 @@ function startWorker(d: Drive, spec: PartSpec, index: number): { ready: Promise<
   const ready = new Promise<void>((r) => (isReady = r));
   const finished = new Promise<void>((done) => {
     const ends: WorkerEnds = { index, receiver: new BatchReceiver(d.plan.store), ready: isReady, done };
-    w.on('message', (m: Message) => (ON_MESSAGE[m.t] as (d: Drive, w: WorkerEnds, m: Message) => void)(d, ends, m));
+    d.heard[index] = Date.now();
+    d.ended[index] = false;
+    w.on('message', (m: Message) => {
+      d.heard[index] = Date.now();
+      (ON_MESSAGE[m.t] as (d: Drive, w: WorkerEnds, m: Message) => void)(d, ends, m);
+    });
     w.on('error', (e) => {
       d.run.outcome.crash ??= errorText(e);
+      d.ended[index] = true;
       isReady();
       done();
     });
     w.on('exit', () => {
+      d.ended[index] = true;
       isReady();
       done();
     });
@@ -130,7 +152,7 @@ function sampleVus(d: Drive): void {
 /** Judges the abortOnFail thresholds; the first that fails stops the run. */
 function judgeAborting(d: Drive): void {
   const { store } = d.plan;
-  const v = abortingVerdict(store.judge(), store.elapsedMs());
+  const v = abortingVerdict(store.judge({ during: true }), store.elapsedMs());
   if (!v || d.run.outcome.thresholdAbort) return;
   d.run.outcome.thresholdAbort = `${v.key}: ${v.threshold.source}`;
   d.run.log.log('error', `thresholds on metrics '${v.key}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`);
@@ -145,7 +167,7 @@ function progress(d: Drive, ms: number, nameWidth: number): string {
   const { store } = d.plan;
   const { live } = d;
   const dropped = store.aggregate('dropped_iterations', 'count') ?? 0;
-  const failing = store.judge().filter((v) => !v.ok).length;
+  const failing = store.judge({ during: true }).filter((v) => !v.ok).length;
   const rate = ((store.aggregate('iterations', 'count') ?? 0) / Math.max(1, store.elapsedMs() / 1000)).toFixed(1);
   const thresholds = store.thresholds.reduce((n, s) => n + s.thresholds.length, 0);
   return (
@@ -172,6 +194,45 @@ function startTimers(d: Drive, begun: number): () => void {
 }
 
 /**
+ * The hard stop k6 keeps for a VU that does not end its iteration: "iterations that are still running … get
+ * gracefulStop to finish, then they are interrupted" (/using-k6/scenarios/concepts/graceful-stop/). A worker interrupts
+ * its own VUs there, but not one whose VU holds the thread in a synchronous loop: past the hard stop (the last
+ * scenario's end plus its gracefulStop, or a stop request, Ctrl-C or an abort, which interrupts at once), a worker that
+ * has said nothing for HARD_STOP_SILENCE_MS is terminated. What it flushed before stays in the store.
+ */
+function watchHardStop(d: Drive, t0: number): () => void {
+  const { plans } = d.plan;
+  const scheduleEnd = t0 + Math.max(0, ...plans.map((p) => p.startTimeMs + scheduledMs(p) + p.gracefulStopMs));
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const asked = d.run.stopAsked;
+    const hardStop = asked === undefined ? scheduleEnd : Math.min(scheduleEnd, asked);
+    if (now < hardStop + HARD_STOP_SILENCE_MS) return;
+    d.run.workers.forEach((w, i) => {
+      if (d.ended[i] || now - (d.heard[i] ?? 0) < HARD_STOP_SILENCE_MS) return;
+      d.ended[i] = true;
+      d.live.active[i] = 0;
+      d.run.log.log('warn', 'a VU held its thread past the hard stop (a synchronous loop?): its worker was stopped, its iteration interrupted');
+      void w.terminate();
+    });
+  }, HARD_STOP_WATCH_MS);
+  return () => clearInterval(timer);
+}
+
+/**
+ * Counts the iterations a terminated worker was running as interrupted, as k6 counts an iteration its hard stop cut
+ * (`exec.instance.iterationsInterrupted`): every worker that ended by itself left no VU active, so what the shared
+ * counters still hold active is theirs.
+ */
+function countCutIterations(d: Drive, counters: SharedCounters | undefined): void {
+  const cut = counters?.read('vusActive') ?? 0;
+  if (!counters || cut <= 0) return;
+  counters.add('vusActive', -cut);
+  counters.add('iterationsInterrupted', cut);
+  d.live.interrupted[0] = (d.live.interrupted[0] ?? 0) + cut;
+}
+
+/**
  * Runs the scenarios on worker threads (none when setup was cut short) and resolves once every worker ended and was
  * terminated; `failures` gathers the iterations that threw, for ran-as-written.ts.
  *
@@ -179,7 +240,7 @@ function startTimers(d: Drive, begun: number): () => void {
  * await drive(run, init, plan, setup, live, failures);
  */
 export async function drive(run: RunContext, init: Initialised, plan: RunPlan, setup: SetupResult, live: LiveCounts, failures: Failures): Promise<void> {
-  const d: Drive = { run, plan, live, failures, insufficient: new Set(), segment: init.segment };
+  const d: Drive = { run, plan, live, failures, insufficient: new Set(), segment: init.segment, heard: [], ended: [] };
   const count = setup.cut ? 0 : workerCount(plan.plans, init.imports, init.segment, run.args.workers ?? workersFromEnv(run.io.env));
   // VU ids, iteration ids and exec.instance counts, shared by every worker (shared-counters.ts).
   const counters = sharedCounterBuffer(plan.plans.length);
@@ -213,10 +274,13 @@ export async function drive(run: RunContext, init: Initialised, plan: RunPlan, s
   live.running = true;
   sampleVus(d);
   const stopTimers = startTimers(d, begun);
+  const unwatch = watchHardStop(d, t0);
 
   await Promise.all(started.map((s) => s.finished));
   live.running = false;
   stopTimers();
+  unwatch();
+  countCutIterations(d, init.instance.counters);
   // The last reading, so a run shorter than a gauge period still shows the VUs it made.
   sampleVus(d);
   await Promise.all(run.workers.map((w) => w.terminate()));
