@@ -36,6 +36,25 @@ describe('a value judged against its documented shape', () => {
     ]);
   });
 
+  it('fails a count that disagrees with the turns it counts, and turns out of order', () => {
+    const turn = (at: string, o: Record<string, unknown> = {}) => ({
+      user_input_datetime: at,
+      agent_response_datetime: at,
+      is_silence: false,
+      is_ood: false,
+      ...o,
+    });
+    const schema = ConversationRecord.pick({ num_turns: true, num_silences: true, num_ood: true, turns: true });
+    const record = { num_turns: 2, num_silences: 0, num_ood: 1, turns: [turn('2026-01-01T00:00:02Z', { is_silence: true }), turn('2026-01-01T00:00:01Z')] };
+    const issues = shapeIssues(schema, record, 'conversations.record.fields').filter((i) => i.rule !== 'conversations.turn.fields');
+    expect(issues.map((i) => [i.path, i.rule])).toEqual([
+      ['num_silences', 'conversations.record.counts-agree'],
+      ['num_ood', 'conversations.record.counts-agree'],
+      ['turns.1.user_input_datetime', 'conversations.turn.ordered'],
+      ['turns.1.agent_response_datetime', 'conversations.turn.ordered'],
+    ]);
+  });
+
   it('reads a union by the option the value came nearest to, so a part keeps its own rule', () => {
     const v1 = { conversations: [], descriptions: { conversations: {} }, cursor: 'abc' };
     expect(shapeIssues(ConversationsListResponseV1AnyProject, v1, 'conversations.v1.descriptions').map((i) => [i.path, i.rule])).toEqual([

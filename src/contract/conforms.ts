@@ -90,9 +90,16 @@ export function rulesHeld(schema: z.ZodType, value: unknown): string[] {
   const here = meaning.rule ? [meaning.rule] : [];
   let below: string[] = [];
   if (def.type === 'object' && isRecord(value)) {
-    below = Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([k, s]) => rulesHeld(s, value[k]));
+    const shape = def.shape as Record<string, z.ZodType>;
+    const counted = Object.values(shape).flatMap((s) => {
+      const c = meaningOf(s).countOf;
+      const list = c ? value[c.list] : undefined;
+      return c && Array.isArray(list) && list.length > 0 ? [c.rule] : [];
+    });
+    below = [...counted, ...Object.entries(shape).flatMap(([k, s]) => rulesHeld(s, value[k]))];
   } else if (def.type === 'array' && Array.isArray(value)) {
-    below = value.flatMap((v) => rulesHeld(def.element as z.ZodType, v));
+    const ordered = meaning.ascendingBy && value.length > 1 ? [meaning.ascendingBy.rule] : [];
+    below = [...ordered, ...value.flatMap((v) => rulesHeld(def.element as z.ZodType, v))];
   } else if (def.type === 'record' && isRecord(value)) {
     below = Object.values(value).flatMap((v) => rulesHeld(def.valueType as z.ZodType, v));
   } else if (def.type === 'union') {
@@ -107,7 +114,10 @@ function relationIssues(schema: z.ZodType, value: unknown, path: readonly string
   const { inner, meaning } = unwrap(schema);
   const here = meaning.rule ?? rule;
   const def = defOf(inner);
-  if (def.type === 'array') return Array.isArray(value) ? value.flatMap((v, i) => relationIssues(def.element as z.ZodType, v, [...path, String(i)], here)) : [];
+  if (def.type === 'array') {
+    if (!Array.isArray(value)) return [];
+    return [...orderIssues(meaning, value, path), ...value.flatMap((v, i) => relationIssues(def.element as z.ZodType, v, [...path, String(i)], here))];
+  }
   if (def.type === 'union') {
     const option = (def.options as z.ZodType[]).find((o) => o.safeParse(value).success);
     return option ? relationIssues(option, value, path, here) : [];
@@ -122,8 +132,41 @@ function relationIssues(schema: z.ZodType, value: unknown, path: readonly string
     if (typeof part === 'number' && typeof whole === 'number' && part > whole) {
       out.push({ path: [...path, key].join('.'), rule: m.rule ?? here, message: `${key} ${part} exceeds ${m.atMost} ${whole}, the whole it is part of` });
     }
+    const count = m.countOf;
+    const list = count ? value[count.list] : undefined;
+    if (count && typeof part === 'number' && Array.isArray(list) && list.length > 0) {
+      const counted = list.filter((item) => count.where === undefined || (isRecord(item) && item[count.where] === true)).length;
+      if (counted !== part) {
+        const which = count.where === undefined ? `items of ${count.list}` : `items of ${count.list} with ${count.where} true`;
+        out.push({ path: [...path, key].join('.'), rule: count.rule, message: `${key} ${part} where the ${which} number ${counted}` });
+      }
+    }
     if (key in value) out.push(...relationIssues(field, value[key], [...path, key], m.rule ?? here));
   }
+  return out;
+}
+
+const instant = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
+
+/** Where a list documented in order (`ascendingBy`) has an item earlier than the one before it. */
+function orderIssues(meaning: Meaning, items: readonly unknown[], path: readonly string[]): ShapeIssue[] {
+  const order = meaning.ascendingBy;
+  if (!order) return [];
+  const out: ShapeIssue[] = [];
+  items.forEach((item, i) => {
+    const before = items[i - 1];
+    if (i === 0 || !isRecord(item) || !isRecord(before)) return;
+    for (const f of order.fields) {
+      const [a, b] = [instant(before[f]), instant(item[f])];
+      if (!Number.isNaN(a) && !Number.isNaN(b) && b < a) {
+        out.push({
+          path: [...path, String(i), f].join('.'),
+          rule: order.rule,
+          message: `${f} ${String(item[f])} is earlier than the item before's ${String(before[f])}`,
+        });
+      }
+    }
+  });
   return out;
 }
 

@@ -11,6 +11,10 @@ export interface Meaning {
   readonly atMost?: string;
   /** A documented length limit counted in characters (Unicode code points), never in bytes or UTF-16 units. */
   readonly length?: 'characters';
+  /** The count equals the number of items of a sibling list (those whose `where` field is true), whenever the list holds items. */
+  readonly countOf?: { readonly list: string; readonly where?: string; readonly rule: string };
+  /** A list whose items come in order: each item's `fields` (timestamps) no earlier than the previous item's. */
+  readonly ascendingBy?: { readonly fields: readonly string[]; readonly rule: string };
 }
 
 /**

@@ -85,8 +85,12 @@ export type Turn = z.infer<typeof Turn>;
 const PARTS = 'conversations.record.parts-within-whole';
 /** The agent-handled portion of the call, in seconds like the whole. */
 const agentPortion = <S extends z.ZodType>(s: S) => meaning(s, { atMost: 'total_duration', rule: PARTS });
-/** A count of one kind of turn, never more than the turns. */
-const turnsOfAKind = <S extends z.ZodType>(s: S) => meaning(s, { atMost: 'num_turns', rule: PARTS });
+/** A count of one kind of turn: never more than the turns, and the turns of that kind where turns is filled. */
+const turnsOfAKind = <S extends z.ZodType>(s: S, where: string) =>
+  meaning(s, { atMost: 'num_turns', rule: PARTS, countOf: { list: 'turns', where, rule: 'conversations.record.counts-agree' } });
+/** The transcript, in the order the turns happened. */
+const inOrder = <S extends z.ZodType>(s: S) =>
+  meaning(s, { ascendingBy: { fields: ['user_input_datetime', 'agent_response_datetime'], rule: 'conversations.turn.ordered' } });
 
 /** One conversation record (v3/v2): every documented field, empty strings instead of null, ISO 8601 timestamps. */
 export const ConversationRecord = z.object({
@@ -109,12 +113,12 @@ export const ConversationRecord = z.object({
   handoff: z.boolean(),
   handoff_reason: z.string(),
   handoff_destination: z.string(),
-  num_silences: turnsOfAKind(z.number().int().nonnegative()),
-  num_ood: turnsOfAKind(z.number().int().nonnegative()),
+  num_silences: turnsOfAKind(z.number().int().nonnegative(), 'is_silence'),
+  num_ood: turnsOfAKind(z.number().int().nonnegative(), 'is_ood'),
   metrics: ConversationMetrics,
   state: z.record(z.string(), z.unknown()),
   /** Empty when the project's transcript visibility is off. */
-  turns: z.array(Turn),
+  turns: inOrder(z.array(Turn)),
 });
 export type ConversationRecord = z.infer<typeof ConversationRecord>;
 
@@ -152,8 +156,8 @@ export const ConversationRecordV1 = z.object({
   handoff: z.boolean().nullable(),
   handoff_reason: z.string().nullable(),
   handoff_destination: z.string().nullable(),
-  num_silences: turnsOfAKind(z.number().int().nonnegative().nullable()),
-  num_ood: turnsOfAKind(z.number().int().nonnegative().nullable()),
+  num_silences: turnsOfAKind(z.number().int().nonnegative().nullable(), 'is_silence'),
+  num_ood: turnsOfAKind(z.number().int().nonnegative().nullable(), 'is_ood'),
   metrics: z.record(z.string(), z.unknown()).nullable(),
   state: z.record(z.string(), z.unknown()).nullable(),
   turns: z.array(TurnV1).nullable(),

@@ -5,6 +5,7 @@ import { type RuleId, Rules } from '../../contract/index.js';
 import { OPS, type Op } from '../../contract/operations.js';
 import type { Surface } from '../../contract/rule.js';
 import { type CaseApi, rule } from '../case.js';
+import type { MutationSpec } from '../mutations/spec.js';
 
 /** What a derived request changes in an otherwise valid request: headers replaced or removed, body fields replaced. */
 export interface Change {
@@ -29,9 +30,19 @@ const ASTRAL = '\u{1F600}';
 interface Derived {
   readonly op: Op;
   readonly rule: RuleId;
+  /** The case's name among its rule's cases, for its own mutation in a proof run. */
+  readonly operation: string;
   readonly title: string;
   readonly body: (api: CaseApi, send: Sender) => Promise<void>;
+  /** The answer whose rewrite must fail the case: the `nth` request of the case to the operation, its status moved. */
+  readonly proof: number;
 }
+
+/** The mutation that proves a derived case able to fail: the status of its `nth` request to the operation moved to the other class. */
+const proofOf = (d: Derived): MutationSpec => ({
+  on: { method: d.op.method.toUpperCase(), path: d.op.path.replace(/\{\w+\}/g, '*'), nth: d.proof },
+  how: 'status-class',
+});
 
 const succeeded = (res: Response) => res.status >= 200 && res.status < 300;
 const surfaceOf = (rule: RuleId) => Rules[rule].surface;
@@ -41,6 +52,9 @@ function headerChecks(op: Op): Derived[] {
   return Object.entries(op.requires ?? {}).map(([name, { value, rule: id, status }]) => ({
     op,
     rule: id,
+    operation: `derived ${name}`,
+    // Its second request leaves the header out: let through, it fails the case.
+    proof: 1,
     title: `${opKey(op)} without ${name}, or with ${name} other than ${value}, is refused with ${status}`,
     body: async (api, send) => {
       const baseline = await send(api, {});
@@ -90,6 +104,8 @@ function lengthChecks(op: Op, field: string, schema: z.ZodType, id: RuleId): Der
     {
       op,
       rule: id,
+      operation: `derived ${field} at its length`,
+      proof: 0,
       title: `${opKey(op)} accepts ${field} of ${maxLength} characters in non-Latin scripts and in decomposed form`,
       body: async (api, send) => {
         for (const [script, unit] of [...Object.entries(SCRIPTS), ['decomposed (NFD) Latin', DECOMPOSED] as const]) {
@@ -109,6 +125,8 @@ function lengthChecks(op: Op, field: string, schema: z.ZodType, id: RuleId): Der
     {
       op,
       rule: id,
+      operation: `derived ${field} past its length`,
+      proof: 0,
       title: `${opKey(op)} refuses ${field} of ${maxLength + 1} characters in a non-Latin script with ${invalid.join(' or ')}`,
       body: async (api, send) => {
         const res = await send(api, { body: { [field]: text(SCRIPTS.Cyrillic as string, maxLength + 1) } });
@@ -134,6 +152,8 @@ function boundChecks(op: Op, field: string, schema: z.ZodType, id: RuleId): Deri
     {
       op,
       rule: id,
+      operation: `derived ${field} bounds`,
+      proof: 0,
       title: `${opKey(op)} accepts ${field} ${accepted.join(', ')} and refuses ${refused.join(', ')} with ${invalid.join(' or ')}`,
       body: async (api, send) => {
         for (const value of accepted) {
@@ -167,6 +187,19 @@ export function derivedRequestChecks(): Derived[] {
 }
 
 /**
+ * The mutation of each derived request case, by rule and case, for the proof run: every derived case is proven able to
+ * fail as a hand-written one is.
+ *
+ * @example
+ * derivedProofs()['agents.agent.name-max-128']?.['derived name past its length'] // { on: { method: 'POST', path: '/v1/agents', nth: 0 }, … }
+ */
+export function derivedProofs(): Record<string, Record<string, MutationSpec>> {
+  const out: Record<string, Record<string, MutationSpec>> = {};
+  for (const d of derivedRequestChecks()) out[d.rule] = { ...out[d.rule], [d.operation]: proofOf(d) };
+  return out;
+}
+
+/**
  * Declares the derived request cases of one surface: for each documented operation whose requests carry a requirement
  * (a required header, a field with a documented bound or length), cases that send it broken and at its edges, each a
  * case of the rule that states the requirement. `senders` gives each such operation a valid request; an operation
@@ -180,6 +213,6 @@ export function deriveRequestCases(surface: Surface, senders: Readonly<Record<st
     if (surfaceOf(d.rule) !== surface) continue;
     const send = senders[opKey(d.op)];
     if (!send) throw new Error(`derived request checks: no sender for ${opKey(d.op)} in conformance/${surface}`);
-    rule(d.rule, `derived: ${d.title}`, (api) => d.body(api, send));
+    rule(d.rule, `derived: ${d.title}`, (api) => d.body(api, send), { operation: d.operation });
   }
 }

@@ -2,6 +2,11 @@ import type { Proofs } from './spec.js';
 
 /** How each documented conversations rule is broken from outside (found by scripts/find-mutations.ts, proven by every self-test). */
 export const conversationsProofs: Proofs = {
+  'conversations.record.parts-within-whole': {
+    reason:
+      'Checked by the checks derived from the contract on every record any case lists, not by a case of its own that a mutation could be armed in; ' +
+      'the defect conversations-agent-duration-in-ms proves it can fail.',
+  },
   'conversations.record.shows-what-chat-sent': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'values' } },
   'conversations.record.counts-agree': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'values' } },
   // A v2 or v1 that ignores a query parameter: a record v3 does not select comes back (one is left out here).

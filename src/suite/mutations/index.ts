@@ -1,3 +1,4 @@
+import { derivedProofs } from '../derived/requests.js';
 import { agentsProofs } from './agents.js';
 import { alertsProofs } from './alerts.js';
 import { audioProofs } from './audio.js';
@@ -13,7 +14,7 @@ import { voiceProofs } from './voice.js';
 import { webhooksProofs } from './webhooks.js';
 
 /** Every surface's registry of mutations (and reasons), by rule id. */
-export const Proofs: SurfaceProofs = {
+const registered: SurfaceProofs = {
   ...chatProofs,
   ...messagingProofs,
   ...voiceProofs,
@@ -27,3 +28,16 @@ export const Proofs: SurfaceProofs = {
   ...alertsProofs,
   ...webhooksProofs,
 };
+
+/**
+ * The registries with each derived case's own mutation added (`src/suite/derived/requests.ts`), as a case per operation
+ * has: a derived case is proven able to fail like any other. A rule with only derived cases takes its first as its own.
+ */
+export const Proofs: SurfaceProofs = { ...registered };
+for (const [id, byCase] of Object.entries(derivedProofs())) {
+  const known = registered[id as keyof SurfaceProofs];
+  const first = Object.values(byCase)[0];
+  if (!first) continue;
+  const base = known && 'mutation' in known ? known : { mutation: first };
+  (Proofs as Record<string, unknown>)[id] = { ...base, operations: { ...base.operations, ...byCase } };
+}
