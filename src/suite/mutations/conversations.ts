@@ -63,7 +63,11 @@ export const conversationsProofs: Proofs = {
   'conversations.cursor.filters-identical': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 3 }, how: 'empty' } },
   'conversations.cursor.malformed-400': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'status-near' } },
   'conversations.cursor.wins-over-offset': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 3 }, how: 'empty' } },
-  'conversations.cursor.walk-complete': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 11 }, how: 'empty' } },
+  'conversations.cursor.walk-complete': {
+    mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 11 }, how: 'empty' },
+    // The walk with writes between its pages: its second page repeats a record of its first.
+    operations: { 'derived walk with writes': { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 2 }, how: 'repeat-item' } },
+  },
   'conversations.order.ascending': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 5 }, how: 'empty' } },
   'conversations.v3.empty-strings-not-null': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'empty' } },
   'conversations.v3.iso-timestamps': { mutation: { on: { method: 'GET', path: '/v3/*/*/conversations', nth: 0 }, how: 'empty' } },
