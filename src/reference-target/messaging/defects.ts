@@ -42,6 +42,13 @@ export const MessagingDefects = defineDefects({
     breaks: ['messaging.limits.sockets-per-session'],
     description: 'The per-session socket cap is off by one: the eleventh simultaneous socket is accepted, the twelfth refused.',
   },
+  'messaging-content-type-ignored': {
+    surface: 'messaging',
+    breaks: ['messaging.access-token.content-type-required', 'messaging.session.content-type-required'],
+    description:
+      'The handshake endpoints never look at Content-Type: a request without it, or with text/plain or a form type, is served like a JSON one ' +
+      '(its body read as JSON whatever it says it is).',
+  },
   'messaging-cursor-off-by-one': {
     surface: 'messaging',
     breaks: ['messaging.ws.cursor-replays-after'],
