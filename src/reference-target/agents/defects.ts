@@ -32,6 +32,20 @@ export const AgentsDefects = defineDefects({
     breaks: ['agents.deployments.environment-required'],
     description: 'The deployments list without environment answers 200 with every environment.',
   },
+  'agents-promote-created-at-renamed': {
+    surface: 'agents',
+    breaks: ['agents.deployments.record-fields'],
+    description:
+      "Promote answers its deployment through a serializer of its own that lower-cases the timestamp's name (createdat); publish and the list " +
+      'still say createdAt.',
+  },
+  'agents-name-counted-in-bytes': {
+    surface: 'agents',
+    breaks: ['agents.agent.name-max-128'],
+    description:
+      'The 1 to 128 name length is counted in UTF-8 bytes (a VARCHAR(128) in a byte-counting column), so a 128-character Cyrillic or CJK name is ' +
+      'refused while an ASCII one passes.',
+  },
   'agents-realtime-requires-publish': {
     surface: 'agents',
     breaks: ['agents.realtime.immediate-no-publish'],

@@ -41,10 +41,15 @@ interface Call {
 }
 type Handler = (c: Call) => unknown;
 
-/** An agent create body; the name bounds come from the spec (one defect lets 129 through). */
-const agentCreate = (max: number) =>
+/** A name's length in characters (Unicode code points, so an astral character counts once), or, a defect's, in UTF-8 bytes. */
+const lengthIn = (unit: 'characters' | 'bytes') => (name: string) => (unit === 'bytes' ? Buffer.byteLength(name, 'utf8') : [...name].length);
+
+/** An agent create body; the name bounds come from the spec (one defect lets 129 through, another counts bytes). */
+const agentCreate = (max: number, unit: 'characters' | 'bytes') =>
   z.object({
-    name: z.string({ error: AgentsErrors.NAME_LENGTH.text }).min(AGENT_NAME_MIN, AgentsErrors.NAME_LENGTH.text).max(max, AgentsErrors.NAME_LENGTH.text),
+    name: z
+      .string({ error: AgentsErrors.NAME_LENGTH.text })
+      .refine((name) => lengthIn(unit)(name) >= AGENT_NAME_MIN && lengthIn(unit)(name) <= max, AgentsErrors.NAME_LENGTH.text),
     description: z.string().optional(),
   });
 
@@ -69,7 +74,8 @@ const branchView = (b: Branch) => ({ branchId: b.branchId, name: b.name, created
 const listAgents: Handler = ({ store, owner }) => ({ agents: store.list(owner.workspaceId).map(agentView) });
 
 const createAgent: Handler = ({ ctx, store, owner, req, reply }) => {
-  const body = parse(agentCreate(ctx.defects.has('agents-name-129-accepted') ? AGENT_NAME_MAX + 1 : AGENT_NAME_MAX), req.body, reply);
+  const max = ctx.defects.has('agents-name-129-accepted') ? AGENT_NAME_MAX + 1 : AGENT_NAME_MAX;
+  const body = parse(agentCreate(max, ctx.defects.has('agents-name-counted-in-bytes') ? 'bytes' : 'characters'), req.body, reply);
   if (!body) return reply;
   const agent = store.create({ accountId: owner.accountId, workspaceId: owner.workspaceId, name: body.name, description: body.description });
   return reply.code(201).send({ ...agentView(agent), branches: [...agent.branches.values()].map(branchView) });
@@ -118,10 +124,13 @@ const publish: Handler = ({ store, owner, agent, req, reply }) => {
   return reply.code(201).send(store.deploy(agent, body.environment, owner.keyId, {}));
 };
 
-const promote: Handler = ({ store, owner, agent, deployment, reply }) => {
+const promote: Handler = ({ ctx, store, owner, agent, deployment, reply }) => {
   const next = nextEnvironment(deployment.environment as Parameters<typeof nextEnvironment>[0]);
   if (!next) return sendApiError(reply, AgentsErrors.ALREADY_LIVE, [{ field: 'deploymentId', message: AgentsErrors.ALREADY_LIVE.text }]);
   const promoted = store.deploy(agent, next, owner.keyId, { promotedFrom: deployment.id }, deployment.artifactVersion);
+  if (ctx.defects.has('agents-promote-created-at-renamed')) {
+    return reply.code(201).send(Object.fromEntries(Object.entries(promoted).map(([k, v]) => [k === 'createdAt' ? 'createdat' : k, v])));
+  }
   return reply.code(201).send(promoted);
 };
 

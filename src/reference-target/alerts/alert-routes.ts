@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AgentsErrors } from '../../contract/agents/shapes.js';
@@ -30,6 +31,20 @@ const RuleCreate = z.object({
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
 });
 const RuleUpdate = RuleCreate.partial();
+
+/** A defect's: threshold_value held in a signed 32-bit column, so larger valid values are refused as invalid. */
+const INT32_MAX = 2 ** 31 - 1;
+const int32Threshold = <S extends z.ZodType<{ threshold_value?: number }>>(schema: S) =>
+  schema.refine((b) => b.threshold_value === undefined || b.threshold_value <= INT32_MAX, {
+    path: ['threshold_value'],
+    message: AgentsErrors.THRESHOLD_VALUE.text,
+  });
+
+/**
+ * A defect's round trip to the monitoring backend between counting an account's rules and storing the new one. Long
+ * enough that a burst of creates sent together all count before any stores, as on a platform whose backend is remote.
+ */
+const BACKEND_ROUND_TRIP_MS = 50;
 
 /** Fields a create leaves out take these values (the document does not give defaults). */
 const DEFAULTS = { project_id: null, operator: '>=', enabled: true, window_duration: '5m' } as const satisfies Partial<RuleFields>;
@@ -77,14 +92,21 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
   const enabledAtCreate = new Map<string, boolean>();
   const enabledOf = (r: StoredRule) => (ctx.defects.has('alerts-enabled-filter-at-create') ? (enabledAtCreate.get(r.id) ?? r.enabled) : r.enabled);
 
-  const create: Handler = (req, reply) => {
+  const int32 = ctx.defects.has('alerts-threshold-int32');
+  const createBody = int32 ? int32Threshold(RuleCreate) : RuleCreate;
+  const updateBody = int32 ? int32Threshold(RuleUpdate) : RuleUpdate;
+
+  // Counting the account's rules and storing the new one happen in one synchronous step, so a burst of creates cannot
+  // pass the limit together; one defect waits on the monitoring backend in between.
+  const create: Handler = async (req, reply) => {
     const owner = ownerOf(req);
-    const body = parse(RuleCreate, req.body, reply);
+    const body = parse(createBody, req.body, reply);
     if (!body) return reply;
     const limit = MAX_ALERT_RULES_PER_ACCOUNT + (ctx.defects.has('alerts-eleventh-rule-accepted') ? 1 : 0);
     if (monitor.rules.forAccount(owner.accountId).length >= limit) {
       return sendApiError(reply, AgentsErrors.ALERT_RULE_LIMIT, [{ field: 'body', message: `at most ${MAX_ALERT_RULES_PER_ACCOUNT} alert rules per account` }]);
     }
+    if (ctx.defects.has('alerts-rule-limit-races')) await sleep(BACKEND_ROUND_TRIP_MS);
     const rule = monitor.rules.create(owner.accountId, { ...DEFAULTS, ...body, project_id: body.project_id ?? null } as RuleFields, nowIso());
     if (ctx.defects.has('alerts-enabled-filter-at-create')) enabledAtCreate.set(rule.id, rule.enabled);
     return reply.code(201).send(ruleView(rule));
@@ -109,7 +131,7 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
   };
 
   const update: Handler = (req, reply, rule) => {
-    const body = parse(RuleUpdate, req.body, reply);
+    const body = parse(updateBody, req.body, reply);
     if (!body) return reply;
     // The defect treats PATCH as a replacement: fields not sent fall back to the create defaults.
     const base = ctx.defects.has('alerts-patch-replaces') ? DEFAULTS : {};

@@ -42,6 +42,18 @@ export const AlertsDefects = defineDefects({
     breaks: ['alerts.active.list'],
     description: 'GET /v1/alerts lists every rule that has fired, so an alert resolved back to ok stays listed as active.',
   },
+  'alerts-rule-limit-races': {
+    surface: 'alerts',
+    breaks: ['alerts.rules.limit-10-409'],
+    description:
+      "Create counts the account's rules, then waits on the monitoring backend before storing the new one, so simultaneous creates all see room " +
+      'and an account ends up with more than 10.',
+  },
+  'alerts-threshold-int32': {
+    surface: 'alerts',
+    breaks: ['alerts.rules.threshold-non-negative-integer'],
+    description: 'threshold_value is kept in a 32-bit integer column, so a valid value above 2147483647 (such as 4294967296) is refused as invalid.',
+  },
   'alerts-sync-failure-500': {
     surface: 'alerts',
     breaks: ['alerts.errors.502-sync'],

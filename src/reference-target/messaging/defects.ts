@@ -42,6 +42,27 @@ export const MessagingDefects = defineDefects({
     breaks: ['messaging.limits.sockets-per-session'],
     description: 'The per-session socket cap is off by one: the eleventh simultaneous socket is accepted, the twelfth refused.',
   },
+  'messaging-content-type-ignored': {
+    surface: 'messaging',
+    breaks: ['messaging.access-token.content-type-required', 'messaging.session.content-type-required'],
+    description:
+      'The handshake endpoints never look at Content-Type: a request without it, or with text/plain or a form type, is served like a JSON one ' +
+      '(its body read as JSON whatever it says it is).',
+  },
+  'messaging-socket-limit-races': {
+    surface: 'messaging',
+    breaks: ['messaging.limits.sockets-per-session'],
+    description:
+      "The handshake checks the session's socket count, then looks the session up in a remote store before the socket is counted, so a burst of " +
+      'simultaneous handshakes all see room and more than 10 sockets open on one session.',
+  },
+  'messaging-socket-slot-kept': {
+    surface: 'messaging',
+    breaks: ['messaging.limits.sockets-per-session'],
+    description:
+      "A session's socket counter is raised on every open and never lowered on close, so once 10 sockets have opened a new one is refused with 429 " +
+      'though fewer than 10 are open.',
+  },
   'messaging-cursor-off-by-one': {
     surface: 'messaging',
     breaks: ['messaging.ws.cursor-replays-after'],

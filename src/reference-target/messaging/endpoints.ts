@@ -32,11 +32,20 @@ function header(req: FastifyRequest, name: string): string | undefined {
 
 type Body = { readonly ok: true; readonly value: Record<string, unknown> | undefined } | { readonly ok: false };
 
-/** The raw body as a JSON object; no bytes is "no body". Anything else, or a non-JSON content type, is unparseable. */
+/**
+ * Whether the request says its body is JSON, as both handshake endpoints require with or without a body: the media type
+ * of Content-Type is application/json, parameters (`; charset=utf-8`) aside. One defect takes any or none.
+ */
+function saysJson(state: MessagingState, req: FastifyRequest): boolean {
+  if (state.ctx.defects.has('messaging-content-type-ignored')) return true;
+  const mediaType = (header(req, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  return mediaType === JSON_CONTENT_TYPE;
+}
+
+/** The raw body as a JSON object; no bytes is "no body". Anything else is unparseable. */
 function parseBody(req: FastifyRequest): Body {
   const raw = typeof req.body === 'string' ? req.body : '';
   if (raw.trim() === '') return { ok: true, value: undefined };
-  if (!(header(req, 'content-type') ?? '').toLowerCase().startsWith(JSON_CONTENT_TYPE)) return { ok: false };
   try {
     const value: unknown = parseLimitedJson(raw);
     return isRecord(value) ? { ok: true, value } : { ok: false };
@@ -71,8 +80,9 @@ function accessToken(state: MessagingState, req: FastifyRequest, reply: FastifyR
   if (!connector.hostDomain) return sendError(reply, AccessTokenErrors.CONNECTOR_MISSING_HOST);
   const mode = defects.has('messaging-subdomain-refused') ? 'exact-only' : defects.has('messaging-host-suffix-match') ? 'suffix-only' : 'exact-or-subdomain';
   if (!hostMatches(connector.hostDomain, host, mode)) return sendError(reply, AccessTokenErrors.CONNECTOR_VALIDATION_FAILED);
-  // Reference-target choice: the documented parse-error text of the session endpoint, for the same cause here.
-  if (!parseBody(req).ok) return sendError(reply, SessionErrors.PARSE_ERROR);
+  // Reference-target choice: the documented parse-error text of the session endpoint, for the same causes here (a
+  // request that does not say it is JSON, a body that is not a JSON object).
+  if (!saysJson(state, req) || !parseBody(req).ok) return sendError(reply, SessionErrors.PARSE_ERROR);
   if (state.takeHttpFault(connector.token, 'create-access-token')) return sendError(reply, AccessTokenErrors.CREATE_FAILED);
   const out: AccessTokenResponse = { ...state.issueToken(connector, host), token_type: 'Bearer' };
   return reply.send(out);
@@ -90,6 +100,8 @@ function createSession(state: MessagingState, req: FastifyRequest, reply: Fastif
   const connector = verdict.ok ? state.connectors.byId(verdict.claims.sub) : undefined;
   if (!verdict.ok || !connector) return sendError(reply, SessionErrors.INVALID_ACCESS_TOKEN);
   if (!withinLimit(state, reply, `sessions:${verdict.claims.jti}`, state.rateLimitsOf(connector).http)) return reply;
+  // Reference-target choice: a request that does not say it is JSON gets the parse-error text, body or none.
+  if (!saysJson(state, req)) return sendError(reply, SessionErrors.PARSE_ERROR);
   const body = parseBody(req);
   const parsed = body.ok ? SessionRequest.safeParse(body.value ?? {}) : undefined;
   if (!parsed?.success) return sendError(reply, SessionErrors.PARSE_ERROR);

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { MAX_SOCKETS_PER_SESSION, MessagingPaths, parseCursor, SocketHandshakeErrors, WsQuery } from '../../contract/messaging/shapes.js';
 import type { ErrorEntry } from '../../contract/rule.js';
@@ -15,6 +16,9 @@ export type HandshakeVerdict =
   | { readonly ok: false; readonly error: ErrorEntry };
 
 const refuse = (error: ErrorEntry): HandshakeVerdict => ({ ok: false, error });
+
+/** A defect's wait between the socket-limit check and the socket's registration: long enough for a burst to interleave. */
+const SESSION_STORE_ROUND_TRIP_MS = 50;
 
 /**
  * Checks the query of a `/ws` handshake in this order: parameters (400), token valid and unexpired (401), session
@@ -36,7 +40,8 @@ export function checkHandshake(state: MessagingState, query: URLSearchParams): H
   if (!session) return refuse(SocketHandshakeErrors.SESSION_NOT_FOUND);
   if (token.claims.sub !== session.connectorId && !defects.has('messaging-ws-any-connector-token')) return refuse(SocketHandshakeErrors.AUTH_FAILED);
   const cap = MAX_SOCKETS_PER_SESSION + (defects.has('messaging-eleventh-socket-accepted') ? 1 : 0);
-  if (state.socketsOf(session.id).size >= cap) return refuse(SocketHandshakeErrors.CONNECTION_LIMIT);
+  const taken = defects.has('messaging-socket-slot-kept') ? (state.socketsOpened.get(session.id) ?? 0) : state.socketsOf(session.id).size;
+  if (taken >= cap) return refuse(SocketHandshakeErrors.CONNECTION_LIMIT);
   const n = parseCursor(cursor);
   return { ok: true, session, from: defects.has('messaging-cursor-off-by-one') ? Math.max(0, n - 1) : n };
 }
@@ -64,6 +69,7 @@ function attach(state: MessagingState, ws: WebSocket, session: MessagingSession,
   // Batch and registration in one synchronous step, so no broadcast falls between them (none lost, none twice).
   sendTo(ws, state.event('EVENT_TYPE_EVENT_BATCH', { events: session.history.from(from) }));
   sockets.add(ws);
+  if (defects.has('messaging-socket-slot-kept')) state.socketsOpened.set(session.id, (state.socketsOpened.get(session.id) ?? 0) + 1);
   // At a known capacity each frame waits its turn; the queue is first come first served, so frames keep their order. A
   // frame whose socket closed while it waited (the target shutting down, say) is dropped, as a gone server would.
   const handle = (data: RawData, isBinary: boolean) => onClientFrame(state, ws, session.id, data, isBinary);
@@ -101,13 +107,19 @@ export function attachWebSocket(state: MessagingState, server: Server, admit?: A
       if (server.listenerCount('upgrade') === 1) writeHttpError(socket, { status: 404, text: 'not found', documented: false });
       return;
     }
-    const handshake = () => {
+    // The check and the socket's registration (attach) run in one synchronous step, so a burst of handshakes on one
+    // session cannot pass its socket limit together; one defect looks the session up in a remote store in between.
+    const handshake = async () => {
       const verdict = checkHandshake(state, url.searchParams);
       if (!verdict.ok) return writeHttpError(socket, verdict.error);
+      if (state.ctx.defects.has('messaging-socket-limit-races')) {
+        await sleep(SESSION_STORE_ROUND_TRIP_MS);
+        if (socket.destroyed) return;
+      }
       wss.handleUpgrade(req, socket, head, (ws) => attach(state, ws, verdict.session, verdict.from, admit));
     };
     if (admit) void admit().then(handshake);
-    else handshake();
+    else void handshake();
   });
   return wss;
 }

@@ -53,6 +53,8 @@ export class MessagingState {
   readonly conversations = new Set<string>();
   /** Open sockets per session id; kept apart from the session so a removed session's sockets can still be told. */
   readonly sockets = new Map<string, Set<WebSocket>>();
+  /** A defect's per-session counter of sockets opened, raised on every open and never lowered on close. */
+  readonly socketsOpened = new Map<string, number>();
   /** Control-surface ageing of single tokens (ms added to "now" when that token is checked). */
   readonly tokenAge = new Map<string, number>();
   readonly httpFaults = new Map<string, HttpFault[]>();

@@ -57,6 +57,25 @@ export const RecordsDefects = defineDefects({
     breaks: ['concurrency.errors.401-403-key', 'concurrency.auth.analytics-permission'],
     description: "A key issued for another project is served this project's concurrency (no 403).",
   },
+  'conversations-agent-duration-in-ms': {
+    surface: 'conversations',
+    breaks: ['conversations.record.parts-within-whole'],
+    description:
+      "polyai_duration is reported in milliseconds (the agent service's own unit, passed through unconverted) while total_duration stays in seconds, so " +
+      'the agent-handled part of a call exceeds the whole call.',
+  },
+  'conversations-in-progress-filter-stale': {
+    surface: 'conversations',
+    breaks: ['conversations.filter.in-progress-selects'],
+    description:
+      'The in_progress filter reads a search index written when a conversation was first stored and never updated when it ends, so a finished ' +
+      'conversation (in_progress false in its own record) is still listed under in_progress=true, and missing under false.',
+  },
+  'conversations-turn-type-ignored': {
+    surface: 'conversations',
+    breaks: ['conversations.filter.turn-type-values'],
+    description: 'A transcript search drops turn_type on its way to the search backend, so turn_type=user or agent matches either side of a turn.',
+  },
   'audio-redaction-not-enforced': {
     surface: 'audio',
     breaks: ['audio.redaction.no-pii-false-redacted'],

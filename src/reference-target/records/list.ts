@@ -117,7 +117,10 @@ function list(ctx: TargetContext, store: RecordsStore, samples: { n: number }) {
     }
     const bounds = { fromMs: q.start_time ? Date.parse(q.start_time) : undefined, toMs: q.end_time ? Date.parse(q.end_time) : undefined };
     const env: ClientEnv | undefined = d.has('conversations-env-default-all') && req.query.client_env === undefined ? undefined : q.client_env;
-    const matching = selectRecords(store.records(auth.project, bounds), q, env);
+    // One defect drops turn_type on the way to the search; another reads in_progress from an index never updated at the end.
+    const search = d.has('conversations-turn-type-ignored') ? { ...q, turn_type: undefined } : q;
+    const inProgressOf = d.has('conversations-in-progress-filter-stale') ? (r: RecordData) => store.inProgressWhenStored(r) : undefined;
+    const matching = selectRecords(store.records(auth.project, bounds), search, env, inProgressOf);
     const descending = d.has('conversations-newest-first');
     if (descending) matching.reverse();
 
@@ -131,7 +134,13 @@ function list(ctx: TargetContext, store: RecordsStore, samples: { n: number }) {
         page = paginate(matching, { limit, offset: page.start + 1 });
       }
     }
-    const render: RenderContext = { now: ctx.clock.now(), project: auth.project, includeLatency: q.include_latency, stateOf: (r) => store.stateOf(r) };
+    const render: RenderContext = {
+      now: ctx.clock.now(),
+      project: auth.project,
+      includeLatency: q.include_latency,
+      stateOf: (r) => store.stateOf(r),
+      agentDurationInMs: d.has('conversations-agent-duration-in-ms'),
+    };
     const shape = shapeKey(version.data === 'v1' ? 'v1' : 'v3', render);
     const records = page.records.map((r) => renderedJson(r, shape, !store.hasLaterState(r.id), () => release.render(r, render)));
     return sendPage(reply, {

@@ -8,6 +8,8 @@ export interface RenderContext {
   readonly includeLatency: boolean;
   /** The record's state with later writes (bridge-ended) applied. */
   readonly stateOf: (r: RecordData) => Record<string, unknown>;
+  /** A defect's: polyai_duration in milliseconds, total_duration still in seconds. */
+  readonly agentDurationInMs?: boolean;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -73,7 +75,7 @@ function base(r: RecordData, c: RenderContext) {
     in_progress: r.inProgress,
     num_turns: r.turns.length,
     total_duration: seconds(total),
-    polyai_duration: r.handoffAtSeconds ?? seconds(total),
+    polyai_duration: c.agentDurationInMs ? Math.round((r.handoffAtSeconds ?? seconds(total)) * 1000) : (r.handoffAtSeconds ?? seconds(total)),
     handoff: r.handoff !== undefined,
     handoff_reason: r.handoff?.reason ?? '',
     handoff_destination: r.handoff?.destination ?? '',
@@ -203,6 +205,7 @@ export function shapeKey(release: string, c: RenderContext): string {
     c.project.accountId,
     c.project.projectId,
     c.includeLatency,
+    c.agentDurationInMs === true,
     s.transcript,
     s.translation,
     s.metrics.join('+'),

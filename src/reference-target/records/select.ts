@@ -34,12 +34,18 @@ const RETRIEVAL: Record<'transcript' | 'semantic' | 'none', (q: ConversationsLis
 
 /**
  * The records matching a list query's filters and retrieval mode, in the order given (ascending).
- * Time bounds are applied by the store before this; `env` undefined keeps every environment.
+ * Time bounds are applied by the store before this; `env` undefined keeps every environment. `inProgressOf` is what the
+ * in_progress filter reads (the record's own state unless a defect says otherwise).
  *
  * @example
  * const matching = selectRecords(store.records(project, bounds), query, query.client_env);
  */
-export function selectRecords(records: readonly RecordData[], q: ConversationsListQuery, env: ConversationsListQuery['client_env'] | undefined): RecordData[] {
+export function selectRecords(
+  records: readonly RecordData[],
+  q: ConversationsListQuery,
+  env: ConversationsListQuery['client_env'] | undefined,
+  inProgressOf: (r: RecordData) => boolean = (r) => r.inProgress,
+): RecordData[] {
   const channels = q.channel ? new Set(q.channel) : undefined;
   const retrieval = RETRIEVAL[q.query_type ?? 'none'](q);
   return records.filter(
@@ -48,7 +54,7 @@ export function selectRecords(records: readonly RecordData[], q: ConversationsLi
       (channels === undefined || channels.has(r.channel)) &&
       (q.variant_id === undefined || r.variantId === q.variant_id) &&
       (q.variant_name === undefined || r.variantName === q.variant_name) &&
-      (q.in_progress === undefined || r.inProgress === q.in_progress) &&
+      (q.in_progress === undefined || inProgressOf(r) === q.in_progress) &&
       retrieval(r),
   );
 }

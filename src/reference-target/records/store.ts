@@ -172,6 +172,14 @@ export class RecordsStore {
     return extra ? { ...record.state, ...extra } : { ...record.state };
   }
 
+  /**
+   * Whether a record was in progress when it was first stored: a defect's stale search index, never updated when a
+   * conversation ends. Every conversation the target served was stored as it started; the seeded history as it is.
+   */
+  inProgressWhenStored(record: RecordData): boolean {
+    return this.ctx.conversations.get(record.id) !== undefined || record.inProgress;
+  }
+
   /** Whether anything was written to the record's state after the fact. */
   hasLaterState(id: string): boolean {
     return this.#overlay.has(id);
