@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AgentsErrors } from '../../contract/agents/shapes.js';
@@ -44,7 +43,8 @@ const int32Threshold = <S extends z.ZodType<{ threshold_value?: number }>>(schem
  * A defect's round trip to the monitoring backend between counting an account's rules and storing the new one. Long
  * enough that a burst of creates sent together all count before any stores, as on a platform whose backend is remote.
  */
-const BACKEND_ROUND_TRIP_MS = 50;
+/** How long the replica a defect counts rules from lags the backend: a burst arrives well within it, on a busy machine too. */
+const BACKEND_REPLICA_LAG_MS = 1_000;
 
 /** Fields a create leaves out take these values (the document does not give defaults). */
 const DEFAULTS = { project_id: null, operator: '>=', enabled: true, window_duration: '5m' } as const satisfies Partial<RuleFields>;
@@ -97,16 +97,25 @@ export function registerAlertRoutes(scope: FastifyInstance, ctx: TargetContext, 
   const updateBody = int32 ? int32Threshold(RuleUpdate) : RuleUpdate;
 
   // Counting the account's rules and storing the new one happen in one synchronous step, so a burst of creates cannot
-  // pass the limit together; one defect waits on the monitoring backend in between.
+  // pass the limit together; one defect counts from a replica of the monitoring backend that lags.
+  const replicated = new Map<string, { count: number; at: number }>();
+  const replica = (accountId: string): number => {
+    const now = performance.now();
+    const last = replicated.get(accountId);
+    if (last && now - last.at < BACKEND_REPLICA_LAG_MS) return last.count;
+    const count = monitor.rules.forAccount(accountId).length;
+    replicated.set(accountId, { count, at: now });
+    return count;
+  };
   const create: Handler = async (req, reply) => {
     const owner = ownerOf(req);
     const body = parse(createBody, req.body, reply);
     if (!body) return reply;
     const limit = MAX_ALERT_RULES_PER_ACCOUNT + (ctx.defects.has('alerts-eleventh-rule-accepted') ? 1 : 0);
-    if (monitor.rules.forAccount(owner.accountId).length >= limit) {
+    const held = ctx.defects.has('alerts-rule-limit-races') ? replica(owner.accountId) : monitor.rules.forAccount(owner.accountId).length;
+    if (held >= limit) {
       return sendApiError(reply, AgentsErrors.ALERT_RULE_LIMIT, [{ field: 'body', message: `at most ${MAX_ALERT_RULES_PER_ACCOUNT} alert rules per account` }]);
     }
-    if (ctx.defects.has('alerts-rule-limit-races')) await sleep(BACKEND_ROUND_TRIP_MS);
     const rule = monitor.rules.create(owner.accountId, { ...DEFAULTS, ...body, project_id: body.project_id ?? null } as RuleFields, nowIso());
     if (ctx.defects.has('alerts-enabled-filter-at-create')) enabledAtCreate.set(rule.id, rule.enabled);
     return reply.code(201).send(ruleView(rule));

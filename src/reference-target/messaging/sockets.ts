@@ -1,6 +1,5 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { MAX_SOCKETS_PER_SESSION, MessagingPaths, parseCursor, SocketHandshakeErrors, WsQuery } from '../../contract/messaging/shapes.js';
 import type { ErrorEntry } from '../../contract/rule.js';
@@ -18,7 +17,6 @@ export type HandshakeVerdict =
 const refuse = (error: ErrorEntry): HandshakeVerdict => ({ ok: false, error });
 
 /** A defect's wait between the socket-limit check and the socket's registration: long enough for a burst to interleave. */
-const SESSION_STORE_ROUND_TRIP_MS = 50;
 
 /**
  * Checks the query of a `/ws` handshake in this order: parameters (400), token valid and unexpired (401), session
@@ -40,10 +38,30 @@ export function checkHandshake(state: MessagingState, query: URLSearchParams): H
   if (!session) return refuse(SocketHandshakeErrors.SESSION_NOT_FOUND);
   if (token.claims.sub !== session.connectorId && !defects.has('messaging-ws-any-connector-token')) return refuse(SocketHandshakeErrors.AUTH_FAILED);
   const cap = MAX_SOCKETS_PER_SESSION + (defects.has('messaging-eleventh-socket-accepted') ? 1 : 0);
-  const taken = defects.has('messaging-socket-slot-kept') ? (state.socketsOpened.get(session.id) ?? 0) : state.socketsOf(session.id).size;
+  const taken = defects.has('messaging-socket-slot-kept')
+    ? (state.socketsOpened.get(session.id) ?? 0)
+    : defects.has('messaging-socket-limit-races')
+      ? replicaCount(state, session.id)
+      : state.socketsOf(session.id).size;
   if (taken >= cap) return refuse(SocketHandshakeErrors.CONNECTION_LIMIT);
   const n = parseCursor(cursor);
   return { ok: true, session, from: defects.has('messaging-cursor-off-by-one') ? Math.max(0, n - 1) : n };
+}
+
+/** How long the replica a defect counts sockets from lags the sessions: a burst arrives well within it, on a busy machine too. */
+const REPLICA_LAG_MS = 1_000;
+const replicas = new WeakMap<MessagingState, Map<string, { count: number; at: number }>>();
+
+/** The session's open sockets as a replica refreshed at most once a lag saw them (defect messaging-socket-limit-races). */
+function replicaCount(state: MessagingState, sessionId: string): number {
+  const seen = replicas.get(state) ?? new Map<string, { count: number; at: number }>();
+  replicas.set(state, seen);
+  const now = performance.now();
+  const last = seen.get(sessionId);
+  if (last && now - last.at < REPLICA_LAG_MS) return last.count;
+  const count = state.socketsOf(sessionId).size;
+  seen.set(sessionId, { count, at: now });
+  return count;
 }
 
 /** The documented error as an HTTP response on the raw upgrade socket: status line, JSON body `{ error }`. */
@@ -108,14 +126,10 @@ export function attachWebSocket(state: MessagingState, server: Server, admit?: A
       return;
     }
     // The check and the socket's registration (attach) run in one synchronous step, so a burst of handshakes on one
-    // session cannot pass its socket limit together; one defect looks the session up in a remote store in between.
+    // session cannot pass its socket limit together; one defect counts from a replica that lags.
     const handshake = async () => {
       const verdict = checkHandshake(state, url.searchParams);
       if (!verdict.ok) return writeHttpError(socket, verdict.error);
-      if (state.ctx.defects.has('messaging-socket-limit-races')) {
-        await sleep(SESSION_STORE_ROUND_TRIP_MS);
-        if (socket.destroyed) return;
-      }
       wss.handleUpgrade(req, socket, head, (ws) => attach(state, ws, verdict.session, verdict.from, admit));
     };
     if (admit) void admit().then(handshake);

@@ -58,14 +58,15 @@ function headerChecks(op: Op): Derived[] {
     title: `${opKey(op)} without ${name}, or with ${name} other than ${value}, is refused with ${status}`,
     body: async (api, send) => {
       const baseline = await send(api, {});
-      api.check.that(succeeded(baseline), `${opKey(op)} with ${name}: ${value} succeeds`, `${baseline.status} ${baseline.text.slice(0, 200)}`);
+      api.check.that(succeeded(baseline), `${opKey(op)} with ${name}: ${value} succeeds`, baseline.status);
       const other = value.includes('/') ? 'text/plain' : `${value}-other`;
       for (const [what, sent] of [
         ['without it', undefined],
         [`with ${other}`, other],
       ] as const) {
+        // The status alone: the body of a request let through may hold a token, which no report shows.
         const res = await send(api, { headers: { [name]: sent } });
-        api.check.status(res, status, `${opKey(op)} ${what} answers ${status}`);
+        api.check.that(res.status === status, `${opKey(op)} ${what} answers ${status}`, res.status);
       }
       // The documents name the value, not whether parameters may follow it: what the target does is recorded.
       const withParameters = await send(api, { headers: { [name]: `${value}; charset=utf-8` } });
