@@ -92,9 +92,9 @@ export function rulesHeld(schema: z.ZodType, value: unknown): string[] {
   if (def.type === 'object' && isRecord(value)) {
     const shape = def.shape as Record<string, z.ZodType>;
     const counted = Object.values(shape).flatMap((s) => {
-      const c = meaningOf(s).countOf;
+      const { countOf: c, lifetimeOf: l } = meaningOf(s);
       const list = c ? value[c.list] : undefined;
-      return c && Array.isArray(list) && list.length > 0 ? [c.rule] : [];
+      return [...(c && Array.isArray(list) && list.length > 0 ? [c.rule] : []), ...(l && lifetimeOf(value[l.token]) !== undefined ? [l.rule] : [])];
     });
     below = [...counted, ...Object.entries(shape).flatMap(([k, s]) => rulesHeld(s, value[k]))];
   } else if (def.type === 'array' && Array.isArray(value)) {
@@ -132,6 +132,14 @@ function relationIssues(schema: z.ZodType, value: unknown, path: readonly string
     if (typeof part === 'number' && typeof whole === 'number' && part > whole) {
       out.push({ path: [...path, key].join('.'), rule: m.rule ?? here, message: `${key} ${part} exceeds ${m.atMost} ${whole}, the whole it is part of` });
     }
+    const life = m.lifetimeOf ? lifetimeOf(value[m.lifetimeOf.token]) : undefined;
+    if (m.lifetimeOf && typeof part === 'number' && life !== undefined && Math.abs(part - life) > Math.max(1, life / 100)) {
+      out.push({
+        path: [...path, key].join('.'),
+        rule: m.lifetimeOf.rule,
+        message: `${key} ${part} where ${m.lifetimeOf.token} lives ${life} s (exp less iat)`,
+      });
+    }
     const count = m.countOf;
     const list = count ? value[count.list] : undefined;
     if (count && typeof part === 'number' && Array.isArray(list) && list.length > 0) {
@@ -144,6 +152,18 @@ function relationIssues(schema: z.ZodType, value: unknown, path: readonly string
     if (key in value) out.push(...relationIssues(field, value[key], [...path, key], m.rule ?? here));
   }
   return out;
+}
+
+/** The seconds a compact JWT lives by its own claims (`exp` less `iat`), or undefined where it carries no such claims. */
+function lifetimeOf(token: unknown): number | undefined {
+  if (typeof token !== 'string') return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    if (!isRecord(claims) || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return undefined;
+    return claims.exp - claims.iat;
+  } catch {
+    return undefined;
+  }
 }
 
 const instant = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);

@@ -13,6 +13,8 @@ export interface Meaning {
   readonly length?: 'characters';
   /** The count equals the number of items of a sibling list (those whose `where` field is true), whenever the list holds items. */
   readonly countOf?: { readonly list: string; readonly where?: string; readonly rule: string };
+  /** A lifetime in seconds: what the sibling JWT's own claims give, `exp` less `iat`, where it carries both. */
+  readonly lifetimeOf?: { readonly token: string; readonly rule: string };
   /** A list whose items come in order: each item's `fields` (timestamps) no earlier than the previous item's. */
   readonly ascendingBy?: { readonly fields: readonly string[]; readonly rule: string };
 }

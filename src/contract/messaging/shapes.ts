@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { meaning } from '../meaning.js';
 import { defineErrors } from '../rule.js';
 
 export {
@@ -25,7 +26,8 @@ export type AccessTokenRequest = z.infer<typeof AccessTokenRequest>;
 /** Access-token 200 response: a JWT, its lifetime in whole seconds, and the literal type Bearer. */
 export const AccessTokenResponse = z.object({
   access_token: z.string().min(1),
-  expires_in: z.number().int(),
+  /** Seconds until expiry: the token's own exp less iat, where it carries them (a value in milliseconds would not be). */
+  expires_in: meaning(z.number().int(), { lifetimeOf: { token: 'access_token', rule: 'messaging.access-token.response-fields' } }),
   token_type: z.literal('Bearer'),
 });
 export type AccessTokenResponse = z.infer<typeof AccessTokenResponse>;

@@ -56,6 +56,13 @@ export const MessagingDefects = defineDefects({
       "The handshake counts the session's sockets on a replica that lags by up to a second, so handshakes close together (a burst of " +
       'simultaneous ones) all see room and more than 10 sockets open on one session.',
   },
+  'messaging-expires-in-ms': {
+    surface: 'messaging',
+    breaks: ['messaging.access-token.response-fields', 'messaging.limits.access-token-lifetime'],
+    description:
+      'expires_in is sent in milliseconds (3600000 for an hour) while the token lives its hour: a client that trusts it keeps a token a thousand ' +
+      'times past its expiry.',
+  },
   'messaging-socket-slot-kept': {
     surface: 'messaging',
     breaks: ['messaging.limits.sockets-per-session'],

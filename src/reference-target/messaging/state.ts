@@ -92,7 +92,8 @@ export class MessagingState {
     const iat = Math.floor(this.ctx.clock.now() / 1000);
     const expires_in = this.config.token_ttl_s;
     const claims: AccessClaims = { iss: 'dialtone-reference', sub: connector.id, host, iat, exp: iat + expires_in, jti: `tok_${this.ctx.rng.hex(20)}` };
-    return { access_token: signJwt(claims, this.#secret), expires_in };
+    // One defect reports the lifetime in milliseconds, the unit of the code that computed it, while the token lives seconds.
+    return { access_token: signJwt(claims, this.#secret), expires_in: this.ctx.defects.has('messaging-expires-in-ms') ? expires_in * 1000 : expires_in };
   }
 
   /** Checks an access token against the target clock (plus any control-surface ageing of that token). */
