@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { BlockingRefusal, rewriteBlocking } from './blocking.js';
 import { locator } from './script.js';
+import { asyncBody } from './top-level-await.js';
 
 /** A script made ready to run: its code, and the k6 calls in it that send (empty when it sends nothing). */
 export interface Bundle {
@@ -27,13 +28,27 @@ export async function bundleScript(script: string): Promise<Bundle> {
   }
 }
 
+/** esbuild's refusal of a top-level await in CommonJS: the script is then bundled as an ES module (top-level-await.ts). */
+const TOP_LEVEL_AWAIT = /Top-level await is currently not supported with the "cjs" output format/;
+
 async function esbuildScript(script: string): Promise<string> {
+  try {
+    return await esbuildAs(script, 'cjs');
+  } catch (e) {
+    if (!(e instanceof BuildError) || !TOP_LEVEL_AWAIT.test(e.message)) throw e;
+  }
+  return asyncBody(await esbuildAs(script, 'esm'));
+}
+
+class BuildError extends Error {}
+
+async function esbuildAs(script: string, format: 'cjs' | 'esm'): Promise<string> {
   const path = resolve(script);
   const out = await build({
     entryPoints: [path],
     bundle: true,
     write: false,
-    format: 'cjs',
+    format,
     platform: 'neutral',
     target: 'es2022',
     mainFields: ['module', 'main'],
@@ -45,7 +60,7 @@ async function esbuildScript(script: string): Promise<string> {
   }).catch((e: { errors?: { text: string; location?: { file: string; line: number } }[] }) => {
     const first = e.errors?.[0];
     const where = first?.location ? ` (${first.location.file}:${first.location.line})` : '';
-    throw new Error(`the script does not build: ${first?.text ?? String(e)}${where}`);
+    throw new BuildError(`the script does not build: ${first?.text ?? String(e)}${where}`);
   });
   return out.outputFiles[0]?.text ?? '';
 }

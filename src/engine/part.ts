@@ -143,6 +143,8 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
       },
       iterate: async (vu, dueMs) => {
         if (dueMs !== undefined) sink.emit(START_LAG.name, startLag(t0, dueMs), vu.tags());
+        // A VU made mid-run of a script with top-level await: its init context ends first.
+        if (vu.ready) await vu.ready;
         const fn = vu.exports[plan.exec];
         if (typeof fn !== 'function') throw new Error(`scenarios.${plan.name}.exec: the script exports no function '${plan.exec}'`);
         if (!dataOf.has(vu)) dataOf.set(vu, spec.setupData === undefined ? undefined : JSON.parse(spec.setupData));
@@ -177,6 +179,8 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     scenarioRuns.push(run);
     preallocated.push(Promise.resolve());
   }
+  // A script with top-level await: the part is ready once every pre-allocated VU's init context ended.
+  preallocated.push(Promise.all(vus.map((vu) => vu.ready)).then(() => undefined));
   const done = Promise.all(scenarioRuns).then(async () => {
     for (const vu of vus) await vu.close();
   });

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import type { TraceMap } from '@jridgewell/trace-mapping';
 import type { Locate } from './blocking.js';
+import { ASYNC_BUNDLE } from './top-level-await.js';
 
 /** The source-map reader, loaded when a position is first asked for: most runs never map one. */
 const traceMapping = (() => {
@@ -44,7 +45,19 @@ export interface ScriptGlobals {
   readonly Math: Math;
 }
 
-export type ScriptFactory = (globals: ScriptGlobals) => ScriptExports;
+/**
+ * One VU's instance of the script: its exports, and, for a script with top-level await, the promise of its init
+ * context's end (until then the exports are not all there).
+ */
+export interface ScriptInstance {
+  readonly exports: ScriptExports;
+  readonly ready?: Promise<void>;
+}
+
+export type ScriptFactory = (globals: ScriptGlobals) => ScriptInstance;
+
+/** The constructor of async functions: a bundle with top-level await runs as one. */
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor;
 
 /** Lines the Function constructor and "use strict" put before the bundle's first line in a stack trace. */
 const FUNCTION_PROLOGUE_LINES = 3;
@@ -125,17 +138,34 @@ export function scriptFrame(e: unknown): string | undefined {
  *
  * @example
  * const make = compileScript((await bundleScript('/tmp/run/script.js')).code, '/tmp/run/script.js');
- * const exportsOfVu1 = make(globalsOfVu1);
+ * const { exports, ready } = make(globalsOfVu1); // ready: a script with top-level await
  */
 export function compileScript(code: string, path: string): ScriptFactory {
   // The engine maps the script's stack frames itself (scriptStack): Node maps a Function's lines only when source maps
   // are on, and then shifted by the lines the Function constructor puts first.
   compiled.set(resolve(path), locator(code));
-  const body = new Function(...PARAMS, `"use strict";\n${code.replace(INLINE_MAP, '')}\n//# sourceURL=${resolve(path)}`) as (...args: unknown[]) => void;
+  // Both constructors put the same lines before the body (FUNCTION_PROLOGUE_LINES).
+  const tla = code.startsWith(ASYNC_BUNDLE);
+  const text = `"use strict";\n${code.replace(INLINE_MAP, '')}\n//# sourceURL=${resolve(path)}`;
+  const body = new (tla ? AsyncFunction : Function)(...PARAMS, text) as (...args: unknown[]) => unknown;
   return (g) => {
     const module = { exports: {} as Record<string, unknown> };
-    body(g.require, module, module.exports, g.__ENV, g.__k6, g.open, g.console, g.setTimeout, g.clearTimeout, g.setInterval, g.clearInterval, g.Math);
-    return module.exports as ScriptExports;
+    const ran = body(
+      g.require,
+      module,
+      module.exports,
+      g.__ENV,
+      g.__k6,
+      g.open,
+      g.console,
+      g.setTimeout,
+      g.clearTimeout,
+      g.setInterval,
+      g.clearInterval,
+      g.Math,
+    );
+    const exports = module.exports as ScriptExports;
+    return tla ? { exports, ready: (ran as Promise<unknown>).then(() => undefined) } : { exports };
   };
 }
 

@@ -119,6 +119,8 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
         log: (level, message, fields) => log.log(level, message, fields),
         run: runState(run, instance),
       });
+      // A script with top-level await: its init context ends here, k6's console still in place.
+      if (vu0.ready) await vu0.ready;
     } finally {
       globalThis.console = nodeConsole;
     }
