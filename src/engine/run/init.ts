@@ -55,7 +55,7 @@ export function tlsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, unkno
 export async function bundle(run: RunContext): Promise<Bundled> {
   let built: { code: string; sends: readonly string[] };
   try {
-    built = await bundleScript(run.args.script);
+    built = await bundleScript(run.args.script, { env: run.io.env });
   } catch (e) {
     throw new Fatal(EXIT.scriptException, (e as Error).message);
   }
