@@ -1,5 +1,6 @@
 // Bundles a k6 script (ESM, importing k6 modules) into the CommonJS text the engine runs once per VU (script.ts), its
 // blocking k6 calls awaited (blocking.ts). Runs in the main thread only: workers get the bundle's text.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { BlockingRefusal, rewriteBlocking } from './blocking.js';
@@ -63,6 +64,7 @@ class BuildError extends Error {}
 
 async function esbuildAs(script: string, format: 'cjs' | 'esm', plugin: Plugin): Promise<Built> {
   const path = resolve(script);
+  if (!existsSync(path)) throw new BuildError(`the script ${script} does not exist`);
   const out = await build({
     entryPoints: [path],
     bundle: true,

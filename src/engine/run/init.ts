@@ -100,8 +100,11 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
       if (metric !== 'iterations') forward.emit(metric, value, tags, time);
     },
   };
+  // A k6 module the engine lacks is a refusal with what to do next, not an init error with the engine's frames.
+  const table = await moduleTable(bundled.imports).catch((e: Error) => {
+    throw new Fatal(EXIT.scriptException, `${e.message}; run the script on k6 (dialtone load --engine k6, or k6 run)`);
+  });
   try {
-    const table = await moduleTable(bundled.imports);
     const bare = compileScript(bundled.code, args.script);
     // vu.ts hands the script the global console: the init context, setup and teardown get k6's for as long as vu0 is made.
     const nodeConsole = globalThis.console;
