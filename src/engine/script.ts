@@ -174,9 +174,10 @@ export function compileScript(code: string, path: string): ScriptFactory {
 
 /**
  * k6's `open(path, mode)` for a script: paths relative to the script's folder, read once per run and shared (a VU's
- * copy is the same string; an ArrayBuffer copy per call for 'b', as each VU keeps its own).
+ * copy is the same string; an ArrayBuffer copy per call for 'b', as each VU keeps its own). `onOpen` hears of each file
+ * the first time it is read (an archive holds them).
  */
-export function opener(script: string): (path: string, mode?: string) => string | ArrayBuffer {
+export function opener(script: string, onOpen?: (path: string) => void): (path: string, mode?: string) => string | ArrayBuffer {
   const base = dirname(resolve(script));
   const cache = new Map<string, { bytes: Buffer; text?: string }>();
   return (path, mode) => {
@@ -189,6 +190,7 @@ export function opener(script: string): (path: string, mode?: string) => string 
         throw new Error(`open: cannot read '${path}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       cache.set(full, f);
+      onOpen?.(full);
     }
     if (mode === 'b') return f.bytes.buffer.slice(f.bytes.byteOffset, f.bytes.byteOffset + f.bytes.byteLength) as ArrayBuffer;
     f.text ??= f.bytes.toString('utf8');

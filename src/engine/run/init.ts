@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { formatDuration } from '../../core/duration.js';
 import { scriptEnv, withFlags } from '../cli-options.js';
 import { vuConsole } from '../console.js';
-import { bundleScript } from '../loader.js';
+import { type Bundle, bundleScript } from '../loader.js';
 import { importsOf, moduleTable } from '../modules/index.js';
 import { headerLine, maxVusOf, type ScenarioPlan, scheduledMs } from '../options.js';
 import { compileScript, opener } from '../script.js';
@@ -24,6 +24,9 @@ export interface Bundled {
   readonly sends: readonly string[];
   readonly imports: readonly string[];
   readonly segment: Part;
+  /** The local files and remote modules the bundle holds (an archive writes them). */
+  readonly files: Bundle['files'];
+  readonly remote: Bundle['remote'];
 }
 
 /** What the init context gave: its VU, the options and the trust they set, the script's environment. */
@@ -53,9 +56,9 @@ export function tlsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, unkno
  * const bundled = await bundle(run);
  */
 export async function bundle(run: RunContext): Promise<Bundled> {
-  let built: { code: string; sends: readonly string[] };
+  let built: Bundle;
   try {
-    built = await bundleScript(run.args.script, { env: run.io.env });
+    built = await bundleScript(run.args.script, { env: run.io.env, modules: run.args.archive?.modules });
   } catch (e) {
     throw new Fatal(EXIT.scriptException, (e as Error).message);
   }
@@ -87,7 +90,7 @@ function runState(run: RunContext, instance: { counters?: SharedCounters }): Run
  * @example
  * const init = await initVu(run, await bundle(run));
  */
-export async function initVu(run: RunContext, bundled: Bundled): Promise<Initialised> {
+export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (path: string) => void } = {}): Promise<Initialised> {
   const { args, io, log, outcome } = run;
   const forward = new ForwardSink();
   const instance: { counters?: SharedCounters } = {};
@@ -118,7 +121,7 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
         baseEnv: env,
         script: bare,
         modules: (vu) => table(vu),
-        open: opener(args.script),
+        open: opener(args.script, o.onOpen),
         log: (level, message, fields) => log.log(level, message, fields),
         run: runState(run, instance),
       });
@@ -127,7 +130,9 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
     } finally {
       globalThis.console = nodeConsole;
     }
-    const flagged = withFlags((vu0.exports.options ?? {}) as Record<string, unknown>, args);
+    // An archive's options (what the command line and the script gave when it was made) over the script's own.
+    const archived = Object.fromEntries(Object.entries(args.archive?.options ?? {}).filter(([, v]) => v !== null));
+    const flagged = withFlags({ ...((vu0.exports.options ?? {}) as Record<string, unknown>), ...archived }, args);
     const options = flagged.options;
     if (flagged.warning) log.log('warn', flagged.warning);
     for (const line of unimplementedOptions(options)) log.write('warn', line);
