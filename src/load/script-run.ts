@@ -30,9 +30,9 @@ export interface ScriptRun {
   readonly maxStartLagMs?: number | undefined;
 }
 
-/** True when a `load` argument names a script file rather than one of dialtone's scenarios. */
+/** True when a `load` argument names a script file (or a k6 archive of one) rather than one of dialtone's scenarios. */
 export function isScriptPath(arg: string): boolean {
-  return /[/\\]/.test(arg) || /\.(m?js|cjs|ts)$/.test(arg);
+  return /[/\\]/.test(arg) || /\.(m?js|cjs|ts|tar)$/.test(arg);
 }
 
 /** The report's name for a script: its file name (`quickstart.js`), never one of the scenarios' (they have no dot). */
