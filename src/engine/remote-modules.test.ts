@@ -3,7 +3,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundleScript } from './loader.js';
 import { ModuleCache, moduleCacheDir, networkThenCache } from './remote-modules.js';
+import { locator } from './script.js';
 
 describe('the module cache', () => {
   it('lives in DIALTONE_MODULE_CACHE, else under XDG_CACHE_HOME, else under ~/.cache', () => {
@@ -28,5 +30,32 @@ describe('the module cache', () => {
     await expect(source.get('http://127.0.0.1:9/m.js')).rejects.toThrow(
       /^the remote module http:\/\/127\.0\.0\.1:9\/m\.js could not be fetched \(\w+\) and is not in the module cache .*: vendor the file/,
     );
+  });
+});
+
+describe('a bundle with remote modules', () => {
+  // Modules: "k6 adopts a browser-like module resolution": a relative import resolves against its module's URL, here
+  // the URL a redirect ended at.
+  it("resolves a remote module's relative import against its final URL, and names its lines by URL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-remote-'));
+    writeFileSync(join(dir, 's.js'), "import { boom } from 'https://cdn.example/lib/latest/index.js';\nexport default function () { boom(); }\n");
+    const asked: string[] = [];
+    const texts: Record<string, string> = {
+      'https://cdn.example/lib/latest/index.js': "export { boom } from './boom.js';\n",
+      'https://cdn.example/lib/1.0/boom.js': "export function boom() {\n  throw new Error('boom');\n}\n",
+    };
+    const modules = {
+      get: async (url: string) => {
+        asked.push(url);
+        const text = texts[url];
+        if (text === undefined) throw new Error(`no ${url}`);
+        return { url: url.replace('/latest/', '/1.0/'), text };
+      },
+    };
+    const b = await bundleScript(join(dir, 's.js'), { modules });
+    expect(asked).toEqual(['https://cdn.example/lib/latest/index.js', 'https://cdn.example/lib/1.0/boom.js']);
+    expect([...b.remote.keys()]).toEqual(asked);
+    const line = b.code.split('\n').findIndex((l) => l.includes('throw new Error')) + 1;
+    expect(locator(b.code)(line, 4)).toBe('https://cdn.example/lib/1.0/boom.js:2');
   });
 });

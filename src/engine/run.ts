@@ -41,7 +41,12 @@ export async function runEngine(args: RunArgs, io: EngineIo): Promise<number> {
     } catch (e) {
       return newRun(args, io).log.fatal(EXIT.scriptException, (e as Error).message);
     }
-    args = { ...args, script: opened.script, env: { ...opened.env, ...args.env }, archive: { modules: opened.modules, options: opened.options } };
+    args = {
+      ...args,
+      script: opened.script,
+      env: { ...opened.env, ...args.env },
+      archive: { path: args.script, modules: opened.modules, options: opened.options },
+    };
   }
   const run = newRun(args, io);
   const served: Served = { outputs: [], rest: undefined };

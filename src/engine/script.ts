@@ -84,9 +84,9 @@ export function locator(code: string): Locate {
     map ??= traceMapOf(code);
     const at = map ? traceMapping().originalPositionFor(map, { line, column }) : undefined;
     if (!at?.source || at.line === null) return `bundle line ${line}`;
-    // A remote module (remote-modules.ts): its URL.
-    const remote = /^remote:(.*)$/.exec(at.source);
-    if (remote) return `${remote[1]}:${at.line}`;
+    // A remote module (remote-modules.ts): its URL (the source map's reader folds its '//').
+    const remote = /^remote:(https?:)\/*(.*)$/.exec(at.source);
+    if (remote) return `${remote[1]}//${remote[2]}:${at.line}`;
     const full = resolve(process.cwd(), at.source);
     const near = relative(process.cwd(), full);
     return `${near.startsWith('..') ? full : near}:${at.line}`;

@@ -163,7 +163,7 @@ export function printHeader(run: RunContext, segment: Part, plans: readonly Scen
     [
       '',
       '  execution: local (dialtone built-in engine)',
-      `     script: ${args.script}`,
+      `     script: ${args.archive?.path ?? args.script}`,
       `     output: ${args.outs.length ? args.outs.join(', ') : '-'}`,
       '',
       `  scenarios: (${(100 / segment.count).toFixed(2)}%) ${plans.length} scenario${plans.length === 1 ? '' : 's'}, ${most} max VUs, ` +
