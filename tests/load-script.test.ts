@@ -3,7 +3,7 @@
 // scenario is: its thresholds judged as SLOs (k6's exit code 99 when one fails), result.json, junit.xml, the page,
 // the history. And the engine as a command of the package: `dialtone-engine run` taking k6's run flags. Judged by exit
 // codes, counts and files; nothing here judges time.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,18 @@ describe('dialtone load ./script.js', () => {
     const junit = readFileSync(join(dir, 'reports', 'load', 'thresholds-fail.js', 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase [^>]*name="checks rate&gt;0\.9"[^>]*>\s*<failure/);
     expect(resultOf('thresholds-fail.js').passed).toBe(false);
+  });
+
+  it("passes on the engine's one-line refusal of a script it cannot run, exit 2, no stack frame, nothing recorded", async () => {
+    const script = join(dir, 'grpc.js');
+    writeFileSync(script, "import grpc from 'k6/net/grpc';\nexport default function () {}\n");
+    const r = await dialtoneInProcess(['load', script, '--engine', 'builtin', '--report-dir', join(dir, 'reports')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the script imports 'k6/net/grpc', which the built-in engine does not provide");
+    expect(r.stderr).toContain('run the script on k6');
+    expect(r.stderr).toContain('load: the engine refused grpc.js before it ran (exit 107');
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(join(dir, 'reports', 'load', 'grpc.js', 'history.jsonl'))).toBe(false);
   });
 
   it('refuses a path that is no file, and a scenario-only flag, in one line with exit 2', async () => {

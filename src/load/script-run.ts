@@ -5,7 +5,7 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { K6Summary } from '../core/summary.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import type { Verdict } from '../nightly/verdict.js';
 import { writeRunReport } from '../nightly/write-run.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
@@ -17,6 +17,9 @@ import type { LoadResult } from './page.js';
 import { startEngine } from './spawn-engine.js';
 import { thresholdsOf } from './summary.js';
 import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
+
+/** k6's codes for a script that could not start: 104 invalid options, 107 a script error (/errext/exitcodes). */
+const REFUSED = [104, 107];
 
 export interface ScriptRun {
   /** The script's path as the user gave it. */
@@ -80,6 +83,11 @@ export async function runScript(o: ScriptRun): Promise<{ exitCode: number; resul
   const interrupted = run.interrupted() ?? interruption();
   await new Promise((r) => log.end(r));
   const summaryPath = join(dir, 'summary.json');
+  // A script the engine refused before it ran (a module it lacks, a build error, bad options) is no run to record.
+  if (!interrupted && !existsSync(summaryPath) && REFUSED.includes(k6Exit)) {
+    rmSync(work, { recursive: true, force: true });
+    throw new UsageError(`load: the engine refused ${name} before it ran (exit ${k6Exit}; its line above says why); nothing was recorded`);
+  }
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs);
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);

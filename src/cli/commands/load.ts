@@ -72,6 +72,7 @@ export const spec = defineCommand({
   },
   exits: {
     [EXIT.ok]: 'every threshold held on the load asked for',
+    [EXIT.usage]: 'a usage or profile error, or a script the engine refused before it ran (its one line says why)',
     [EXIT.environment]: 'the target is missing (or k6, under --engine k6)',
     [EXIT_LOAD_NOT_DELIVERED]: "the thresholds held but the load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated)",
     [EXIT.regressed]: 'a regression, under --fail-on-regression',
