@@ -132,6 +132,7 @@ export function openArchive(path: string, fallback: ModuleSource): OpenedArchive
         const bytes = remote.get(url);
         return bytes ? { url: redirects[url] ?? url, text: bytes.toString('utf8') } : fallback.get(url);
       },
+      close: async () => fallback.close?.(),
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
   };

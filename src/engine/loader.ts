@@ -31,8 +31,9 @@ export interface BundleOptions {
  */
 export async function bundleScript(script: string, o: BundleOptions = {}): Promise<Bundle> {
   const remote: FetchedModules = new Map();
-  const plugin = remoteModules(o.modules ?? networkThenCache(o.env ?? process.env), remote);
-  const { code, files } = await esbuildScript(script, plugin);
+  const modules = o.modules ?? networkThenCache(o.env ?? process.env);
+  const plugin = remoteModules(modules, remote);
+  const { code, files } = await esbuildScript(script, plugin).finally(() => modules.close?.());
   try {
     const out = rewriteBlocking(code, locator(code));
     return { code: out.code, sends: out.sends, files, remote };

@@ -1,5 +1,8 @@
 // The module cache of remote modules (remote-modules.ts): where it lives, and that it gives back only what a URL gave.
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,10 +29,37 @@ describe('the module cache', () => {
 
   it('refuses a URL nothing answers and the cache lacks, naming the URL and what to do', async () => {
     const source = networkThenCache({ DIALTONE_MODULE_CACHE: mkdtempSync(join(tmpdir(), 'dialtone-cache-')) });
-    // Port 9 on loopback: nothing listens (discard), the connection is refused at once.
-    await expect(source.get('http://127.0.0.1:9/m.js')).rejects.toThrow(
-      /^the remote module http:\/\/127\.0\.0\.1:9\/m\.js could not be fetched \(\w+\) and is not in the module cache .*: vendor the file/,
+    // A port that was free a moment ago: nothing listens, the connection is refused at once.
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((r) => server.close(r));
+    await expect(source.get(`http://127.0.0.1:${port}/m.js`)).rejects.toThrow(
+      new RegExp(
+        `^the remote module http://127\\.0\\.0\\.1:${port}/m\\.js could not be fetched \\(ECONNREFUSED\\) and is not in the module cache .*: vendor the file`,
+      ),
     );
+    await source.close?.();
+  });
+});
+
+describe('the network, then the cache', () => {
+  it("reads the cache's copy when the server is in trouble (5xx), and refuses what it says does not exist (4xx)", async () => {
+    let status = 200;
+    const server = createHttpServer((_, res) => res.writeHead(status).end(status === 200 ? 'export const v = 1;' : 'trouble'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/m.js`;
+    const source = networkThenCache({ DIALTONE_MODULE_CACHE: mkdtempSync(join(tmpdir(), 'dialtone-cache-')) });
+    try {
+      expect((await source.get(url)).text).toBe('export const v = 1;');
+      status = 503;
+      expect((await source.get(url)).text).toBe('export const v = 1;');
+      status = 404;
+      await expect(source.get(url)).rejects.toThrow(`the remote module ${url} could not be fetched (HTTP 404): vendor the file`);
+    } finally {
+      await source.close?.();
+      server.close();
+    }
   });
 });
 

@@ -6,11 +6,10 @@
 // answers when the network does not. An archive's modules (archive.ts) are a source of their own, asked before both.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
+import { type Dispatcher, EnvHttpProxyAgent, fetch } from 'undici';
 
 /** The environment variable that moves the module cache. */
 export const CACHE_VARIABLE = 'DIALTONE_MODULE_CACHE';
@@ -31,6 +30,8 @@ export interface Fetched {
 /** Where remote modules come from: an archive's copies first when it has them (archive.ts), then network, then cache. */
 export interface ModuleSource {
   get(url: string): Promise<Fetched>;
+  /** Lets go of what the source holds open (connections), once the bundle is made. */
+  close?(): Promise<void>;
 }
 
 /** Every remote module one bundle read, by the URL it was imported by, for an archive of the run. */
@@ -67,7 +68,7 @@ export class ModuleCache {
   }
 }
 
-/** A fetch that failed: the HTTP status the server gave (it has no such module), or why nothing answered. */
+/** A fetch that failed: the HTTP status the server gave, or why nothing answered. */
 class FetchFailure extends Error {
   constructor(
     message: string,
@@ -77,33 +78,29 @@ class FetchFailure extends Error {
   }
 }
 
-const REDIRECTS = 10;
 const FETCH_TIMEOUT_MS = 30_000;
 
-/** GETs `url`, following redirects; TLS trusts the system's roots or SSL_CERT_FILE's, as Go (and so k6) does. */
-function download(url: string, ca: string | undefined, hops = 0): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(u, { method: 'GET', headers: { 'user-agent': 'dialtone-engine' }, timeout: FETCH_TIMEOUT_MS, ...(ca ? { ca } : {}) }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        if (hops >= REDIRECTS) return reject(new FetchFailure(`more than ${REDIRECTS} redirects`));
-        return download(new URL(res.headers.location, u).href, ca, hops + 1).then(resolve, reject);
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (e) => reject(new FetchFailure(e.message)));
-      res.on('end', () => {
-        if (status !== 200) return reject(new FetchFailure(`HTTP ${status}`, status));
-        resolve({ url: u.href, text: Buffer.concat(chunks).toString('utf8') });
-      });
+/**
+ * GETs `url` through `agent`, following redirects (fetch's own, at most 20); the final URL is the module's base. The
+ * agent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY, as Go (and so k6) does.
+ */
+async function download(url: string, agent: Dispatcher): Promise<Fetched> {
+  let res: Awaited<ReturnType<typeof fetch>>;
+  try {
+    res = await fetch(url, {
+      dispatcher: agent,
+      redirect: 'follow',
+      headers: { 'user-agent': 'dialtone-engine' },
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer in ${FETCH_TIMEOUT_MS / 1000} s`)));
-    req.on('error', (e: NodeJS.ErrnoException) => reject(new FetchFailure(e.code ?? e.message)));
-    req.end();
-  });
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string; message?: string } };
+    if (err.name === 'TimeoutError') throw new FetchFailure(`no answer in ${FETCH_TIMEOUT_MS / 1000} s`);
+    throw new FetchFailure(err.cause?.code ?? err.cause?.message ?? err.message);
+  }
+  const text = await res.text();
+  if (res.status < 200 || res.status > 299) throw new FetchFailure(`HTTP ${res.status}`, res.status);
+  return { url: res.url || url, text };
 }
 
 /** What a refused module says to do next. */
@@ -111,20 +108,25 @@ const NEXT = 'vendor the file next to the script and import it by path, run once
 
 /**
  * The network, then the module cache: what a run reads its remote modules from. A module fetched is written to the
- * cache; a server that answers with an error status (no such module) is an error even when the cache has the URL.
+ * cache; a server that answers 4xx (no such module) is an error even when the cache has the URL.
  */
 export function networkThenCache(env: NodeJS.ProcessEnv): ModuleSource {
   const cache = new ModuleCache(moduleCacheDir(env));
-  let ca: string | undefined;
-  let caRead = false;
+  let agent: Dispatcher | undefined;
   return {
     async get(url) {
-      if (!caRead) {
-        caRead = true;
-        ca = env.SSL_CERT_FILE ? readFileSync(env.SSL_CERT_FILE, 'utf8') : undefined;
+      if (!agent) {
+        // TLS trusts the system's roots, or SSL_CERT_FILE's, as Go does.
+        const ca = env.SSL_CERT_FILE ? readFileSync(env.SSL_CERT_FILE, 'utf8') : undefined;
+        agent = new EnvHttpProxyAgent({
+          ...(ca ? { connect: { ca }, requestTls: { ca } } : {}),
+          httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+          httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+          noProxy: env.NO_PROXY ?? env.no_proxy,
+        });
       }
       try {
-        const fetched = await download(url, ca);
+        const fetched = await download(url, agent);
         try {
           cache.write(url, fetched);
         } catch {
@@ -133,11 +135,16 @@ export function networkThenCache(env: NodeJS.ProcessEnv): ModuleSource {
         return fetched;
       } catch (e) {
         const failure = e as FetchFailure;
-        if (failure.status !== undefined) throw new Error(`the remote module ${url} could not be fetched (${failure.message}): ${NEXT}`);
+        // 4xx: the server has no such module. Anything else (no answer, a 5xx of a CDN in trouble): the cache's copy.
+        if (failure.status !== undefined && failure.status < 500)
+          throw new Error(`the remote module ${url} could not be fetched (${failure.message}): ${NEXT}`);
         const cached = cache.read(url);
         if (cached) return cached;
         throw new Error(`the remote module ${url} could not be fetched (${failure.message}) and is not in the module cache (${cache.dir}): ${NEXT}`);
       }
+    },
+    async close() {
+      await agent?.close();
     },
   };
 }
