@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +59,46 @@ describe('the network, then the cache', () => {
     } finally {
       await source.close?.();
       server.close();
+    }
+  });
+});
+
+describe('behind a proxy', () => {
+  // k6 fetches modules with Go's HTTP client, which takes HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment.
+  // The proxy here tunnels every CONNECT to one origin of its own, whatever host was asked for.
+  it('asks HTTP_PROXY for a module, and not for a host NO_PROXY names', async () => {
+    const origin = createHttpServer((_, res) => res.end('export const viaProxy = true;'));
+    await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    const asked: string[] = [];
+    const proxy = createHttpServer();
+    proxy.on('connect', (req, socket) => {
+      asked.push(req.url ?? '');
+      const upstream = connect((origin.address() as AddressInfo).port, '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const env = {
+      DIALTONE_MODULE_CACHE: mkdtempSync(join(tmpdir(), 'dialtone-cache-')),
+      HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      NO_PROXY: 'direct.invalid',
+    };
+    const source = networkThenCache(env);
+    try {
+      expect((await source.get('http://modules.invalid/m.js')).text).toBe('export const viaProxy = true;');
+      expect(asked).toEqual(['modules.invalid:80']);
+      await expect(source.get('http://direct.invalid/m.js')).rejects.toThrow(/could not be fetched \((ENOTFOUND|EAI_AGAIN)/);
+      expect(asked).toHaveLength(1);
+    } finally {
+      await source.close?.();
+      proxy.closeAllConnections();
+      origin.closeAllConnections();
+      proxy.close();
+      origin.close();
     }
   });
 });
