@@ -131,6 +131,9 @@ export class Vu implements VuHost {
     });
     this.exports = instance.exports;
     this.ready = instance.ready;
+    // Its failure is read where it is awaited (init, the part's start, the VU's first iteration), which for a VU made
+    // mid-run may come after Node would have called the rejection unhandled.
+    this.ready?.catch(() => {});
   }
 
   get group(): string {
