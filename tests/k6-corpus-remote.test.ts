@@ -106,8 +106,11 @@ describe('remote modules', () => {
       cwd: dir,
       exitNow: () => {},
     };
+    const before = modules.served.length;
     const code = await archiveEngine(parseRunArgs(['--vus', '3', '-e', `BASE_URL=${target.url}`, script], {}), 'archive.tar', io as never);
     expect(code, stdout).toBe(0);
+    // Each module fetched once, though a script with top-level await is bundled twice (CommonJS refused, then ESM).
+    expect(modules.served.slice(before).sort()).toEqual(['/k6-utils/1.0.0/index.js', '/k6-utils/1.0.0/lib/hex.js', '/k6-utils/latest/index.js']);
     const entries = untar(readFileSync(join(dir, 'archive.tar')));
     const names = [...entries.keys()];
     expect(names.slice(0, 2)).toEqual(['metadata.json', 'data']);

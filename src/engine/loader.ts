@@ -90,7 +90,7 @@ async function esbuildAs(script: string, format: 'cjs' | 'esm', plugin: Plugin):
   });
   // The metafile names inputs relative to the working folder; remote modules are in a namespace of their own.
   const files = Object.keys(out.metafile?.inputs ?? {})
-    .filter((f) => !f.includes(':'))
+    .filter((f) => !f.startsWith('remote:'))
     .map((f) => resolve(f));
   return { code: out.outputFiles[0]?.text ?? '', files: [path, ...files.filter((f) => f !== path)] };
 }

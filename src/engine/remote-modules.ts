@@ -175,7 +175,8 @@ export function remoteModules(source: ModuleSource, fetched: FetchedModules): Pl
       });
       build.onLoad({ filter: /.*/, namespace: 'remote' }, async (args) => {
         try {
-          const got = await source.get(args.path);
+          // A second build of the same script (top-level await: as an ES module) reads what the first fetched.
+          const got = fetched.get(args.path) ?? (await source.get(args.path));
           fetched.set(args.path, got);
           return { contents: got.text, loader: 'js', pluginData: { base: got.url } };
         } catch (e) {
