@@ -109,7 +109,7 @@ async function archiveCommand(argv: readonly string[]): Promise<number> {
     if (!out) throw new Error('-O needs a file name');
     args = parseRunArgs(rest);
   } catch (e) {
-    console.error(`dialtone-engine: ${(e as Error).message}\n${USAGE}`);
+    console.error(`dialtone-engine: ${(e as Error).message.replace(/^run needs/, 'archive needs')}\n${USAGE}`);
     return EXIT.invalidConfig;
   }
   return archiveEngine(args, out, processIo());
