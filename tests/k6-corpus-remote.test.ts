@@ -71,12 +71,15 @@ describe('remote modules', () => {
   // from any publicly accessible web server. The imported modules are downloaded and executed at runtime". Local
   // modules: "k6 adopts a browser-like module resolution": a relative import resolves against its module's URL.
   it('fetches https:// imports, follows a redirect, resolves a relative import against the final URL, and runs', async () => {
+    // 6 iterations of 4 checks; each a request through the remote session (k6/http inside a remote module) and a post.
     online = await run(scriptFor('remote-modules.js'), env);
     expect(online.code, online.stderr).toBe(0);
     expect(online.metrics.iterations?.count).toBe(6);
-    expect(online.metrics.checks).toMatchObject({ passes: 18, fails: 0 });
+    expect(online.metrics.checks).toMatchObject({ passes: 24, fails: 0 });
     expect(target.count('/anything/remote', 'POST')).toBe(6);
+    expect(target.count('/anything/session', 'GET')).toBe(6);
     expect([...modules.served].sort()).toEqual([
+      '/k6-session/0.1.0/index.js',
       '/k6-summary/0.1.0/index.js',
       '/k6-utils/1.0.0/index.js',
       '/k6-utils/1.0.0/lib/hex.js',
@@ -133,7 +136,7 @@ describe('remote modules', () => {
     const cached = await run(scriptFor('remote-modules.js'), env);
     expect(cached.code, cached.stderr).toBe(0);
     expect(cached.metrics.iterations?.count).toBe(6);
-    expect(cached.metrics.checks).toMatchObject({ passes: 18, fails: 0 });
+    expect(cached.metrics.checks).toMatchObject({ passes: 24, fails: 0 });
   });
 
   // Archive Command: "k6 run is compatible with archive files you can execute": with no module server and no cache.
@@ -153,7 +156,7 @@ describe('remote modules', () => {
     expect(r.code).toBe(EXIT.scriptException);
     const lines = r.stderr.trim().split('\n');
     expect(lines, r.stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`https://${modules.host}/k6-(utils/latest|summary/0\\.1\\.0)/index\\.js could not be fetched`));
+    expect(lines[0]).toMatch(new RegExp(`https://${modules.host}/k6-(utils/latest|summary/0\\.1\\.0|session/0\\.1\\.0)/index\\.js could not be fetched`));
     expect(lines[0]).toContain('not in the module cache');
     expect(lines[0]).toContain('vendor the file');
     expect(lines[0]).toContain('--engine k6');
