@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { anonymized } from './archive-paths.js';
 import type { Bundle } from './loader.js';
 import type { Fetched, ModuleSource } from './remote-modules.js';
 import { tar, untar } from './tar.js';
@@ -25,10 +26,7 @@ export interface ArchiveMetadata {
   readonly dialtone?: { readonly engine: string; readonly redirects: Record<string, string> };
 }
 
-/** A home folder's user name made `nobody`, as k6 anonymizes the paths of an archive. */
-export function anonymized(path: string): string {
-  return path.replace(/\\/g, '/').replace(/^(\/[a-zA-Z])?\/(Users|home|Documents and Settings)\/[^/]+/i, '$1/$2/nobody');
-}
+export { anonymized };
 
 /** The k6 semantics an archive of the built-in engine follows, as its metadata says (k6 reads `k6version`). */
 const K6_SEMANTICS = '2.2.0';
@@ -84,6 +82,8 @@ export interface OpenedArchive {
   /** The main script, extracted under `dir`. */
   readonly script: string;
   readonly dir: string;
+  /** Where the `file/` tree was extracted: an absolute path the script opens is read from under it. */
+  readonly root: string;
   readonly modules: ModuleSource;
   readonly options: Record<string, unknown>;
   readonly env: Record<string, string>;
@@ -125,6 +125,7 @@ export function openArchive(path: string, fallback: ModuleSource): OpenedArchive
   return {
     script,
     dir,
+    root,
     options: metadata.options ?? {},
     env: metadata.env ?? {},
     modules: {

@@ -13,6 +13,8 @@ import { type RunState, Vu, type VuShared } from './vu.js';
 /** What a part needs to run: the same for every worker but its `part`. */
 export interface PartSpec {
   readonly scriptPath: string;
+  /** An archive's extracted `file/` tree, which an absolute path the script opens is read from (archive.ts). */
+  readonly openRoot?: string | undefined;
   readonly code: string;
   readonly imports: readonly string[];
   readonly options: Record<string, unknown>;
@@ -83,7 +85,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     baseEnv: spec.env,
     script: compileScript(spec.code, spec.scriptPath),
     modules: (vu) => table(vu),
-    open: opener(spec.scriptPath),
+    open: opener(spec.scriptPath, undefined, spec.openRoot),
     log: events.log,
     run: state,
     failed: events.failed,

@@ -45,7 +45,7 @@ export async function runEngine(args: RunArgs, io: EngineIo): Promise<number> {
       ...args,
       script: opened.script,
       env: { ...opened.env, ...args.env },
-      archive: { path: args.script, modules: opened.modules, options: opened.options },
+      archive: { path: args.script, root: opened.root, modules: opened.modules, options: opened.options },
     };
   }
   const run = newRun(args, io);

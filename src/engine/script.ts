@@ -4,8 +4,9 @@
 // bundler (loader.ts), whose parser and bundler each worker would otherwise load for nothing.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { TraceMap } from '@jridgewell/trace-mapping';
+import { anonymized } from './archive-paths.js';
 import type { Locate } from './blocking.js';
 import { ASYNC_BUNDLE } from './top-level-await.js';
 
@@ -175,13 +176,14 @@ export function compileScript(code: string, path: string): ScriptFactory {
 /**
  * k6's `open(path, mode)` for a script: paths relative to the script's folder, read once per run and shared (a VU's
  * copy is the same string; an ArrayBuffer copy per call for 'b', as each VU keeps its own). `onOpen` hears of each file
- * the first time it is read (an archive holds them).
+ * the first time it is read (an archive holds them); `root` is an archive's extracted `file/` tree.
  */
-export function opener(script: string, onOpen?: (path: string) => void): (path: string, mode?: string) => string | ArrayBuffer {
+export function opener(script: string, onOpen?: (path: string) => void, root?: string): (path: string, mode?: string) => string | ArrayBuffer {
   const base = dirname(resolve(script));
   const cache = new Map<string, { bytes: Buffer; text?: string }>();
   return (path, mode) => {
-    const full = resolve(base, path);
+    // In a run of an archive, an absolute path is where the archive put that file (its user name made 'nobody').
+    const full = root && isAbsolute(path) ? join(root, anonymized(path)) : resolve(base, path);
     let f = cache.get(full);
     if (!f) {
       try {

@@ -20,7 +20,9 @@ export interface RunArgs extends K6Flags {
   readonly noColor: boolean;
   readonly workers: number | undefined;
   /** Set when the script came out of an archive (archive.ts): its remote modules and its consolidated options. */
-  readonly archive?: { readonly path: string; readonly modules: ModuleSource; readonly options: Readonly<Record<string, unknown>> } | undefined;
+  readonly archive?:
+    | { readonly path: string; readonly root: string; readonly modules: ModuleSource; readonly options: Readonly<Record<string, unknown>> }
+    | undefined;
 }
 
 /** How the run is ending, first reason of each kind kept. */

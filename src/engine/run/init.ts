@@ -121,7 +121,7 @@ export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (p
         baseEnv: env,
         script: bare,
         modules: (vu) => table(vu),
-        open: opener(args.script, o.onOpen),
+        open: opener(args.script, o.onOpen, args.archive?.root),
         log: (level, message, fields) => log.log(level, message, fields),
         run: runState(run, instance),
       });
