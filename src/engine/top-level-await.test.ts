@@ -40,6 +40,12 @@ describe('a bundle with top-level await', () => {
     expect(body).toContain('{ ok: (0, import_k6_1["check"]) }');
   });
 
+  it('makes import.meta an empty object, as esbuild does in CommonJS, since a function body has none', () => {
+    const body = asyncBody('var base = import.meta.url;\nawait 0;\nexport { base };\n');
+    expect(body).toContain('var base = ({}).url;');
+    expect(() => new (Object.getPrototypeOf(async () => {}).constructor)('module', body)).not.toThrow();
+  });
+
   it("keeps k6's blocking calls visible to the rewrite that awaits them", () => {
     const out = rewriteBlocking(asyncBody(ESM), () => 'script.js:1');
     // http.get and the two sleeps are awaited, and run() made async.

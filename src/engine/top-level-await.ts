@@ -36,6 +36,7 @@ const newlinesIn = (code: string, from: number, to: number): string => '\n'.repe
 export function asyncBody(code: string): string {
   const ast = parse(code, { ecmaVersion: 'latest', sourceType: 'module', ranges: true }) as unknown as N;
   const edits: Edit[] = [];
+  const walked = walkOnce(ast);
   /** What each imported binding becomes: `import_k6.check`, `import_k6_http.default`, or the namespace's variable. */
   const replacement = new Map<N, string>();
   /** The same by the local name (module scope: one binding a name). */
@@ -92,7 +93,7 @@ export function asyncBody(code: string): string {
         const text = replacement.get((def.node as unknown as N).local as N);
         if (text) byVariable.set(v, text);
       }
-    const shorthand = shorthandValues(ast);
+    const { shorthand } = walked;
     for (const s of manager.scopes)
       for (const r of s.references) {
         const text = r.resolved ? byVariable.get(r.resolved) : undefined;
@@ -102,22 +103,29 @@ export function asyncBody(code: string): string {
         edits.push({ start: id.start, end: id.end, text: `${key}${text}` });
       }
   }
+  // import.meta has no meaning in a function body: an empty object, as esbuild gives it in CommonJS.
+  for (const meta of walked.importMeta) edits.push({ start: meta.start, end: meta.end, text: '({})' });
   return ASYNC_BUNDLE + applyEdits(code, edits);
 }
 
-/** Identifiers that are the value of a shorthand property (`{ check }`): replaced, they need their key written out. */
-function shorthandValues(ast: N): Set<N> {
-  const out = new Set<N>();
+/**
+ * One walk of the module: identifiers that are the value of a shorthand property (`{ check }`: replaced, they need
+ * their key written out), and every `import.meta`.
+ */
+function walkOnce(ast: N): { shorthand: Set<N>; importMeta: N[] } {
+  const shorthand = new Set<N>();
+  const importMeta: N[] = [];
   const stack: N[] = [ast];
   while (stack.length) {
     const node = stack.pop() as N;
-    if (node.type === 'Property' && node.shorthand && (node.value as N).type === 'Identifier') out.add(node.value as N);
+    if (node.type === 'Property' && node.shorthand && (node.value as N).type === 'Identifier') shorthand.add(node.value as N);
+    if (node.type === 'MetaProperty' && (node.meta as N).name === 'import') importMeta.push(node);
     for (const v of Object.values(node)) {
       if (Array.isArray(v)) for (const c of v) if (c && typeof c.type === 'string') stack.push(c);
       if (v && typeof v === 'object' && typeof (v as N).type === 'string') stack.push(v as N);
     }
   }
-  return out;
+  return { shorthand, importMeta };
 }
 
 function applyEdits(code: string, edits: Edit[]): string {
