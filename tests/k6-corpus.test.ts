@@ -376,6 +376,19 @@ describe.concurrent('the k6 compatibility corpus', () => {
       expect(users).toEqual(['user1', 'user2', 'user3', 'user4', 'user5', 'user6']);
     });
 
+    // k6's fs example (/javascript-api/k6-experimental/fs/open/, the next docs): "const file = await open('bonjour.txt');"
+    // at the top level of the script, the init context. Every VU's init context settles before its first iteration.
+    it('runs a script whose init context and a module it imports await at the top level', async () => {
+      const r = await corpus('top-level-await.js');
+      expectHttpRun(r);
+      expect(m(r, 'iterations')).toBe(4);
+      expect(m(r, 'http_reqs')).toBe(8);
+      expect(m(r, 'posted_copies')).toBe(8);
+      expect(check(r, 'posted after the init awaited')).toMatchObject({ passes: 8, fails: 0 });
+      const payload = readFileSync(join(CORPUS, 'data', 'payload.txt'), 'utf8');
+      for (const h of r.target.hits) expect([h.path, h.body.toString()]).toEqual(['/anything/await', payload]);
+    });
+
     // open(): "By default, the contents of the file are read as text, but if you specify `b`, the file will be read as
     // binary data instead."
     it('reads a file as text and another as binary in the init context, and posts both unchanged', async () => {

@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findK6, K6_VERSION } from '../src/load/k6.js';
-import { backgroundTarget, dialtone } from './run-cli.js';
+import { startTarget as startCorpusTarget } from './k6-corpus/target.js';
+import { backgroundTarget, dialtone, ROOT } from './run-cli.js';
 
 // The k6-engine tests: a load on a k6 the user installed (DIALTONE_K6, else k6 on PATH; a v2 not older than the one
 // dialtone is tested with). dialtone never installs k6, so where there is none they are skipped, saying so; the
@@ -62,6 +64,55 @@ describe.skipIf(!k6)(`${title}: a profile's SLOs`, () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 360_000);
+});
+
+// Archive Command: "k6 run is compatible with archive files": the built-in engine's archive runs on k6, and k6's own
+// archive runs on the built-in engine. top-level-await.js holds a local module, an open()ed file and top-level await.
+describe.skipIf(!k6)(`${title}: archives both ways`, () => {
+  it("runs the built-in engine's archive on k6, and k6's archive on the built-in engine, with the same counts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-archive-'));
+    const target = await startCorpusTarget();
+    try {
+      const script = join(import.meta.dirname, 'k6-corpus', 'top-level-await.js');
+      const ours = join(dir, 'ours.tar');
+      const made = spawnSync(process.execPath, [join(ROOT, 'bin', 'dialtone-engine.mjs'), 'archive', '-O', ours, script], { encoding: 'utf8' });
+      expect(made.status, made.stderr).toBe(0);
+      const theirs = join(dir, 'theirs.tar');
+      const k6Made = spawnSync(k6?.path as string, ['archive', '-O', theirs, script], {
+        encoding: 'utf8',
+        env: { ...process.env, K6_NO_USAGE_REPORT: 'true' },
+      });
+      expect(k6Made.status, k6Made.stderr).toBe(0);
+      const runs: [string, string[]][] = [
+        [k6?.path as string, ['run', '--quiet', '--summary-export', join(dir, 'on-k6.json'), '-e', `BASE_URL=${target.url}`, ours]],
+        [
+          process.execPath,
+          [
+            join(ROOT, 'bin', 'dialtone-engine.mjs'),
+            'run',
+            '--quiet',
+            '--summary-export',
+            join(dir, 'on-builtin.json'),
+            '-e',
+            `BASE_URL=${target.url}`,
+            theirs,
+          ],
+        ],
+      ];
+      for (const [command, args] of runs) {
+        const r = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' }, timeout: 120_000 });
+        expect(r.status, `${command} ${args.join(' ')}\n${r.stderr}`).toBe(0);
+      }
+      for (const f of ['on-k6.json', 'on-builtin.json']) {
+        const metrics = JSON.parse(readFileSync(join(dir, f), 'utf8')).metrics;
+        expect(metrics.iterations.count, f).toBe(4);
+        expect(metrics.http_reqs.count, f).toBe(8);
+      }
+    } finally {
+      await target.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe.runIf(!k6 && process.env.DIALTONE_REQUIRE_K6 === '1')('where a k6 is required (DIALTONE_REQUIRE_K6=1)', () => {

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InstalledPackage, installedPackage, packageEnv, type Run } from './installed-package.js';
@@ -128,4 +130,44 @@ describe('dialtone installed as a package, running load from the project', () =>
     // Everything it wrote went to the project's reports: the installed package is as npm left it.
     expect(filesUnder(pkg.installed)).toEqual(before);
   }, 900_000);
+});
+
+describe("a team's own k6 script, run from the installed package", () => {
+  // Running k6, "Write your first test": the quickstart script, kept in the team's project and run with the package's
+  // two commands: `dialtone load ./quickstart.js` (reported as a scenario is: the page, result.json, JUnit) and the
+  // engine's own `dialtone-engine run`, which takes k6's run flags.
+  it('runs ./quickstart.js through npx dialtone load and through npx dialtone-engine run, and writes its page', async () => {
+    const server = createServer((_, res) => res.end('ok'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      writeFileSync(join(pkg.project, 'quickstart.js'), readFileSync(join(ROOT, 'tests', 'k6-corpus', 'quickstart.js')));
+      const load = await npxAsync(['load', './quickstart.js', '--engine', 'builtin'], { BASE_URL: base });
+      expect(load.code, load.out).toBe(0);
+      expect(load.stdout).toMatch(/^load quickstart\.js on dialtone built-in engine .*: thresholds held/m);
+      const out = join(pkg.project, 'reports', 'load', 'quickstart.js');
+      for (const f of ['index.html', 'result.json', 'junit.xml']) expect(statSync(join(out, f)).size, f).toBeGreaterThan(0);
+      const engine = await new Promise<Run>((resolve) => {
+        const child = spawn('npx', ['--no-install', 'dialtone-engine', 'run', 'quickstart.js', '--vus', '2', '--iterations', '4'], {
+          cwd: pkg.project,
+          env: { ...packageEnv, BASE_URL: base },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let all = '';
+        child.stdout.on('data', (c: Buffer) => {
+          stdout += c;
+          all += c;
+        });
+        child.stderr.on('data', (c: Buffer) => {
+          all += c;
+        });
+        child.on('close', (code) => resolve({ code, stdout, out: all }));
+      });
+      expect(engine.code, engine.out).toBe(0);
+      expect(engine.stdout).toMatch(/iterations\.+: 4\b/);
+    } finally {
+      server.close();
+    }
+  }, 600_000);
 });

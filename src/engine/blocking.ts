@@ -139,7 +139,14 @@ function walk(root: N, visit: (node: N, parent: N | undefined, fn: Fn | undefine
 export function rewriteBlocking(code: string, locate: Locate): Rewritten {
   let ast: N;
   try {
-    ast = parse(code, { ecmaVersion: 'latest', sourceType: 'script', locations: true, ranges: true, allowReturnOutsideFunction: true }) as unknown as N;
+    ast = parse(code, {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      locations: true,
+      ranges: true,
+      allowReturnOutsideFunction: true,
+      allowAwaitOutsideFunction: true,
+    }) as unknown as N;
   } catch (e) {
     throw new BlockingRefusal(`the script could not be read: ${(e as Error).message}`);
   }

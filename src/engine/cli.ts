@@ -3,13 +3,15 @@
 import { BUILTIN_ENGINE_VERSION } from '../core/engine-version.js';
 import { flagsFromEnv, takeFlag } from './cli-options.js';
 import type { EngineIo, SignalSource, StopEvent } from './run/io.js';
-import { EXIT, type RunArgs, runEngine } from './run.js';
+import { archiveEngine, EXIT, type RunArgs, runEngine } from './run.js';
 
 const USAGE = `usage: dialtone-engine run [--quiet] [--no-color] [--summary-export FILE] [--out json=FILE|csv=FILE]... [--address HOST:PORT]
        [--execution-segment A:B --execution-segment-sequence S] [--no-thresholds] [--workers N]
        [-e K=V]... [-u VUS] [-d DURATION] [-i ITERATIONS] [-s DURATION:TARGET]... [--tag NAME=VALUE]...
        [--summary-trend-stats avg,p(99),…] [--summary-mode compact|full|disabled] [--no-summary]
        [--include-system-env-vars[=false]] [--console-output FILE] [-v] SCRIPT
+       dialtone-engine run ARCHIVE.tar [flags]
+       dialtone-engine archive [-O archive.tar] [flags as for run] SCRIPT
        dialtone-engine version`;
 
 /** Flags that take a value, by every name k6 gives them. */
@@ -74,6 +76,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(`dialtone-engine ${BUILTIN_ENGINE_VERSION} (k6 JavaScript API, k6 v2.2 semantics)`);
     return 0;
   }
+  if (command === 'archive') return archiveCommand(rest);
   if (command !== 'run') {
     console.error(command === undefined || command === 'help' || command === '--help' ? USAGE : `unknown command '${command}'\n${USAGE}`);
     return command === undefined || command === 'help' || command === '--help' ? 0 : EXIT.invalidConfig;
@@ -86,6 +89,30 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.invalidConfig;
   }
   return runEngine(args, processIo());
+}
+
+/**
+ * `archive [-O FILE] [run's flags] SCRIPT`: k6's archive command (`-O`/`--archive-out`, default archive.tar), the
+ * run's option flags recorded in the archive's options.
+ */
+async function archiveCommand(argv: readonly string[]): Promise<number> {
+  let out = 'archive.tar';
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-O' || arg === '--archive-out') out = argv[++i] ?? '';
+    else if (arg.startsWith('--archive-out=')) out = arg.slice('--archive-out='.length);
+    else rest.push(arg);
+  }
+  let args: RunArgs;
+  try {
+    if (!out) throw new Error('-O needs a file name');
+    args = parseRunArgs(rest);
+  } catch (e) {
+    console.error(`dialtone-engine: ${(e as Error).message.replace(/^run needs/, 'archive needs')}\n${USAGE}`);
+    return EXIT.invalidConfig;
+  }
+  return archiveEngine(args, out, processIo());
 }
 
 /**

@@ -13,6 +13,8 @@ import { type RunState, Vu, type VuShared } from './vu.js';
 /** What a part needs to run: the same for every worker but its `part`. */
 export interface PartSpec {
   readonly scriptPath: string;
+  /** An archive's extracted `file/` tree, which an absolute path the script opens is read from (archive.ts). */
+  readonly openRoot?: string | undefined;
   readonly code: string;
   readonly imports: readonly string[];
   readonly options: Record<string, unknown>;
@@ -85,7 +87,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     baseEnv: spec.env,
     script: compileScript(spec.code, spec.scriptPath),
     modules: (vu) => table(vu),
-    open: opener(spec.scriptPath),
+    open: opener(spec.scriptPath, undefined, spec.openRoot),
     log: events.log,
     run: state,
     failed: events.failed,
@@ -146,6 +148,8 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
       },
       iterate: async (vu, dueMs) => {
         if (dueMs !== undefined) sink.emit(START_LAG.name, startLag(t0, dueMs), vu.tags());
+        // A VU made mid-run of a script with top-level await: its init context ends first.
+        if (vu.ready) await vu.ready;
         const fn = vu.exports[plan.exec];
         if (typeof fn !== 'function') throw new Error(`scenarios.${plan.name}.exec: the script exports no function '${plan.exec}'`);
         if (!dataOf.has(vu)) dataOf.set(vu, spec.setupData === undefined ? undefined : JSON.parse(spec.setupData));
@@ -180,6 +184,8 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     scenarioRuns.push(run);
     preallocated.push(Promise.resolve());
   }
+  // A script with top-level await: the part is ready once every pre-allocated VU's init context ended.
+  preallocated.push(Promise.all(vus.map((vu) => vu.ready)).then(() => undefined));
   const done = Promise.all(scenarioRuns).then(async () => {
     for (const vu of vus) await vu.close();
   });

@@ -4,9 +4,11 @@
 // bundler (loader.ts), whose parser and bundler each worker would otherwise load for nothing.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { TraceMap } from '@jridgewell/trace-mapping';
+import { anonymized } from './archive-paths.js';
 import type { Locate } from './blocking.js';
+import { ASYNC_BUNDLE } from './top-level-await.js';
 
 /** The source-map reader, loaded when a position is first asked for: most runs never map one. */
 const traceMapping = (() => {
@@ -44,7 +46,19 @@ export interface ScriptGlobals {
   readonly Math: Math;
 }
 
-export type ScriptFactory = (globals: ScriptGlobals) => ScriptExports;
+/**
+ * One VU's instance of the script: its exports, and, for a script with top-level await, the promise of its init
+ * context's end (until then the exports are not all there).
+ */
+export interface ScriptInstance {
+  readonly exports: ScriptExports;
+  readonly ready?: Promise<void>;
+}
+
+export type ScriptFactory = (globals: ScriptGlobals) => ScriptInstance;
+
+/** The constructor of async functions: a bundle with top-level await runs as one. */
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor;
 
 /** Lines the Function constructor and "use strict" put before the bundle's first line in a stack trace. */
 const FUNCTION_PROLOGUE_LINES = 3;
@@ -71,6 +85,9 @@ export function locator(code: string): Locate {
     map ??= traceMapOf(code);
     const at = map ? traceMapping().originalPositionFor(map, { line, column }) : undefined;
     if (!at?.source || at.line === null) return `bundle line ${line}`;
+    // A remote module (remote-modules.ts): its URL (the source map's reader folds its '//').
+    const remote = /^remote:(https?:)\/*(.*)$/.exec(at.source);
+    if (remote) return `${remote[1]}//${remote[2]}:${at.line}`;
     const full = resolve(process.cwd(), at.source);
     const near = relative(process.cwd(), full);
     return `${near.startsWith('..') ? full : near}:${at.line}`;
@@ -125,29 +142,48 @@ export function scriptFrame(e: unknown): string | undefined {
  *
  * @example
  * const make = compileScript((await bundleScript('/tmp/run/script.js')).code, '/tmp/run/script.js');
- * const exportsOfVu1 = make(globalsOfVu1);
+ * const { exports, ready } = make(globalsOfVu1); // ready: a script with top-level await
  */
 export function compileScript(code: string, path: string): ScriptFactory {
   // The engine maps the script's stack frames itself (scriptStack): Node maps a Function's lines only when source maps
   // are on, and then shifted by the lines the Function constructor puts first.
   compiled.set(resolve(path), locator(code));
-  const body = new Function(...PARAMS, `"use strict";\n${code.replace(INLINE_MAP, '')}\n//# sourceURL=${resolve(path)}`) as (...args: unknown[]) => void;
+  // Both constructors put the same lines before the body (FUNCTION_PROLOGUE_LINES).
+  const tla = code.startsWith(ASYNC_BUNDLE);
+  const text = `"use strict";\n${code.replace(INLINE_MAP, '')}\n//# sourceURL=${resolve(path)}`;
+  const body = new (tla ? AsyncFunction : Function)(...PARAMS, text) as (...args: unknown[]) => unknown;
   return (g) => {
     const module = { exports: {} as Record<string, unknown> };
-    body(g.require, module, module.exports, g.__ENV, g.__k6, g.open, g.console, g.setTimeout, g.clearTimeout, g.setInterval, g.clearInterval, g.Math);
-    return module.exports as ScriptExports;
+    const ran = body(
+      g.require,
+      module,
+      module.exports,
+      g.__ENV,
+      g.__k6,
+      g.open,
+      g.console,
+      g.setTimeout,
+      g.clearTimeout,
+      g.setInterval,
+      g.clearInterval,
+      g.Math,
+    );
+    const exports = module.exports as ScriptExports;
+    return tla ? { exports, ready: (ran as Promise<unknown>).then(() => undefined) } : { exports };
   };
 }
 
 /**
  * k6's `open(path, mode)` for a script: paths relative to the script's folder, read once per run and shared (a VU's
- * copy is the same string; an ArrayBuffer copy per call for 'b', as each VU keeps its own).
+ * copy is the same string; an ArrayBuffer copy per call for 'b', as each VU keeps its own). `onOpen` hears of each file
+ * the first time it is read (an archive holds them); `root` is an archive's extracted `file/` tree.
  */
-export function opener(script: string): (path: string, mode?: string) => string | ArrayBuffer {
+export function opener(script: string, onOpen?: (path: string) => void, root?: string): (path: string, mode?: string) => string | ArrayBuffer {
   const base = dirname(resolve(script));
   const cache = new Map<string, { bytes: Buffer; text?: string }>();
   return (path, mode) => {
-    const full = resolve(base, path);
+    // In a run of an archive, an absolute path is where the archive put that file (its user name made 'nobody').
+    const full = root && isAbsolute(path) ? join(root, anonymized(path)) : resolve(base, path);
     let f = cache.get(full);
     if (!f) {
       try {
@@ -156,6 +192,7 @@ export function opener(script: string): (path: string, mode?: string) => string 
         throw new Error(`open: cannot read '${path}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       cache.set(full, f);
+      onOpen?.(full);
     }
     if (mode === 'b') return f.bytes.buffer.slice(f.bytes.byteOffset, f.bytes.byteOffset + f.bytes.byteLength) as ArrayBuffer;
     f.text ??= f.bytes.toString('utf8');

@@ -51,6 +51,8 @@ export class Vu implements VuHost {
   readonly exec: ExecState;
   readonly vuTags: Record<string, string>;
   readonly exports: ScriptExports;
+  /** The end of this VU's init context, for a script with top-level await; undefined for any other script. */
+  readonly ready: Promise<void> | undefined;
   #group = '';
   #scenarioTags: Tags = {};
   #tags: Tags | undefined;
@@ -120,7 +122,7 @@ export class Vu implements VuHost {
     };
     const require = shared.modules(this);
     // The init context: the script's top level, once for this VU.
-    this.exports = shared.script({
+    const instance = shared.script({
       require,
       __ENV: this.env,
       __k6: this.k6Globals,
@@ -129,6 +131,11 @@ export class Vu implements VuHost {
       Math: this.math,
       ...(require('k6/timers') as { setTimeout: unknown; clearTimeout: unknown; setInterval: unknown; clearInterval: unknown }),
     });
+    this.exports = instance.exports;
+    this.ready = instance.ready;
+    // Its failure is read where it is awaited (init, the part's start, the VU's first iteration), which for a VU made
+    // mid-run may come after Node would have called the rejection unhandled.
+    this.ready?.catch(() => {});
   }
 
   get group(): string {

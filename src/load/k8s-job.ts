@@ -33,8 +33,13 @@ export interface JobOptions {
   readonly root: string;
   readonly scenario: string;
   readonly workload: WorkloadName;
-  /** The profile file as read (JSON) and where it was read from: a tls.ca_file is relative to it. */
-  readonly profile: { readonly json: unknown; readonly path: string };
+  /** The profile file as read (JSON) and where it was read from: a tls.ca_file is relative to it. None for a script. */
+  readonly profile?: { readonly json: unknown; readonly path: string } | undefined;
+  /**
+   * A user's own k6 script instead of a scenario, as an archive (`dialtone-engine archive`: its modules, remote ones
+   * included, and the files it opens), carried in the ConfigMap as `name`; `scenario` is then that name.
+   */
+  readonly script?: { readonly name: string; readonly archive: Buffer } | undefined;
   /** Pods, each running segment i/N: 1..64 (what `dialtone load --segment` takes). */
   readonly parallelism: number;
   /** The Kubernetes Secret whose keys are the credential variables' names. */
@@ -64,7 +69,7 @@ export const defaultImage = (): string => `dialtone:${DIALTONE_VERSION}`;
  * The profile as the pods read it, and the ConfigMap's other files: no env_file (the credentials come from the
  * Secret), a tls.ca_file carried in the ConfigMap as ca.pem beside it, and a dialogues file as dialogues.json.
  */
-function podProfile(o: JobOptions): { data: Record<string, string>; keys: string[] } {
+function podProfile(o: JobOptions & { profile: NonNullable<JobOptions['profile']> }): { data: Record<string, string>; keys: string[] } {
   const profile = parseProfile(o.profile.json, o.profile.path);
   if (profile.environment === 'live' && !o.allowLive)
     throw new UsageError(`k8s-job: refusing a load run against the live environment of '${o.profile.path}'; pass --allow-live to do it on purpose`);
@@ -90,6 +95,9 @@ function podProfile(o: JobOptions): { data: Record<string, string>; keys: string
 /** `dialtone load`'s arguments in every pod, up to (not including) its segment. */
 function loadArgs(o: JobOptions): string[] {
   const x = o.overrides;
+  // A script's own options set its load; the archive runs with no network (src/engine/archive.ts).
+  if (o.script)
+    return ['npx', 'dialtone', 'load', `${CONFIG_MOUNT}/${o.script.name}`, '--engine', 'builtin', ...(x?.duration ? ['--duration', x.duration] : [])];
   return [
     ...['npx', 'dialtone', 'load', o.scenario, '--target', `${CONFIG_MOUNT}/profile.json`, '--workload', o.workload, '--engine', 'builtin'],
     ...(x?.rate ? ['--rate', String(x.rate)] : []),
@@ -141,10 +149,20 @@ export function segmentScript(o: JobOptions): string {
 export function jobManifests(o: JobOptions): JobManifests {
   if (!(Number.isInteger(o.parallelism) && o.parallelism >= 1 && o.parallelism <= 64))
     throw new UsageError(`k8s-job: --parallelism must be an integer from 1 to 64, got '${o.parallelism}'`);
-  const name = manifestName(o.scenario);
-  const { data, keys } = podProfile(o);
-  const configMap = scenarioConfigMap({ command: 'k8s-job', name, scenario: o.scenario, namespace: o.namespace, data, holds: 'the profile' });
-  const browser = usesBrowser(o.root, o.scenario);
+  // A script's file name holds dots, which a pod's host name (the Job's name and its index) may not.
+  const name = manifestName(o.script ? o.scenario.replace(/\.tar$/, '').replace(/\./g, '-') : o.scenario);
+  if (!o.script && !o.profile) throw new UsageError('k8s-job: a scenario needs --target PROFILE');
+  const { data, keys } = o.profile && !o.script ? podProfile({ ...o, profile: o.profile }) : { data: {}, keys: [] };
+  const configMap = scenarioConfigMap({
+    command: 'k8s-job',
+    name,
+    scenario: o.scenario,
+    namespace: o.namespace,
+    data,
+    ...(o.script ? { binaryData: { [o.script.name]: o.script.archive.toString('base64') } } : {}),
+    holds: o.script ? 'the archive' : 'the profile',
+  });
+  const browser = o.script ? /["']k6\/browser["']/.test(o.script.archive.toString('latin1')) : usesBrowser(o.root, o.scenario);
   const image = o.image ?? defaultImage();
   // The Job's whole life: the start, the scenario's own bound (as `dialtone load` bounds it), the window to collect.
   const activeDeadlineSeconds = START_ALLOWANCE_S + runLimitSeconds(o.workload, o.overrides?.duration) + COLLECT_WINDOW_S;

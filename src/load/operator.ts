@@ -70,12 +70,15 @@ export function scenarioConfigMap(o: {
   scenario: string;
   namespace?: string | undefined;
   data: Record<string, string>;
+  /** Files that are not text (a k6 archive), base64 as Kubernetes keeps them. */
+  binaryData?: Record<string, string>;
   /** What the data is, for the message when it is too big. */
   holds: string;
 }): Record<string, unknown> {
-  const size = Object.values(o.data).reduce((a, v) => a + Buffer.byteLength(v), 0);
+  const size = [...Object.values(o.data), ...Object.values(o.binaryData ?? {})].reduce((a, v) => a + Buffer.byteLength(v), 0);
   if (size > CONFIGMAP_LIMIT) throw new UsageError(`${o.command}: ${o.holds} of '${o.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: manifestMetadata(o.name, o.scenario, o.namespace), data: o.data };
+  const binary = o.binaryData && Object.keys(o.binaryData).length ? { binaryData: o.binaryData } : {};
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: manifestMetadata(o.name, o.scenario, o.namespace), data: o.data, ...binary };
 }
 
 /**

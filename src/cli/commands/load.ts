@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { unitOf } from '../../capacity/units.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -9,11 +10,12 @@ import { ENGINE_CHOICES, type EngineChoice, engineChoice, engineName, engineOfRu
 import { checkExpectations } from '../../load/expectations.js';
 import { interruption } from '../../load/interrupt.js';
 import { checkScenario, scenarioNames } from '../../load/scenarios.js';
+import { isScriptPath, scriptRunName } from '../../load/script-run.js';
 import { failLines } from '../../load/summary.js';
 import { controlLines } from '../../nightly/control.js';
 import { type Verdict, verdictLines } from '../../nightly/verdict.js';
 import { loadProfile } from '../../profile/load.js';
-import { defineCommand, parseCommand } from '../command.js';
+import { defineCommand, type FlagValues, parseCommand } from '../command.js';
 import { orList } from '../flag-values.js';
 import { ALLOW_LIVE_FLAG, ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { usableReportDir } from '../report-dir.js';
@@ -25,9 +27,11 @@ import { exitWithVerdict, LOAD_EXTRA_FLAGS, loadExtrasOf, type ParsedExtras } fr
 export const spec = defineCommand({
   name: 'load',
   summary: 'runs a load scenario on k6 or the built-in engine and judges it by its SLOs and its history',
-  positionals: 'SCENARIO',
+  positionals: 'SCENARIO|SCRIPT',
   description: `Bundles scenarios/SCENARIO.ts, runs it on the engine (the user's k6 when installed, else dialtone's built-in engine)
-  and writes DIR/load/SCENARIO/. A profile whose environment is live is refused unless --allow-live is given.`,
+  and writes DIR/load/SCENARIO/. A profile whose environment is live is refused unless --allow-live is given.
+  A path to a k6 script of your own (./quickstart.js) runs that script with its own options and hosts, on either
+  engine, and writes DIR/load/quickstart.js/: its thresholds judged as SLOs, the page, JUnit, history and verdict.`,
   flags: {
     target: TARGET_FLAG,
     engine: ENGINE_FLAG,
@@ -68,6 +72,7 @@ export const spec = defineCommand({
   },
   exits: {
     [EXIT.ok]: 'every threshold held on the load asked for',
+    [EXIT.usage]: 'a usage or profile error, or a script the engine refused before it ran (its one line says why)',
     [EXIT.environment]: 'the target is missing (or k6, under --engine k6)',
     [EXIT_LOAD_NOT_DELIVERED]: "the thresholds held but the load was not delivered (iterations dropped, VUs exhausted, the generator's CPU saturated)",
     [EXIT.regressed]: 'a regression, under --fail-on-regression',
@@ -76,6 +81,41 @@ export const spec = defineCommand({
   },
   accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: [...WORKLOADS, LEARNED], engines: ENGINE_CHOICES }),
 });
+
+/** The flags that shape a scenario's run against a profile; a script has its own options and hosts. */
+const SCENARIO_ONLY = ['target', 'allow-live', 'rate', 'max-vus', 'traffic', 'compress', 'control', 'segments'] as const;
+
+/** `dialtone load ./script.js`: a user's own k6 script, run and reported as a scenario is (src/load/script-run.ts). */
+async function loadScript(script: string, values: FlagValues<(typeof spec)['flags']>): Promise<number> {
+  if (!existsSync(script)) throw new UsageError(`load: no script at '${script}' (a scenario is named without a path: ${scenarioNames(ROOT).join(', ')})`);
+  const given = values as Record<string, unknown>;
+  const scenarioOnly = SCENARIO_ONLY.find((f) => given[f] !== undefined && given[f] !== false);
+  if (scenarioOnly) throw new UsageError(`load: --${scenarioOnly} is for dialtone's scenarios; a script sets its own load and hosts in its options`);
+  const reportDir = usableReportDir(values['report-dir']);
+  const extras = loadExtrasOf(values);
+  const engine = engineOfRun({
+    root: ROOT,
+    engine: values.engine === undefined ? undefined : engineChoice(values.engine, 'load: --engine'),
+    extras: extras.extras,
+  });
+  const { runScript } = await import('../../load/script-run.js');
+  await catchInterruptsDrawing();
+  const { exitCode, result, dir, verdict } = await runScript({
+    script,
+    reportDir,
+    engine,
+    duration: values.duration,
+    extras: extras.extras,
+    dashboard: values.dashboard,
+    maxStartLagMs: values['max-start-lag'],
+  });
+  console.log(`load ${scriptRunName(script)} on ${engineName(engine)}: ${loadVerdict(exitCode)}`);
+  for (const line of result.headline) console.log(`  ${line}`);
+  for (const line of failLines(result.thresholds)) console.log(`  ${line}`);
+  if (!extras.extras.segment) for (const line of verdictLines(verdict)) console.log(line);
+  console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+  return exitWithVerdict(exitCode, verdict, extras.failOnRegression ?? false);
+}
 
 /** A workload name the declaration's choices let through (how hard a run pushes), or smoke; an unknown one is a usage error. */
 export function workloadName(v: string | undefined): WorkloadName {
@@ -105,6 +145,7 @@ export async function load(argv: string[]): Promise<number> {
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('load: name a scenario, e.g. dialtone load chat-turns');
   if (extra.length) throw new UsageError(`load: unexpected argument '${extra[0]}'`);
+  if (isScriptPath(scenario)) return loadScript(scenario, values);
   const { rate, 'max-vus': maxVUs, 'max-start-lag': maxStartLagMs } = values;
   if (values.control && !values.target)
     throw new UsageError('load: --control runs the reference target beside --target; without --target the run is the control');

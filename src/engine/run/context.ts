@@ -2,6 +2,7 @@
 // stops whatever runs (the workers, or the VU running setup()).
 import type { Worker } from 'node:worker_threads';
 import type { K6Flags } from '../cli-options.js';
+import type { ModuleSource } from '../remote-modules.js';
 import type { Vu } from '../vu.js';
 import type { EngineIo } from './io.js';
 import { RunLog } from './log.js';
@@ -18,6 +19,10 @@ export interface RunArgs extends K6Flags {
   readonly noThresholds: boolean;
   readonly noColor: boolean;
   readonly workers: number | undefined;
+  /** Set when the script came out of an archive (archive.ts): its remote modules and its consolidated options. */
+  readonly archive?:
+    | { readonly path: string; readonly root: string; readonly modules: ModuleSource; readonly options: Readonly<Record<string, unknown>> }
+    | undefined;
 }
 
 /** How the run is ending, first reason of each kind kept. */

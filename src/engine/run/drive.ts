@@ -249,6 +249,7 @@ export async function drive(run: RunContext, init: Initialised, plan: RunPlan, s
   for (let index = 0; index < count; index++) {
     const spec: PartSpec = {
       scriptPath: run.args.script,
+      openRoot: run.args.archive?.root,
       code: init.code,
       imports: init.imports,
       options: init.options,

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { formatDuration } from '../../core/duration.js';
 import { scriptEnv, withFlags } from '../cli-options.js';
 import { vuConsole } from '../console.js';
-import { bundleScript } from '../loader.js';
+import { type Bundle, bundleScript } from '../loader.js';
 import { importsOf, moduleTable } from '../modules/index.js';
 import { headerLine, maxVusOf, type ScenarioPlan, scheduledMs } from '../options.js';
 import { compileScript, opener } from '../script.js';
@@ -24,6 +24,9 @@ export interface Bundled {
   readonly sends: readonly string[];
   readonly imports: readonly string[];
   readonly segment: Part;
+  /** The local files and remote modules the bundle holds (an archive writes them). */
+  readonly files: Bundle['files'];
+  readonly remote: Bundle['remote'];
 }
 
 /** What the init context gave: its VU, the options and the trust they set, the script's environment. */
@@ -53,9 +56,9 @@ export function tlsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, unkno
  * const bundled = await bundle(run);
  */
 export async function bundle(run: RunContext): Promise<Bundled> {
-  let built: { code: string; sends: readonly string[] };
+  let built: Bundle;
   try {
-    built = await bundleScript(run.args.script);
+    built = await bundleScript(run.args.script, { env: run.io.env, modules: run.args.archive?.modules });
   } catch (e) {
     throw new Fatal(EXIT.scriptException, (e as Error).message);
   }
@@ -87,7 +90,7 @@ function runState(run: RunContext, instance: { counters?: SharedCounters }): Run
  * @example
  * const init = await initVu(run, await bundle(run));
  */
-export async function initVu(run: RunContext, bundled: Bundled): Promise<Initialised> {
+export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (path: string) => void } = {}): Promise<Initialised> {
   const { args, io, log, outcome } = run;
   const forward = new ForwardSink();
   const instance: { counters?: SharedCounters } = {};
@@ -100,8 +103,11 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
       if (metric !== 'iterations') forward.emit(metric, value, tags, time);
     },
   };
+  // A k6 module the engine lacks is a refusal with what to do next, not an init error with the engine's frames.
+  const table = await moduleTable(bundled.imports).catch((e: Error) => {
+    throw new Fatal(EXIT.scriptException, `${e.message}; run the script on k6 (dialtone load --engine k6, or k6 run)`);
+  });
   try {
-    const table = await moduleTable(bundled.imports);
     const bare = compileScript(bundled.code, args.script);
     // vu.ts hands the script the global console: the init context, setup and teardown get k6's for as long as vu0 is made.
     const nodeConsole = globalThis.console;
@@ -115,14 +121,18 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
         baseEnv: env,
         script: bare,
         modules: (vu) => table(vu),
-        open: opener(args.script),
+        open: opener(args.script, o.onOpen, args.archive?.root),
         log: (level, message, fields) => log.log(level, message, fields),
         run: runState(run, instance),
       });
+      // A script with top-level await: its init context ends here, k6's console still in place.
+      if (vu0.ready) await vu0.ready;
     } finally {
       globalThis.console = nodeConsole;
     }
-    const flagged = withFlags((vu0.exports.options ?? {}) as Record<string, unknown>, args);
+    // An archive's options (what the command line and the script gave when it was made) over the script's own.
+    const archived = Object.fromEntries(Object.entries(args.archive?.options ?? {}).filter(([, v]) => v !== null));
+    const flagged = withFlags({ ...((vu0.exports.options ?? {}) as Record<string, unknown>), ...archived }, args);
     const options = flagged.options;
     if (flagged.warning) log.log('warn', flagged.warning);
     for (const line of unimplementedOptions(options)) log.write('warn', line);
@@ -153,7 +163,7 @@ export function printHeader(run: RunContext, segment: Part, plans: readonly Scen
     [
       '',
       '  execution: local (dialtone built-in engine)',
-      `     script: ${args.script}`,
+      `     script: ${args.archive?.path ?? args.script}`,
       `     output: ${args.outs.length ? args.outs.join(', ') : '-'}`,
       '',
       `  scenarios: (${(100 / segment.count).toFixed(2)}%) ${plans.length} scenario${plans.length === 1 ? '' : 's'}, ${most} max VUs, ` +
