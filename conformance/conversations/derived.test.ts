@@ -14,7 +14,8 @@ rule(
   async (api) => {
     for (let i = 0; i < SEEDED; i++) await chatConversation(api, `${marker()} seeded before the walk`);
     const query = { ...(await recent(api)), client_env: api.t.profile.environment };
-    const before = ids((await walkCursor(api, query, 50)).records);
+    // One page for the window's records as they stand (1000 is within both documented ranges of limit).
+    const before = ids((await walkCursor(api, query, 1000)).records);
     api.check.that(before.length >= SEEDED, `the window holds the ${SEEDED} conversations written first`, before.length);
     const walked: string[] = [];
     let cursor: string | undefined;
