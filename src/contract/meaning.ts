@@ -9,6 +9,11 @@ export interface Meaning {
   readonly rule?: string;
   /** The field never exceeds this sibling field of the same object: a part within its whole, in the same unit. */
   readonly atMost?: string;
+  /**
+   * The documents call the field required: a request without it is refused, with these statuses where the documents
+   * give one (else the operation's `invalid` statuses, else any 4xx).
+   */
+  readonly required?: true | { readonly statuses: readonly number[] };
   /** A documented length limit counted in characters (Unicode code points), never in bytes or UTF-16 units. */
   readonly length?: 'characters';
   /** The count equals the number of items of a sibling list (those whose `where` field is true), whenever the list holds items. */

@@ -162,7 +162,8 @@ export type Deployment = z.infer<typeof Deployment>;
  * The default and bounds of `limit` are not shown; the reference requires an integer >= 1 and returns all when absent.
  */
 export const DeploymentsListQuery = z.object({
-  environment: DeploymentEnvironment,
+  // A schema of its own (the same values), so its meaning stays off the publish request's environment.
+  environment: meaning(z.enum(DeploymentEnvironment.options), { rule: 'agents.deployments.environment-required', required: { statuses: [400] } }),
   limit: z.coerce.number().int().min(1).optional(),
 });
 export type DeploymentsListQuery = z.infer<typeof DeploymentsListQuery>;

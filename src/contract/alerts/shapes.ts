@@ -75,7 +75,7 @@ export const AlertRuleId = z.string().startsWith(ALERT_RULE_ID_PREFIX);
  * requiring metric, threshold_value and window_duration and defaulting operator `>=` and enabled true is the reference's choice.
  */
 export const AlertRuleCreateRequest = z.object({
-  name: z.string().min(1),
+  name: meaning(z.string().min(1), { rule: 'alerts.rules.name-required', required: true }),
   project_id: z.string().optional(),
   metric: AlertMetric,
   operator: AlertOperator.optional(),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { meaning } from '../meaning.js';
 import { defineErrors } from '../rule.js';
 
 /** Bridge-ended request: all three fields are required. */
 export const BridgeEndedRequest = z.object({
-  conversation_id: z.string(),
-  bridge_duration_seconds: z.number(),
-  call_duration_seconds: z.number(),
+  conversation_id: meaning(z.string(), { rule: 'bridge.request.conversation-id-required', required: true }),
+  bridge_duration_seconds: meaning(z.number(), { rule: 'bridge.request.bridge-duration-required', required: true }),
+  call_duration_seconds: meaning(z.number(), { rule: 'bridge.request.call-duration-required', required: true }),
 });
 export type BridgeEndedRequest = z.infer<typeof BridgeEndedRequest>;
 

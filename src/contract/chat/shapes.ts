@@ -32,7 +32,7 @@ export type ChatCreateResponse = z.infer<typeof ChatCreateResponse>;
 
 /** POST chat/respond body: conversation_id is the one required field. */
 export const ChatRespondRequest = z.object({
-  conversation_id: z.string(),
+  conversation_id: meaning(z.string(), { rule: 'chat.respond.conversation-id-required', required: true }),
   message: z.string().optional(),
   integration_attributes: z.record(z.string(), z.unknown()).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
@@ -60,7 +60,7 @@ export const ChatRespondResponse = z.object({
 export type ChatRespondResponse = z.infer<typeof ChatRespondResponse>;
 
 /** PUT chat/close body. */
-export const ChatCloseRequest = z.object({ conversation_id: z.string() });
+export const ChatCloseRequest = z.object({ conversation_id: meaning(z.string(), { rule: 'chat.close.conversation-id-required', required: true }) });
 export type ChatCloseRequest = z.infer<typeof ChatCloseRequest>;
 
 export const ChatCloseResponse = z.object({ success: z.boolean() });

@@ -10,7 +10,10 @@ import type { MutationSpec } from '../mutations/spec.js';
 /** What a derived request changes in an otherwise valid request: headers replaced or removed, body fields replaced. */
 export interface Change {
   readonly headers?: Readonly<Record<string, string | undefined>>;
+  /** Body fields replaced; one set to undefined is left out. */
   readonly body?: Readonly<Record<string, unknown>>;
+  /** Query parameters replaced; one set to undefined is left out. */
+  readonly query?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Sends one valid request of an operation with a change applied: the one hand-written piece a derived check needs. */
@@ -170,13 +173,44 @@ function boundChecks(op: Op, field: string, schema: z.ZodType, id: RuleId): Deri
   ];
 }
 
+/** The fields of a body or query schema, by name. */
+const fieldsOf = (schema: z.ZodType | undefined): [string, z.ZodType][] =>
+  Object.entries((schema as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape ?? {});
+
+/** Each field the documents call required, left out of an otherwise valid request: refused with the documented status. */
+function requiredChecks(op: Op): Derived[] {
+  const fields = [...fieldsOf(op.body).map(([n, s]) => ['body', n, s] as const), ...fieldsOf(op.query).map(([n, s]) => ['query', n, s] as const)];
+  return fields.flatMap(([where, field, schema]) => {
+    const m = meaningOf(schema);
+    if (!m.required || !m.rule) return [];
+    const statuses = m.required === true ? op.invalid : m.required.statuses;
+    const refusal = statuses ? statuses.join(' or ') : 'a 4xx';
+    const refused = (status: number) => (statuses ? statuses.includes(status) : status >= 400 && status < 500);
+    const what = where === 'query' ? `the query parameter ${field}` : field;
+    return [
+      {
+        op,
+        rule: m.rule as RuleId,
+        operation: `derived ${field} required`,
+        // Its second request leaves the field out: let through, it fails the case.
+        proof: 1,
+        title: `${opKey(op)} without ${what} is refused with ${refusal}`,
+        body: async (api: CaseApi, send: Sender) => {
+          const baseline = await send(api, {});
+          api.check.that(succeeded(baseline), `${opKey(op)} with ${what} succeeds`, `${baseline.status} ${baseline.text.slice(0, 200)}`);
+          const res = await send(api, { [where]: { [field]: undefined } });
+          api.check.that(refused(res.status), `${opKey(op)} without ${what} is refused with ${refusal}`, `${res.status} ${res.text.slice(0, 200)}`);
+        },
+      },
+    ];
+  });
+}
+
 /** The body fields that name their rule, each with the checks its documented bounds derive. */
 function fieldChecks(op: Op): Derived[] {
-  const shape = op.body && (op.body as unknown as { shape?: Record<string, z.ZodType> }).shape;
-  if (!shape) return [];
-  return Object.entries(shape).flatMap(([field, schema]) => {
+  return fieldsOf(op.body).flatMap(([field, schema]) => {
     const m = meaningOf(schema);
-    if (!m.rule) return [];
+    if (!m.rule || m.required) return [];
     const id = m.rule as RuleId;
     return m.length === 'characters' ? lengthChecks(op, field, schema, id) : boundChecks(op, field, schema, id);
   });
@@ -184,7 +218,7 @@ function fieldChecks(op: Op): Derived[] {
 
 /** Every check the contract derives from the documented requirements of requests. */
 export function derivedRequestChecks(): Derived[] {
-  return OPS.flatMap((op) => [...headerChecks(op), ...fieldChecks(op)]);
+  return OPS.flatMap((op) => [...headerChecks(op), ...requiredChecks(op), ...fieldChecks(op)]);
 }
 
 /**
