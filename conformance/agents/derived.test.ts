@@ -1,5 +1,5 @@
 import { AgentCreateResponse } from '../../src/contract/agents/shapes.js';
-import { deriveRequestCases } from '../../src/suite/derived/requests.js';
+import { deriveRequestCases } from '../../src/suite/derived/cases.js';
 
 // Cases derived from the contract (src/contract/operations.ts): each documented bound of a request field, checked at its
 // edges, in other scripts and forms for a length in characters. Only how to send a valid request is written here.

@@ -4,7 +4,7 @@ import { AlertRulesListResponse } from '../../src/contract/alerts/shapes.js';
 import { ALERT_RULES_PER_ACCOUNT } from '../../src/contract/limits.js';
 import type { CaseApi } from '../../src/suite/case.js';
 import { burstCase } from '../../src/suite/derived/bursts.js';
-import { deriveRequestCases } from '../../src/suite/derived/requests.js';
+import { deriveRequestCases } from '../../src/suite/derived/cases.js';
 
 // Cases derived from the contract (src/contract/operations.ts, limits.ts): each documented bound of a request field at
 // its edges, and the rules-per-account limit under a burst. Only how to send a valid request is written here.

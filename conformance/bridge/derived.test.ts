@@ -1,4 +1,4 @@
-import { deriveRequestCases } from '../../src/suite/derived/requests.js';
+import { deriveRequestCases } from '../../src/suite/derived/cases.js';
 import { chatConversation, marker } from '../conversations/records.js';
 
 // Cases derived from the contract (the meanings in src/contract/bridge/shapes.ts): each field the documents call

@@ -1,6 +1,6 @@
 import { ChatCreateResponse } from '../../src/contract/chat/shapes.js';
 import type { CaseApi } from '../../src/suite/case.js';
-import { deriveRequestCases } from '../../src/suite/derived/requests.js';
+import { deriveRequestCases } from '../../src/suite/derived/cases.js';
 
 // Cases derived from the contract (src/contract/operations.ts and the meanings in the shapes): each field the documents
 // call required, left out of an otherwise valid request. Only how to send a valid request is written here.

@@ -2,7 +2,7 @@ import type { Handshake } from '../../src/clients/messaging.js';
 import { SOCKETS_PER_SESSION } from '../../src/contract/limits.js';
 import { MessagingPaths } from '../../src/contract/messaging/shapes.js';
 import { burstCase } from '../../src/suite/derived/bursts.js';
-import { deriveRequestCases } from '../../src/suite/derived/requests.js';
+import { deriveRequestCases } from '../../src/suite/derived/cases.js';
 import { closeSocketsAfter } from './steps.js';
 
 // Cases derived from the contract (src/contract/operations.ts, limits.ts): each documented requirement of a request and

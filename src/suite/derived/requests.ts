@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import type { Response } from '../../clients/exchange.js';
 import { innerOf, meaningOf } from '../../contract/conforms.js';
-import { type RuleId, Rules } from '../../contract/index.js';
+import type { RuleId } from '../../contract/index.js';
 import { OPS, type Op } from '../../contract/operations.js';
-import type { Surface } from '../../contract/rule.js';
-import { type CaseApi, rule } from '../case.js';
+import type { CaseApi } from '../case.js';
 import type { MutationSpec } from '../mutations/spec.js';
 
 /** What a derived request changes in an otherwise valid request: headers replaced or removed, body fields replaced. */
@@ -30,7 +29,7 @@ const DECOMPOSED = 'e\u0301';
 const ASTRAL = '\u{1F600}';
 
 /** The checks each documented request requirement derives, for the operations of one surface. */
-interface Derived {
+export interface Derived {
   readonly op: Op;
   readonly rule: RuleId;
   /** The case's name among its rule's cases, for its own mutation in a proof run. */
@@ -48,7 +47,6 @@ const proofOf = (d: Derived): MutationSpec => ({
 });
 
 const succeeded = (res: Response) => res.status >= 200 && res.status < 300;
-const surfaceOf = (rule: RuleId) => Rules[rule].surface;
 
 /** The documented headers of a request, each left out and sent with another value: refused with the documented status. */
 function headerChecks(op: Op): Derived[] {
@@ -232,22 +230,4 @@ export function derivedProofs(): Record<string, Record<string, MutationSpec>> {
   const out: Record<string, Record<string, MutationSpec>> = {};
   for (const d of derivedRequestChecks()) out[d.rule] = { ...out[d.rule], [d.operation]: proofOf(d) };
   return out;
-}
-
-/**
- * Declares the derived request cases of one surface: for each documented operation whose requests carry a requirement
- * (a required header, a field with a documented bound or length), cases that send it broken and at its edges, each a
- * case of the rule that states the requirement. `senders` gives each such operation a valid request; an operation
- * without one is a gap the contract test names.
- *
- * @example
- * deriveRequestCases('messaging', { 'POST /api/v1/access-token': (api, c) => api.t.messaging.accessToken({ headers: c.headers }) });
- */
-export function deriveRequestCases(surface: Surface, senders: Readonly<Record<string, Sender>>): void {
-  for (const d of derivedRequestChecks()) {
-    if (surfaceOf(d.rule) !== surface) continue;
-    const send = senders[opKey(d.op)];
-    if (!send) throw new Error(`derived request checks: no sender for ${opKey(d.op)} in conformance/${surface}`);
-    rule(d.rule, `derived: ${d.title}`, (api) => d.body(api, send), { operation: d.operation });
-  }
 }
