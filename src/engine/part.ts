@@ -77,7 +77,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     },
     fail: (m) => events.fail(m),
   });
-  const table = await moduleTable(spec.imports);
+  const table = await moduleTable(spec.imports, { scriptPath: spec.scriptPath });
   const shared: VuShared = {
     sink,
     tls: spec.tls,

@@ -1,0 +1,89 @@
+// The corpus's scripts for k6's protocols and modules beyond HTTP/1.1 (issue 56): k6/experimental/fs, csv, streams and
+// websockets, k6/secrets with --secret-source, HTTP/2 by ALPN. Each runs on the built-in engine in this process
+// (src/engine/run/in-process.ts) against a local target, judged by its exit code, the summary export's metrics and
+// counts, and what the target saw; each test quotes the k6 documentation sentence it follows. Nothing here judges time.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runArgv } from '../src/engine/run/in-process.js';
+import { type CorpusTarget, startTarget } from './k6-corpus/target.js';
+
+const CORPUS = join(import.meta.dirname, 'k6-corpus');
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly metrics: Record<string, Record<string, number>>;
+  readonly checks: Record<string, { passes: number; fails: number }>;
+  readonly target: CorpusTarget;
+  readonly dir: string;
+}
+
+/** Runs `script` of the corpus with `flags`, against a target of its own at BASE_URL (or `base`, when given). */
+async function run(script: string, flags: readonly string[] = [], o: { base?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  const target = await startTarget();
+  const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-protocols-'));
+  const summaryPath = join(dir, 'summary.json');
+  const args = ['--no-color', '--quiet', '--summary-export', summaryPath, '-e', `BASE_URL=${o.base ?? target.url}`, ...flags, join(CORPUS, script)];
+  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: 60_000, env: o.env ?? {} });
+  await target.close();
+  const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: { checks: {} } };
+  return { code, stdout, stderr, metrics: summary.metrics, checks: summary.root_group.checks ?? {}, target, dir };
+}
+
+const said = (r: Run) => `exited ${r.code}\n${r.stderr.slice(0, 2000)}`;
+
+describe.concurrent('k6/experimental modules on the built-in engine', () => {
+  // csv.parse: "parses an entire CSV file at once and returns a promise that resolves to a SharedArray instance";
+  // asObjects: "The object keys are the column names from the CSV file, as inferred from the first line of the file";
+  // csv.Parser: "a streaming parser that reads CSV files line-by-line"; next(): "done … Indicates whether there are more
+  // rows to read (false) or the end of the file has been reached (true)". fs File.read: "It resolves to either the
+  // number of bytes read during the operation, or null if there was nothing more to read."
+  it('reads a CSV with k6/experimental/csv: one record an iteration, the parser bounded by fromLine and toLine', async () => {
+    const r = await run('experimental-csv.js');
+    expect(r.code, said(r)).toBe(0);
+    const logins = r.target.hits.filter((h) => h.path === '/anything/login').map((h) => JSON.parse(h.body.toString()).username);
+    expect(logins.sort()).toEqual(['alice', 'bob', 'carol', 'dave']);
+    const bob = r.target.hits.find((h) => h.path === '/anything/login' && h.body.toString().includes('bob'));
+    expect(JSON.parse(bob?.body.toString() ?? '{}')).toEqual({ username: 'bob', password: 'pw, with comma' });
+    // Lines 2 and 3 of the file (0-based: the header is line 0), then done: two posts of four iterations.
+    const streamed = r.target.hits.filter((h) => h.path === '/anything/streamed').map((h) => h.body.toString());
+    expect(streamed.sort()).toEqual(['bob|pw, with comma', 'carol|pw-c']);
+    expect(r.metrics.http_reqs?.count).toBe(6);
+    for (const name of ['the csv has 4 users', 'stat gives the size and name', 'read gives the tail, then null at the end'])
+      expect(r.checks[name], name).toMatchObject({ passes: 4, fails: 0 });
+  });
+
+  // streams: "The k6 streams experimental module provides an implementation of the Streams API specification";
+  // read(): "If a chunk is available, the promise resolves with an object of the form: { done: false, value: chunkValue }.
+  // If the stream is closed and no more data is available … { done: true, value: undefined }."
+  it('reads a ReadableStream of k6/experimental/streams to its end, a request per chunk', async () => {
+    const r = await run('experimental-streams.js');
+    expect(r.code, said(r)).toBe(0);
+    expect(r.target.count('/anything/chunk')).toBe(6);
+    expect(r.target.hits.map((h) => h.query.get('n')).sort()).toEqual(['0', '0', '1', '1', '2', '2']);
+    expect(r.metrics.http_reqs?.count).toBe(6);
+  });
+
+  // k6/experimental/websockets is the module k6/websockets graduated from: the same API under the earlier import name.
+  it('runs the k6/experimental/websockets alias as k6/websockets: a session and an echo an iteration', async () => {
+    const r = await run('experimental-websockets.js');
+    expect(r.code, said(r)).toBe(0);
+    expect(r.target.sockets).toEqual({ opened: 2, messages: 2 });
+    expect(r.metrics.ws_sessions?.count).toBe(2);
+    expect(r.metrics.ws_msgs_received?.count).toBe(2);
+  });
+
+  // fs: "NotFoundError is emitted when a file is not found" (the module's error kinds). The script rethrows it in its
+  // iteration: every iteration fails, so the run ends 107 naming the error and the script's line, no engine frame.
+  it('names the missing file of open() and the script line, and exits 107 with no request sent', async () => {
+    const r = await run('experimental-fs-missing.js');
+    expect(r.code, said(r)).toBe(107);
+    expect(r.stderr).toContain('NotFoundError: no such file or directory');
+    expect(r.stderr).toContain('experimental-fs-missing.js:8');
+    expect(r.stderr).not.toMatch(/src\/engine|node:internal/);
+    expect(r.target.hits).toHaveLength(0);
+  });
+});
