@@ -87,3 +87,50 @@ describe.concurrent('k6/experimental modules on the built-in engine', () => {
     expect(r.target.hits).toHaveLength(0);
   });
 });
+
+describe.concurrent('k6/secrets and --secret-source on the built-in engine', () => {
+  const sources = [
+    `--secret-source=file=name=files,filename=${join(CORPUS, 'data', 'secrets.txt')},default`,
+    '--secret-source=mock=name=other,cool="not cool secret"',
+  ];
+  const VALUES = ['s3cr3t-t0ken-value', 'abc=def==', 'not cool secret', 'env-secret-value'];
+
+  // /using-k6/secret-source/: "Unlike values from environment variables or files, values from secret sources are
+  // automatically redacted from k6 logs"; /javascript-api/k6-secrets/: "In both of those cases the end logs will have
+  // ***SECRET_REDACTED*** in place of the secret"; mock: "Configure multiple mock sources and assign them names. You can
+  // also set one as the default source." k6 PR #5724: K6_SECRET_SOURCE is "equivalent to one --secret-source flag".
+  it('reads secrets from the default, named and K6_SECRET_SOURCE sources, sends them, and redacts them from all it prints', async () => {
+    const r = await run('secrets.js', sources, { env: { K6_SECRET_SOURCE: 'mock=name=fromenv,key=env-secret-value' } });
+    expect(r.code, said(r)).toBe(0);
+    const hits = r.target.hits.filter((h) => h.path === '/anything/secret');
+    expect(hits).toHaveLength(2);
+    for (const h of hits) {
+      expect(h.headers.authorization).toBe('Bearer s3cr3t-t0ken-value');
+      expect(h.headers['x-other']).toBe('not cool secret');
+      expect(h.headers['x-env']).toBe('env-secret-value');
+      // get: "If there is no default secret source, there is no secret with that name … an exception will thrown."
+      expect(h.headers['x-missing']).toContain("no secret 'no-such-secret'");
+    }
+    // The console line, the iteration's error and the summary's check name: each secret shown as redacted, none in clear.
+    expect(r.stderr).toContain('token=***SECRET_REDACTED*** signing=***SECRET_REDACTED*** other=***SECRET_REDACTED*** env=***SECRET_REDACTED***');
+    expect(r.stderr).toContain('refused with ***SECRET_REDACTED***');
+    expect(r.stdout).toContain('accepted ***SECRET_REDACTED***');
+    for (const v of VALUES) {
+      expect(r.stderr).not.toContain(v);
+      expect(r.stdout).not.toContain(v);
+    }
+    expect(r.metrics.http_reqs?.count).toBe(2);
+  });
+
+  // A source the engine does not have, or a file it cannot read: one line, k6's 104 (invalid config), nothing sent.
+  it('refuses an unknown kind of source and an unreadable file with one line and exit 104', async () => {
+    const unknown = await run('secrets.js', ['--secret-source=vault=x']);
+    expect(unknown.code, said(unknown)).toBe(104);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unknown.stderr).toContain("unknown kind 'vault'");
+    const missing = await run('secrets.js', ['--secret-source=file=no-such.secrets']);
+    expect(missing.code, said(missing)).toBe(104);
+    expect(missing.stderr).toContain("cannot read 'no-such.secrets'");
+    expect(unknown.target.hits.length + missing.target.hits.length).toBe(0);
+  });
+});

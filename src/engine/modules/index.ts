@@ -1,5 +1,6 @@
 // The k6 modules the built-in engine provides, by import name: one row each. A script importing any other k6 module
 // fails before the run with the list of these.
+import type { SecretSources } from '../secrets.js';
 import type { VuHost } from '../types.js';
 import { dataModule } from './data.js';
 import { executionModule } from './execution.js';
@@ -10,6 +11,8 @@ import { timersModule } from './timers.js';
 /** What a module may need of the run beside its VU: the script's path (k6/experimental/fs resolves from its folder). */
 export interface ModuleContext {
   readonly scriptPath: string;
+  /** The run's secret sources (k6/secrets); none when left out. */
+  readonly secrets?: SecretSources | undefined;
 }
 
 type Factory = (vu: VuHost & { vuTags: Record<string, string> }, ctx: ModuleContext) => Record<string, unknown>;
@@ -22,6 +25,7 @@ const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
   'k6/experimental/fs': async () => (await import('./fs.js')).fsModule as Factory,
   'k6/experimental/csv': async () => (await import('./csv.js')).csvModule as Factory,
   'k6/experimental/streams': async () => (await import('./streams.js')).streamsModule as Factory,
+  'k6/secrets': async () => (await import('./secrets.js')).secretsModule as Factory,
   'k6/ws': async () => (await import('./ws.js')).wsModule as Factory,
   'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
   'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,

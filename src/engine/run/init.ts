@@ -101,7 +101,7 @@ export async function initVu(run: RunContext, bundled: Bundled): Promise<Initial
     },
   };
   try {
-    const table = await moduleTable(bundled.imports, { scriptPath: args.script });
+    const table = await moduleTable(bundled.imports, { scriptPath: args.script, secrets: run.secrets });
     const bare = compileScript(bundled.code, args.script);
     // vu.ts hands the script the global console: the init context, setup and teardown get k6's for as long as vu0 is made.
     const nodeConsole = globalThis.console;
