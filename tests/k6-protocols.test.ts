@@ -2,11 +2,15 @@
 // websockets, k6/secrets with --secret-source, HTTP/2 by ALPN. Each runs on the built-in engine in this process
 // (src/engine/run/in-process.ts) against a local target, judged by its exit code, the summary export's metrics and
 // counts, and what the target saw; each test quotes the k6 documentation sentence it follows. Nothing here judges time.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http2 from 'node:http2';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runArgv } from '../src/engine/run/in-process.js';
+import { makeTlsMaterial } from '../src/reference-target/tls.js';
 import { type CorpusTarget, startTarget } from './k6-corpus/target.js';
 
 const CORPUS = join(import.meta.dirname, 'k6-corpus');
@@ -132,5 +136,60 @@ describe.concurrent('k6/secrets and --secret-source on the built-in engine', () 
     expect(missing.code, said(missing)).toBe(104);
     expect(missing.stderr).toContain("cannot read 'no-such.secrets'");
     expect(unknown.target.hits.length + missing.target.hits.length).toBe(0);
+  });
+});
+
+/** A TLS server on 127.0.0.1 answering 200 to every request, counting its connections and what each request spoke. */
+async function tlsServer(key: string, cert: string, h2: boolean) {
+  const seen = { connections: 0, requests: [] as { path: string; version: string }[] };
+  const answer = (req: { url?: string; httpVersion: string }, res: { writeHead(s: number, h: Record<string, string>): unknown; end(b: string): unknown }) => {
+    seen.requests.push({ path: req.url ?? '', version: req.httpVersion });
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('ok');
+  };
+  const server = h2
+    ? http2.createSecureServer({ key, cert, allowHTTP1: false }, (req, res) => answer(req, res))
+    : https.createServer({ key, cert }, (req, res) => answer(req, res));
+  server.on('secureConnection', () => seen.connections++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `https://localhost:${(server.address() as AddressInfo).port}`;
+  const close = () => {
+    (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    return new Promise<void>((r) => server.close(() => r()));
+  };
+  return { seen, url, close };
+}
+
+describe('HTTP/2 on the built-in engine', () => {
+  // /using-k6/protocols/http-2/: "k6 uses HTTP/2 by default when the server supports it"; "check … r.proto ===
+  // 'HTTP/2.0'". k6 gives every VU its own connections (/using-k6/test-lifecycle/: each VU is its own runtime), and h2
+  // multiplexes a VU's requests to a host on one connection, http.batch's included.
+  it('speaks h2 where the server offers it and HTTP/1.1 where not, one h2 connection per VU, and exits 0', async () => {
+    const material = await makeTlsMaterial(1, ['127.0.0.1', 'localhost']);
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-h2-'));
+    writeFileSync(join(dir, 'ca.pem'), material.ca);
+    const h2 = await tlsServer(material.key, material.cert, true);
+    const h1 = await tlsServer(material.key, material.cert, false);
+    try {
+      // SSL_CERT_FILE: the CA the engine trusts in place of the system's, as Go's client reads it.
+      const r = await run('http2.js', ['-e', `H2_URL=${h2.url}`, '-e', `H1_URL=${h1.url}`], { env: { SSL_CERT_FILE: join(dir, 'ca.pem') } });
+      expect(r.code, said(r)).toBe(0);
+      // 2 VUs × 2 iterations: 6 requests each to the h2 server, 1 to the HTTP/1.1 one.
+      expect(h2.seen.requests).toHaveLength(24);
+      expect(new Set(h2.seen.requests.map((q) => q.version))).toEqual(new Set(['2.0']));
+      expect(h2.seen.connections).toBe(2);
+      expect(h1.seen.requests).toHaveLength(4);
+      expect(new Set(h1.seen.requests.map((q) => q.version))).toEqual(new Set(['1.1']));
+      expect(r.metrics['http_reqs{proto:HTTP/2.0}']?.count).toBe(24);
+      expect(r.metrics['http_reqs{proto:HTTP/1.1}']?.count).toBe(4);
+      expect(r.metrics.http_reqs?.count).toBe(28);
+      for (const name of ['status is 200', 'protocol is HTTP/2', 'every batch answer is HTTP/2', 'an http/1.1-only server answers over HTTP/1.1'])
+        expect(r.checks[name], name).toMatchObject({ passes: 4, fails: 0 });
+      // Timings keep k6's meaning under h2: duration = sending + waiting + receiving, never negative.
+      for (const k of ['http_req_duration', 'http_req_tls_handshaking', 'http_req_blocked']) expect(r.metrics[k]?.min, k).toBeGreaterThanOrEqual(0);
+    } finally {
+      await h2.close();
+      await h1.close();
+    }
   });
 });
