@@ -23,6 +23,8 @@ interface Run {
   readonly checks: Record<string, { passes: number; fails: number }>;
   readonly target: CorpusTarget;
   readonly dir: string;
+  /** The summary export as written. */
+  readonly summaryText: string;
 }
 
 /** Runs `script` of the corpus with `flags`, against a target of its own at BASE_URL (or `base`, when given). */
@@ -33,8 +35,9 @@ async function run(script: string, flags: readonly string[] = [], o: { base?: st
   const args = ['--no-color', '--quiet', '--summary-export', summaryPath, '-e', `BASE_URL=${o.base ?? target.url}`, ...flags, join(CORPUS, script)];
   const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: 60_000, env: o.env ?? {} });
   await target.close();
-  const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: { checks: {} } };
-  return { code, stdout, stderr, metrics: summary.metrics, checks: summary.root_group.checks ?? {}, target, dir };
+  const summaryText = existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '';
+  const summary = summaryText ? JSON.parse(summaryText) : { metrics: {}, root_group: { checks: {} } };
+  return { code, stdout, stderr, metrics: summary.metrics, checks: summary.root_group.checks ?? {}, target, dir, summaryText };
 }
 
 const said = (r: Run) => `exited ${r.code}\n${r.stderr.slice(0, 2000)}`;
@@ -115,13 +118,16 @@ describe.concurrent('k6/secrets and --secret-source on the built-in engine', () 
       // get: "If there is no default secret source, there is no secret with that name … an exception will thrown."
       expect(h.headers['x-missing']).toContain("no secret 'no-such-secret'");
     }
-    // The console line, the iteration's error and the summary's check name: each secret shown as redacted, none in clear.
+    // The console line, the iteration's error, the summary's and the summary export's check name: each secret shown as
+    // redacted, none in clear.
     expect(r.stderr).toContain('token=***SECRET_REDACTED*** signing=***SECRET_REDACTED*** other=***SECRET_REDACTED*** env=***SECRET_REDACTED***');
     expect(r.stderr).toContain('refused with ***SECRET_REDACTED***');
     expect(r.stdout).toContain('accepted ***SECRET_REDACTED***');
+    expect(r.checks['accepted ***SECRET_REDACTED***']).toMatchObject({ passes: 2, fails: 0 });
     for (const v of VALUES) {
       expect(r.stderr).not.toContain(v);
       expect(r.stdout).not.toContain(v);
+      expect(r.summaryText).not.toContain(v);
     }
     expect(r.metrics.http_reqs?.count).toBe(2);
   });
