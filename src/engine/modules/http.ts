@@ -272,6 +272,11 @@ class Origin {
     if (c) {
       this.h2 = c.proto === 'HTTP/2.0';
       if (this.h2) this.shared = c;
+      else if (this.shared === c) {
+        // Its server answered a reconnection with http/1.1: one request at a time again, kept as any other.
+        this.shared = null;
+        c.client.pipelining = 1;
+      }
     }
     const probe = this.#probe;
     if (probe && (c === null || probe.conn === c)) {
