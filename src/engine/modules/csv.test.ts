@@ -21,7 +21,10 @@ describe('k6/experimental/csv', () => {
     expect(await csv.parse(f, { asObjects: true })).toEqual([
       { name: 'John', age: '30' },
       { name: 'Jane', age: '25' },
-    ]);
+    ]); // A SharedArray: one per thread for a file and its options, read-only, whichever VU asks.
+    const again = await csvModule().parse(f, { asObjects: true });
+    expect(again).toBe(await csv.parse(f, { asObjects: true }));
+    expect(Object.isFrozen(again) && Object.isFrozen(again[0])).toBe(true);
   });
 
   it('reads quoted fields (the delimiter, "" and a line break inside), CRLF lines and another delimiter', async () => {

@@ -108,15 +108,22 @@ class Records {
   }
 }
 
+/** What csv.parse made in this thread, by file and options: every VU of a thread shares one array, as SharedArray's do. */
+const parsed = new Map<string, readonly unknown[]>();
+
 /** The module (the same for every VU: it holds no VU state). */
 export function csvModule() {
   /** /csv/parse/: "returns a promise that resolves to a SharedArray instance" (frozen: read-only, as SharedArray). */
   function parse(file: unknown, options?: CsvOptions): Promise<readonly unknown[]> {
     try {
+      const key = file instanceof File ? `${file.path}\u0000${JSON.stringify(options ?? {})}` : '';
+      const made = parsed.get(key);
+      if (made) return Promise.resolve(made);
       const records = new Records(file, options);
       const out: unknown[] = [];
       for (let r = records.next(); r !== undefined; r = records.next()) out.push(Object.freeze(r));
-      return Promise.resolve(Object.freeze(out));
+      parsed.set(key, Object.freeze(out));
+      return Promise.resolve(out);
     } catch (e) {
       return Promise.reject(e);
     }
