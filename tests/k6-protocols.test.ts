@@ -132,6 +132,15 @@ describe.concurrent('k6/secrets and --secret-source on the built-in engine', () 
     expect(r.metrics.http_reqs?.count).toBe(2);
   });
 
+  // --console-output: "Redirects the console logging to the provided output file" (options reference); redacted there too.
+  it('redacts the secrets from the --console-output file', async () => {
+    const r = await run('secrets.js', [...sources, '--console-output', 'console.log'], { env: { K6_SECRET_SOURCE: 'mock=name=fromenv,key=x-env-x' } });
+    expect(r.code, said(r)).toBe(0);
+    const file = readFileSync(join(r.dir, 'console.log'), 'utf8');
+    expect(file).toContain('token=***SECRET_REDACTED*** signing=***SECRET_REDACTED***');
+    for (const v of [...VALUES.slice(0, 3), 'x-env-x']) expect(file).not.toContain(v);
+  });
+
   // A source the engine does not have, or a file it cannot read: one line, k6's 104 (invalid config), nothing sent.
   it('refuses an unknown kind of source and an unreadable file with one line and exit 104', async () => {
     const unknown = await run('secrets.js', ['--secret-source=vault=x']);
