@@ -24,6 +24,8 @@ export interface K6Flags {
   readonly verbose: boolean;
   /** `--console-output FILE`: console.* lines go to the file, not to stderr. */
   readonly consoleOutput: string | undefined;
+  /** `--secret-source KIND=CONFIG`, repeatable (/using-k6/secret-source/); K6_SECRET_SOURCE gives one more, first. */
+  readonly secretSources: readonly string[];
 }
 
 export const NO_FLAGS: K6Flags = {
@@ -38,6 +40,7 @@ export const NO_FLAGS: K6Flags = {
   summaryMode: 'compact',
   verbose: false,
   consoleOutput: undefined,
+  secretSources: [],
 };
 
 /** The flags that take a value, by every name k6 gives them, and what each does with it. */
@@ -56,6 +59,7 @@ const VALUED: Readonly<Record<string, (f: Mutable, v: string) => void>> = {
   '--tag': (f, v) => Object.assign(f.tags, pair(v, '--tag')),
   '--summary-mode': (f, v) => (f.summaryMode = summaryMode(v)),
   '--console-output': (f, v) => (f.consoleOutput = v),
+  '--secret-source': (f, v) => f.secretSources.push(v),
 };
 
 /** Boolean flags; `--name=false` turns one off. */
@@ -70,13 +74,14 @@ type Mutable = { -readonly [K in keyof K6Flags]: K6Flags[K] } & {
   env: Record<string, string>;
   tags: Record<string, string>;
   stages: { duration: string; target: number }[];
+  secretSources: string[];
   /** The stages came from K6_STAGES: the first --stage replaces them. */
   stagesFromEnv?: boolean;
 };
 
 /** A fresh set of flags to fill. */
 export function newFlags(): Mutable {
-  return { ...NO_FLAGS, env: {}, tags: {}, stages: [] };
+  return { ...NO_FLAGS, env: {}, tags: {}, stages: [], secretSources: [] };
 }
 
 function addStages(f: Mutable, v: string): void {
@@ -98,6 +103,8 @@ const ENV_FLAGS: Readonly<Record<string, string>> = {
   K6_NO_SUMMARY: '--no-summary',
   K6_INCLUDE_SYSTEM_ENV_VARS: '--include-system-env-vars',
   K6_CONSOLE_OUTPUT: '--console-output',
+  // k6 PR #5724: "K6_SECRET_SOURCE is treated as a single complete source spec — equivalent to one --secret-source flag".
+  K6_SECRET_SOURCE: '--secret-source',
 };
 
 /**

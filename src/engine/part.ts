@@ -4,6 +4,7 @@ import { EXECUTORS, type ExecutorContext } from './executors/index.js';
 import { moduleTable } from './modules/index.js';
 import type { ScenarioPlan } from './options.js';
 import { compileScript, opener } from './script.js';
+import type { SecretSources } from './secrets.js';
 import { type Part, shareOf, within } from './segments.js';
 import { type InstanceCounter, SharedCounters } from './shared-counters.js';
 import { START_LAG, startLag } from './start-lag.js';
@@ -28,6 +29,8 @@ export interface PartSpec {
   readonly setupData: string | undefined;
   /** The instance's counters, shared by every worker (shared-counters.ts). */
   readonly counters: SharedArrayBuffer;
+  /** The run's secret sources, for k6/secrets. */
+  readonly secrets?: SecretSources | undefined;
 }
 
 /** What the part reports while it runs. */
@@ -79,7 +82,7 @@ export async function startPart(spec: PartSpec, sink: SampleSink, events: PartEv
     },
     fail: (m) => events.fail(m),
   });
-  const table = await moduleTable(spec.imports);
+  const table = await moduleTable(spec.imports, { scriptPath: spec.scriptPath, secrets: spec.secrets });
   const shared: VuShared = {
     sink,
     tls: spec.tls,

@@ -11,14 +11,16 @@ import { newRun, type RunArgs } from './run/context.js';
 import { drive } from './run/drive.js';
 import { EXIT, Fatal, orFatal } from './run/exit-codes.js';
 import { bundle, initVu, printHeader } from './run/init.js';
-import { type EngineIo, written } from './run/io.js';
+import { type EngineIo, redactedIo, written } from './run/io.js';
 import { LiveCounts } from './run/live.js';
+import { logLine } from './run/log.js';
 import { planRun } from './run/plan.js';
 import { type Served, serve } from './run/serve.js';
 import { runSetup } from './run/setup.js';
 import { watchStopRequests } from './run/stop.js';
 import { exitCode, writeResults } from './run/summarise.js';
 import { runTeardown } from './run/teardown.js';
+import { loadSecretSources, redactor, type SecretSources, secretValues } from './secrets.js';
 
 export { handleSummaryData } from './metrics/summary-data.js';
 export type { RunArgs } from './run/context.js';
@@ -32,14 +34,24 @@ export type { EngineIo } from './run/io.js';
  * @example
  * const code = await runEngine(parseRunArgs(['--summary-export', 'summary.json', 'script.js']), processIo());
  */
-export async function runEngine(args: RunArgs, io: EngineIo): Promise<number> {
+export async function runEngine(args: RunArgs, rawIo: EngineIo): Promise<number> {
+  let secrets: SecretSources;
+  try {
+    secrets = loadSecretSources(args.secretSources ?? [], rawIo.cwd);
+  } catch (e) {
+    rawIo.stderr.write(logLine(0, 'error', (e as Error).message));
+    return EXIT.invalidConfig;
+  }
+  // "values from secret sources are automatically redacted from k6 logs" (/using-k6/secret-source/): every line the run
+  // writes, its summary and errors included.
+  const io = secretValues(secrets).length > 0 ? redactedIo(rawIo, redactor(secrets)) : rawIo;
   // `k6 run archive.tar`: the archive's files extracted for the run, its remote modules read from it (archive.ts).
   let opened: OpenedArchive | undefined;
   if (isArchive(args.script)) {
     try {
       opened = openArchive(args.script, networkThenCache(io.env));
     } catch (e) {
-      return newRun(args, io).log.fatal(EXIT.scriptException, (e as Error).message);
+      return newRun(args, io, secrets).log.fatal(EXIT.scriptException, (e as Error).message);
     }
     args = {
       ...args,
@@ -48,7 +60,7 @@ export async function runEngine(args: RunArgs, io: EngineIo): Promise<number> {
       archive: { path: args.script, root: opened.root, modules: opened.modules, options: opened.options },
     };
   }
-  const run = newRun(args, io);
+  const run = newRun(args, io, secrets);
   const served: Served = { outputs: [], rest: undefined };
   let unwatch = () => {};
   try {

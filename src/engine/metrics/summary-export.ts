@@ -65,11 +65,17 @@ function exportGroup(g: GroupNode): ExportedGroup {
 }
 
 /**
- * Writes the --summary-export file (pretty JSON, as k6 writes it).
+ * Writes the --summary-export file (pretty JSON, as k6 writes it), its text passed through `redact` (the secret
+ * values of --secret-source).
  *
  * @example
  * await writeSummaryExport('reports/summary.json', store, { verdicts });
  */
-export async function writeSummaryExport(path: string, store: MetricStore, options: SummaryExportOptions = {}): Promise<void> {
-  await writeFile(path, `${JSON.stringify(summaryExport(store, options), null, 4)}\n`);
+export async function writeSummaryExport(
+  path: string,
+  store: MetricStore,
+  options: SummaryExportOptions = {},
+  redact: (text: string) => string = (t) => t,
+): Promise<void> {
+  await writeFile(path, redact(`${JSON.stringify(summaryExport(store, options), null, 4)}\n`));
 }

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -390,6 +391,55 @@ describe('k6/http over TLS', () => {
     const insecure = setup({ options: { insecureSkipTLSVerify: true } });
     expect((await insecure.h.asyncRequest('GET', `${tlsBase}/ok`)).status).toBe(200);
     await insecure.vu.close();
+  });
+});
+
+describe('k6/http over HTTP/2', () => {
+  // /using-k6/protocols/http-2/: "k6 uses HTTP/2 by default when the server supports it"; its example checks
+  // `r.proto === 'HTTP/2.0'`. One connection per VU and host, the requests multiplexed on it.
+  it('negotiates h2, runs concurrent requests on one connection, and a stream that times out leaves the others', async () => {
+    let sessions = 0;
+    const h2 = http2.createSecureServer({ key: material.key, cert: material.cert }, (req, res) => {
+      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2_000).unref();
+      res.writeHead(201, { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] });
+      res.end('made');
+    });
+    h2.on('session', () => sessions++);
+    h2.listen(0, '127.0.0.1');
+    await once(h2, 'listening');
+    const url = `https://localhost:${(h2.address() as AddressInfo).port}`;
+    const { vu, h } = setup({ tls: { ca: material.ca, insecure: false } });
+    try {
+      const slow = h.asyncRequest('GET', `${url}/slow`, null, { timeout: '300ms' });
+      const all = await Promise.all(Array.from({ length: 8 }, (_, i) => h.asyncRequest('POST', `${url}/made?i=${i}`, 'x')));
+      for (const r of all) {
+        expect(r.status).toBe(201);
+        expect(r.proto).toBe('HTTP/2.0');
+        // h2 has no reason phrase: the status's text, as Go gives it.
+        expect(r.status_text).toBe('201 Created');
+        expect(r.cookies.a?.[0]?.value).toBe('1');
+      }
+      const late = await slow;
+      expect(late.error_code).toBe(1050);
+      expect((await h.asyncRequest('GET', `${url}/after`)).proto).toBe('HTTP/2.0');
+      expect(sessions).toBe(1);
+      const tags = vu.sink.of('http_reqs').map((s) => s.tags.proto);
+      expect(new Set(tags)).toEqual(new Set(['HTTP/2.0']));
+      // duration = sending + waiting + receiving, as over HTTP/1.1.
+      const t = all[0]?.timings;
+      expect(t?.duration).toBeCloseTo((t?.sending ?? 0) + (t?.waiting ?? 0) + (t?.receiving ?? 0), 6);
+    } finally {
+      await vu.close();
+      await new Promise((r) => h2.close(r));
+    }
+  });
+
+  it('stays on HTTP/1.1 with a TLS server that offers no h2', async () => {
+    const { vu, h } = setup({ tls: { ca: material.ca, insecure: false } });
+    const res = await h.asyncRequest('GET', `${tlsBase}/ok`);
+    expect(res.proto).toBe('HTTP/1.1');
+    expect(vu.sink.of('http_reqs')[0]?.tags.proto).toBe('HTTP/1.1');
+    await vu.close();
   });
 });
 

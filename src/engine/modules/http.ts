@@ -5,12 +5,19 @@
 // request takes an idle Client of its origin or makes a new one, so it is known whether it went out on a new
 // connection (connecting and tls_handshaking measured by our own connector) or a reused one (both 0).
 //
+// HTTP/2 (/using-k6/protocols/http-2/: "k6 uses HTTP/2 by default when the server supports it"): an https origin's
+// first connection offers h2 and http/1.1 by ALPN. Where the server picks h2, that one connection is the VU's for the
+// origin, its requests multiplexed on it (http.batch's too), and `res.proto` and the `proto` tag are HTTP/2.0; requests
+// made while it is being opened wait for it (their wait is `blocked`). Where it picks http/1.1, the origin goes on as
+// before, a connection per request in flight. Plain http: origins never offer h2: their path is unchanged.
+//
 // Timings (/using-k6/metrics/reference/), in ms: blocked = from the call until the request can be written, less the
 // connect and TLS time (so DNS lookup and waiting for the connection count there); connecting = TCP connect;
 // tls_handshaking; sending = writing the request; waiting = until the first response byte; receiving = until the
 // body's end; duration = sending + waiting + receiving.
 
 import { randomBytes } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -132,6 +139,8 @@ class Conn {
   lastWritten = 0;
   /** Destroyed: never reused. */
   dead = false;
+  /** What the connection speaks, once connected: k6's `proto`. */
+  proto: 'HTTP/1.1' | 'HTTP/2.0' = 'HTTP/1.1';
 
   constructor(readonly origin: Origin) {
     this.client = new Client(origin.origin, {
@@ -158,7 +167,7 @@ function connectFor(c: Conn, cb: buildConnector.Callback): void {
       ...(o.servername ? { servername: o.servername } : {}),
       ...(o.ca !== undefined ? { secureContext: secureContextOf(o.ca) } : {}),
       rejectUnauthorized: !o.insecure,
-      ALPNProtocols: ['http/1.1'],
+      ALPNProtocols: H2_ALPN,
     });
     sock.setNoDelay(true);
   } else {
@@ -171,6 +180,7 @@ function connectFor(c: Conn, cb: buildConnector.Callback): void {
     settled = true;
     c.connecting = null;
     sock.destroy();
+    if (o.https) o.learned(null);
     cb(err, null);
   };
   const ready = () => {
@@ -181,6 +191,11 @@ function connectFor(c: Conn, cb: buildConnector.Callback): void {
     if (o.https) {
       marks.tls = performance.now();
       c.tlsVersion = TLS_VERSIONS[(sock as tls.TLSSocket).getProtocol() ?? ''] ?? '';
+      const h2 = (sock as tls.TLSSocket).alpnProtocol === 'h2';
+      c.proto = h2 ? 'HTTP/2.0' : 'HTTP/1.1';
+      // undici runs a Client one request at a time (pipelining 1); an h2 connection takes as many streams as it allows.
+      if (h2) c.client.pipelining = H2_STREAMS;
+      o.learned(c);
     }
     c.fresh = marks;
     c.socket = sock;
@@ -201,12 +216,23 @@ function connectFor(c: Conn, cb: buildConnector.Callback): void {
   sock.once('error', fail);
 }
 
+/** The protocols an https connection offers, h2 first, as Go's client does. */
+const H2_ALPN = ['h2', 'http/1.1'];
+/** Streams at once on one h2 connection (undici's default for its own h2 clients). */
+const H2_STREAMS = 100;
+
 const TLS_VERSIONS: Record<string, string> = { 'TLSv1.3': 'tls1.3', 'TLSv1.2': 'tls1.2', 'TLSv1.1': 'tls1.1', TLSv1: 'tls1.0', SSLv3: 'ssl3.0' };
 
-/** One origin (scheme, host, port) of one VU: its idle connections. */
+/** One origin (scheme, host, port) of one VU: its idle connections, or its one h2 connection. */
 class Origin {
   readonly idle: Conn[] = [];
   readonly all = new Set<Conn>();
+  /** An https origin's h2 connection, once its server chose h2: every request of the VU to the origin goes on it. */
+  shared: Conn | null = null;
+  /** Whether the server chose h2, once an https connection was made; undefined before. */
+  h2: boolean | undefined;
+  /** An https origin's first connection, being opened: requests made meanwhile wait for its protocol. */
+  #probe: { conn: Conn; done: Promise<void>; resolve: () => void } | null = null;
 
   constructor(
     readonly origin: string,
@@ -218,7 +244,21 @@ class Origin {
     readonly insecure: boolean,
   ) {}
 
-  acquire(): Conn {
+  /** A connection for one request: now, or (an https origin's first connection being opened) once its protocol is known. */
+  acquire(): Conn | Promise<Conn> {
+    if (this.https) {
+      const shared = this.shared;
+      if (shared && !shared.dead) return shared;
+      if (this.#probe) return this.#probe.done.then(() => this.acquire());
+      if (this.h2 !== false) {
+        const conn = new Conn(this);
+        this.all.add(conn);
+        let resolve = () => {};
+        const done = new Promise<void>((r) => (resolve = r));
+        this.#probe = { conn, done, resolve };
+        return conn;
+      }
+    }
     let c = this.idle.pop();
     while (c?.dead) c = this.idle.pop();
     if (c) return c;
@@ -227,14 +267,33 @@ class Origin {
     return c;
   }
 
+  /** The connector's word on an https connection: connected (with its protocol), or failed (null). */
+  learned(c: Conn | null): void {
+    if (c) {
+      this.h2 = c.proto === 'HTTP/2.0';
+      if (this.h2) this.shared = c;
+      else if (this.shared === c) {
+        // Its server answered a reconnection with http/1.1: one request at a time again, kept as any other.
+        this.shared = null;
+        c.client.pipelining = 1;
+      }
+    }
+    const probe = this.#probe;
+    if (probe && (c === null || probe.conn === c)) {
+      this.#probe = null;
+      probe.resolve();
+    }
+  }
+
   release(c: Conn): void {
     if (c.dead) this.all.delete(c);
-    else this.idle.push(c);
+    else if (c !== this.shared && !this.idle.includes(c)) this.idle.push(c);
   }
 
   drop(c: Conn, err: Error): void {
     c.dead = true;
     this.all.delete(c);
+    if (this.shared === c) this.shared = null;
     c.client.destroy(err).catch(() => {});
   }
 }
@@ -340,7 +399,8 @@ export function useHtmlParser(parse: ((html: string) => { find(selector: string)
 
 /** k6's Response (/javascript-api/k6-http/response/). Headers, cookies and the request are built when first read. */
 export class HttpResponse {
-  readonly proto = 'HTTP/1.1';
+  /** HTTP/1.1, or HTTP/2.0 where the server chose h2 (set by the request after it is made). */
+  proto = 'HTTP/1.1';
   readonly ocsp = NO_OCSP;
   tls_cipher_suite = '';
   #raw: readonly Buffer[] | null;
@@ -673,12 +733,14 @@ class HttpVu {
         cache = new Map();
         byUser.set(user, cache);
       }
-      key = `${job.method}\u0001${status}\u0001${expected === undefined ? '' : expected ? '1' : '0'}\u0001${job.origin.https ? job.conn?.tlsVersion : ''}\u0001${job.templateName ?? ''}\u0001${job.url}`;
+      const tlsKey = job.origin.https ? `${job.conn?.tlsVersion}${job.conn?.proto}` : '';
+      const exp = expected === undefined ? '' : expected ? '1' : '0';
+      key = `${job.method}\u0001${status}\u0001${exp}\u0001${tlsKey}\u0001${job.templateName ?? ''}\u0001${job.url}`;
       const hit = cache.get(key);
       if (hit) return hit;
     }
     const t: Record<string, string> = { ...base };
-    t.proto = 'HTTP/1.1';
+    t.proto = job.conn?.proto ?? 'HTTP/1.1';
     t.status = String(status);
     t.method = job.method;
     t.url = job.url;
@@ -803,8 +865,21 @@ class Job {
     this.cookie = cookieHeader(this.jar, this.url, this.cookies);
     const headers = this.cookie ? withCookie(this.headers, this.cookie) : this.headers;
     const conn = this.origin.acquire();
+    if (conn instanceof Conn) this.#send(conn, headers);
+    else conn.then((c) => this.#send(c, headers));
+  }
+
+  #send(conn: Conn, headers: string[]): void {
+    if (this.reason !== 0) {
+      // Timed out or interrupted while it waited for its origin's first connection.
+      this.conn = null;
+      this.onError(new Error(this.reason === TIMEOUT ? 'request timeout' : 'request aborted'));
+      return;
+    }
     this.conn = conn;
-    conn.client.dispatch({ path: this.path, method: this.method, headers, body: this.body }, this);
+    // undici holds back a request that is not idempotent while others run on an h2 connection; k6 multiplexes them all.
+    if (conn.proto === 'HTTP/2.0') conn.client.dispatch({ path: this.path, method: this.method, headers, body: this.body, idempotent: true }, this);
+    else conn.client.dispatch({ path: this.path, method: this.method, headers, body: this.body }, this);
   }
 
   /** Stops the request: a timeout (1) or the iteration's interruption (2). */
@@ -818,6 +893,8 @@ class Job {
     }
     const c = this.conn;
     if (!c) return;
+    // A request queued on the shared h2 connection is ended alone when undici hands it over (onConnect).
+    if (c === this.origin.shared) return;
     if (c.connecting) c.connecting.destroy(err);
     else this.origin.drop(c, err);
   }
@@ -826,6 +903,10 @@ class Job {
 
   onConnect(abort: (err?: Error) => void): void {
     this.abortFn = abort;
+    if (this.reason !== 0) {
+      abort(new Error(this.reason === TIMEOUT ? 'request timeout' : 'request aborted'));
+      return;
+    }
     this.tConn = performance.now();
     const c = this.conn as Conn;
     this.fresh = c.fresh;
@@ -884,22 +965,24 @@ class Job {
     } else if (location !== undefined && this.redirectsLeft <= 0 && this.reason === 0) {
       this.st.vu.warn(`Stopped after the maximum of redirects; the ${status} response of ${this.url} is returned`);
     }
-    this.#finish(
-      new HttpResponse(
-        status,
-        `${status} ${this.statusText}`,
-        this.url,
-        this.#body(),
-        timings,
-        '',
-        errCode,
-        this.origin.https ? conn.tlsVersion : '',
-        conn.remoteIp,
-        conn.remotePort,
-        this.rawHeaders,
-        this.#requestInfo(),
-      ),
+    // h2 has no reason phrase; Go's client gives the status's text, as HTTP/1.1 servers do.
+    const statusText = this.statusText || (conn.proto === 'HTTP/2.0' ? (STATUS_CODES[status] ?? '') : '');
+    const res = new HttpResponse(
+      status,
+      `${status} ${statusText}`,
+      this.url,
+      this.#body(),
+      timings,
+      '',
+      errCode,
+      this.origin.https ? conn.tlsVersion : '',
+      conn.remoteIp,
+      conn.remotePort,
+      this.rawHeaders,
+      this.#requestInfo(),
     );
+    if (conn.proto !== 'HTTP/1.1') res.proto = conn.proto;
+    this.#finish(res);
   }
 
   onError(err: Error & { code?: string }): void {

@@ -1,5 +1,6 @@
 // The k6 modules the built-in engine provides, by import name: one row each. A script importing any other k6 module
 // fails before the run with the list of these.
+import type { SecretSources } from '../secrets.js';
 import type { VuHost } from '../types.js';
 import { dataModule } from './data.js';
 import { executionModule } from './execution.js';
@@ -7,12 +8,24 @@ import { k6Module } from './k6.js';
 import { metricsModule } from './metrics.js';
 import { timersModule } from './timers.js';
 
-type Factory = (vu: VuHost & { vuTags: Record<string, string> }) => Record<string, unknown>;
+/** What a module may need of the run beside its VU: the script's path (k6/experimental/fs resolves from its folder). */
+export interface ModuleContext {
+  readonly scriptPath: string;
+  /** The run's secret sources (k6/secrets); none when left out. */
+  readonly secrets?: SecretSources | undefined;
+}
+
+type Factory = (vu: VuHost & { vuTags: Record<string, string> }, ctx: ModuleContext) => Record<string, unknown>;
 
 /** Modules whose code is loaded only when a script imports them (k6/browser brings Playwright). */
 const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
   'k6/http': async () => (await import('./http.js')).httpModule as Factory,
   'k6/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
+  'k6/experimental/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
+  'k6/experimental/fs': async () => (await import('./fs.js')).fsModule as Factory,
+  'k6/experimental/csv': async () => (await import('./csv.js')).csvModule as Factory,
+  'k6/experimental/streams': async () => (await import('./streams.js')).streamsModule as Factory,
+  'k6/secrets': async () => (await import('./secrets.js')).secretsModule as Factory,
   'k6/ws': async () => (await import('./ws.js')).wsModule as Factory,
   'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
   'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,
@@ -46,7 +59,10 @@ export function importsOf(code: string): string[] {
  * The module table for a script: its imports checked and the lazy ones loaded. Returns, per VU, a `require` that makes
  * each module once for that VU.
  */
-export async function moduleTable(imports: readonly string[]): Promise<(vu: VuHost & { vuTags: Record<string, string> }) => (name: string) => unknown> {
+export async function moduleTable(
+  imports: readonly string[],
+  ctx: ModuleContext = { scriptPath: '' },
+): Promise<(vu: VuHost & { vuTags: Record<string, string> }) => (name: string) => unknown> {
   const table: Record<string, Factory> = { ...EAGER };
   for (const name of imports) {
     if (table[name]) continue;
@@ -64,7 +80,7 @@ export async function moduleTable(imports: readonly string[]): Promise<(vu: VuHo
       if (m) return m;
       const factory = table[name];
       if (!factory) throw new Error(`the script imports '${name}', which the built-in engine does not provide`);
-      const exports = factory(vu);
+      const exports = factory(vu, ctx);
       // Default and named imports both work: esbuild's CommonJS interop reads `default` when `__esModule` is set.
       m = { __esModule: true, default: 'default' in exports ? exports.default : exports, ...exports };
       made.set(name, m);

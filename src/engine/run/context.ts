@@ -3,6 +3,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { K6Flags } from '../cli-options.js';
 import type { ModuleSource } from '../remote-modules.js';
+import { NO_SECRETS, redactor, type SecretSources } from '../secrets.js';
 import type { Vu } from '../vu.js';
 import type { EngineIo } from './io.js';
 import { RunLog } from './log.js';
@@ -52,6 +53,8 @@ export interface RunContext {
   inSetup: Vu | undefined;
   /** When the workers were first asked to stop (Date.now()), if they were. */
   stopAsked: number | undefined;
+  /** The run's secret sources (--secret-source), for k6/secrets; their values are redacted from all it writes. */
+  readonly secrets: SecretSources;
 }
 
 /**
@@ -60,9 +63,10 @@ export interface RunContext {
  * @example
  * const run = newRun(args, io); run.log.write('warn', 'hello');
  */
-export function newRun(args: RunArgs, io: EngineIo): RunContext {
+export function newRun(args: RunArgs, io: EngineIo, secrets: SecretSources = NO_SECRETS): RunContext {
   const started = io.clock.now();
-  return { args, io, started, log: new RunLog(io, started, { verbose: args.verbose }), outcome: {}, workers: [], inSetup: undefined, stopAsked: undefined };
+  const log = new RunLog(io, started, { verbose: args.verbose, redact: redactor(secrets) });
+  return { args, io, started, log, outcome: {}, workers: [], inSetup: undefined, stopAsked: undefined, secrets };
 }
 
 /** Asks every worker to stop: no new iterations, the running ones interrupted after their graceful stop. */

@@ -260,6 +260,7 @@ export async function drive(run: RunContext, init: Initialised, plan: RunPlan, s
       worker: { index, count },
       setupData: setup.data,
       counters,
+      secrets: run.secrets,
     };
     started.push(startWorker(d, spec, index));
   }

@@ -104,7 +104,7 @@ export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (p
     },
   };
   // A k6 module the engine lacks is a refusal with what to do next, not an init error with the engine's frames.
-  const table = await moduleTable(bundled.imports).catch((e: Error) => {
+  const table = await moduleTable(bundled.imports, { scriptPath: args.script, secrets: run.secrets }).catch((e: Error) => {
     throw new Fatal(EXIT.scriptException, `${e.message}; run the script on k6 (dialtone load --engine k6, or k6 run)`);
   });
   try {

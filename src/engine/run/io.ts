@@ -51,3 +51,15 @@ export function written(io: Pick<EngineIo, 'cwd'>, path: string): string {
 
 /** The real clock. */
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
+
+/**
+ * `io` with every text its stdout and stderr get passed through `redact` (the secret values of --secret-source); bytes
+ * (a handleSummary ArrayBuffer) pass as they are.
+ */
+export function redactedIo(io: EngineIo, redact: (text: string) => string): EngineIo {
+  const through = (sink: TextSink): TextSink => ({
+    write: (chunk) => sink.write(typeof chunk === 'string' ? redact(chunk) : chunk),
+    ...(sink.isTTY === undefined ? {} : { isTTY: sink.isTTY }),
+  });
+  return { ...io, stdout: through(io.stdout), stderr: through(io.stderr) };
+}

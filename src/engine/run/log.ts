@@ -34,11 +34,13 @@ export class RunLog {
   readonly #io: EngineIo;
   readonly #started: number;
   readonly #verbose: boolean;
+  readonly #redact: (text: string) => string;
   readonly #flood = { warned: 0, suppressed: 0, second: 0 };
   #consoleFile: number | undefined;
 
-  constructor(io: EngineIo, started: number, o: { verbose?: boolean | undefined }) {
+  constructor(io: EngineIo, started: number, o: { verbose?: boolean | undefined; redact?: (text: string) => string }) {
     this.#io = io;
+    this.#redact = o.redact ?? ((t) => t);
     this.#started = started;
     this.#verbose = o.verbose === true;
   }
@@ -75,7 +77,7 @@ export class RunLog {
     if (level === 'debug' && !this.#verbose) return;
     const text = logLine(this.#io.clock.now() - this.#started, level, line, { source: 'console' });
     if (this.#consoleFile === undefined) this.#io.stderr.write(text);
-    else writeSync(this.#consoleFile, text);
+    else writeSync(this.#consoleFile, this.#redact(text));
   }
 
   /** Closes the --console-output file, if one is open. */

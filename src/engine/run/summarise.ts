@@ -6,6 +6,7 @@ import { writeSummaryExport } from '../metrics/summary-export.js';
 import { textSummary } from '../metrics/text-summary.js';
 import type { ThresholdVerdict } from '../metrics/thresholds.js';
 import { type Failures, notRunAsWritten } from '../ran-as-written.js';
+import { redactor } from '../secrets.js';
 import type { Vu } from '../vu.js';
 import type { RunContext } from './context.js';
 import { EXIT } from './exit-codes.js';
@@ -25,8 +26,10 @@ export async function writeResults(run: RunContext, init: Initialised, plan: Run
   const { args } = run;
   const { store, trendStats } = plan;
   const verdicts = store.judge();
+  // The secrets of --secret-source are redacted from the files the run writes as from its lines (a check named with one).
+  const redact = redactor(run.secrets);
   if (args.summaryExport && args.summaryMode !== 'disabled')
-    await writeSummaryExport(written(run.io, args.summaryExport), store, { summaryTrendStats: trendStats, verdicts });
+    await writeSummaryExport(written(run.io, args.summaryExport), store, { summaryTrendStats: trendStats, verdicts }, redact);
   await Promise.all(served.outputs.map((o) => o.close()));
   await served.rest?.close();
   served.rest = undefined;
@@ -46,7 +49,7 @@ async function endOfTestSummary(run: RunContext, vu0: Vu, plan: RunPlan): Promis
       const text = typeof content === 'string' ? content : Buffer.from(content);
       if (where === 'stdout') io.stdout.write(text);
       else if (where === 'stderr') io.stderr.write(text);
-      else await writeFile(written(io, where), text);
+      else await writeFile(written(io, where), typeof text === 'string' ? redactor(run.secrets)(text) : text);
     }
     return;
   }

@@ -62,6 +62,8 @@ function turnV3(t: TurnData, c: RenderContext): Record<string, unknown> {
 /** The fields every version shares, before version-specific formatting. */
 function base(r: RecordData, c: RenderContext) {
   const total = totalMs(r, c.now);
+  // The agent's portion ends at the handoff, rounded to the second where it was stored, and never past the whole call.
+  const agent = Math.min(r.handoffAtSeconds ?? seconds(total), seconds(total));
   return {
     id: r.id,
     account_id: c.project.accountId,
@@ -75,7 +77,7 @@ function base(r: RecordData, c: RenderContext) {
     in_progress: r.inProgress,
     num_turns: r.turns.length,
     total_duration: seconds(total),
-    polyai_duration: c.agentDurationInMs ? Math.round((r.handoffAtSeconds ?? seconds(total)) * 1000) : (r.handoffAtSeconds ?? seconds(total)),
+    polyai_duration: c.agentDurationInMs ? Math.round(agent * 1000) : agent,
     handoff: r.handoff !== undefined,
     handoff_reason: r.handoff?.reason ?? '',
     handoff_destination: r.handoff?.destination ?? '',
