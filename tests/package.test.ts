@@ -33,6 +33,8 @@ describe('dialtone installed as a package into a project of its own', () => {
   it('installs from the tarball and builds no Go tool, only dist/: its sources transpiled, fresh, so no start needs tsx', async () => {
     const { install, installed } = pkg;
     expect(install.code, install.out).toBe(0);
+    // No warning the project cannot act on: dialtone pins light-my-request to a release on cookie 1 (cookie 2 wants Node 22).
+    expect(install.out).not.toMatch(/EBADENGINE/);
     expect(existsSync(join(installed, 'bin', 'dialtone.mjs'))).toBe(true);
     expect(existsSync(join(installed, '.tools'))).toBe(false);
     expect(install.out).not.toMatch(/building (actionlint|kubeconform)|go build/);
@@ -63,6 +65,7 @@ describe('dialtone installed as a package into a project of its own', () => {
     expect(readdirSync(join(pkg.project, 'dialtone', 'profiles')).length).toBeGreaterThan(0);
     const workflows = ['dialtone-gate.yml', 'dialtone-nightly.yml'].map((f) => readFileSync(join(pkg.project, '.github', 'workflows', f), 'utf8')).join('\n');
     expect(workflows).toMatch(/npm ci/);
+    expect(workflows).toMatch(/run: node_modules\/\.bin\/dialtone conformance/);
     expect(workflows).not.toMatch(/git clone|actions\/setup-go|go build/);
   });
 
