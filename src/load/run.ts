@@ -1,6 +1,5 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Scenario } from 'k6/options';
 import { durationSeconds } from '../core/duration.js';
 import type { K6Summary } from '../core/summary.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -25,6 +24,7 @@ import { startEngine } from './spawn-engine.js';
 import { thresholdsOf } from './summary.js';
 import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
 import { timelineOfHistogramFiles } from './timeline-series.js';
+import { shapeDuration } from './workload.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -77,13 +77,6 @@ async function keepHistograms(dir: string, summary: K6Summary, raw: string | und
   } catch {
     rmSync(file, { force: true });
   }
-}
-
-/** How long an executor runs: its duration, or its stages' together (a learned day is 24 of them). */
-function shapeDuration(scenario: Scenario): string | undefined {
-  const shape = scenario as { duration?: string; stages?: readonly { duration: string }[] };
-  if (shape.duration !== undefined || !shape.stages) return shape.duration;
-  return `${shape.stages.reduce((s, st) => s + (durationSeconds(st.duration) ?? 0), 0)}s`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path';
 import { unitOf } from '../../capacity/units.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
+import { checkDashboardOfRun } from '../../load/dashboard.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
@@ -58,7 +59,7 @@ export const spec = defineCommand({
     },
     dashboard: {
       type: 'boolean',
-      help: "exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it.",
+      help: "exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it, so there the built-in engine (which writes no dashboard) refuses it.",
     },
     ...LOAD_EXTRA_FLAGS,
     control: {
@@ -148,8 +149,8 @@ export async function runLoadCommand(
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
   const reportDir = usableReportDir(o.reportDir);
   // Refuse live, and SLOs or workloads k6 would not take, before touching the network: config decisions.
-  if (o.target) {
-    const loaded = loadProfile(o.target);
+  const loaded = o.target ? loadProfile(o.target) : undefined;
+  if (o.target && loaded) {
     const { profile } = loaded;
     checkExpectations(profile, o.target);
     profileDialogues(loaded);
@@ -158,6 +159,7 @@ export async function runLoadCommand(
   }
   // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
+  checkDashboardOfRun({ ...o, profile: o.profile }, loaded?.profile ?? {}, engine.kind);
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
