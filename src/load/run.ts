@@ -143,7 +143,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const summaryPath = join(dir, 'summary.json');
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   // Load that was not delivered fails the gate too (exit 5), and the headline says so first.
-  const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs);
+  const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs, interrupted !== undefined);
   // An interrupted run is reported for what ran, never as a pass or a plain failure.
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).

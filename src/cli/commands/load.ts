@@ -196,7 +196,8 @@ export async function runLoadCommand(
     console.log(`load ${o.scenario} (${o.profile}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     if (result.expectations) console.log(`  SLOs: ${result.expectations.slo_set}`);
-    for (const line of failLines(result.thresholds)) console.log(`  ${line}`);
+    // An interrupted run is neither passed nor failed: its thresholds are said as they stood when it stopped.
+    for (const line of failLines(result.thresholds)) console.log(`  ${result.interrupted ? line.replace(/^FAIL /, 'failing when interrupted: ') : line}`);
     if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);
     if (result.control) for (const line of controlLines(result.control)) console.log(line);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
