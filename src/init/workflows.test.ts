@@ -70,7 +70,7 @@ describe('the workflows of dialtone init', () => {
     expect(job(gateWorkflow(options('builtin', ['qa', 'prod']))).env.PROFILE).toBe('dialtone/profiles/qa.json');
   });
 
-  it('install dialtone as the package of the project: setup-node 26 (the active LTS) with the npm cache, npm ci, its bin (not npx, which hides exit 105); no clone, no Go', () => {
+  it('install dialtone as the package of the project: setup-node 26 (the active LTS), npm ci, its bin (npx hides exit 105); no clone, no Go', () => {
     for (const text of [gateWorkflow(options('builtin')), nightlyWorkflow(options('builtin')), nightlyWorkflow(options('k6'))]) {
       const steps = job(text).steps;
       expect(steps.find((s) => s.uses === 'actions/setup-node@v4')?.with).toEqual({ 'node-version': 26, cache: 'npm' });

@@ -66,6 +66,7 @@ export function checkDashboardFlag(c: DashboardChoice, engine: 'k6' | 'builtin',
   if (c.dashboard !== true || engine !== 'builtin') return;
   if (!keepsSamples({ dashboard: undefined, atLimit: !wantsDashboard({ ...c, dashboard: undefined }), seconds })) return;
   throw new UsageError(
-    "load: --dashboard does nothing on the built-in engine for this run: it writes no k6 dashboard, and the run keeps its samples without it; use --engine k6 for k6's dashboard",
+    'load: --dashboard does nothing on the built-in engine for this run: it writes no k6 dashboard, and the run keeps its samples ' +
+      "without it; use --engine k6 for k6's dashboard",
   );
 }
