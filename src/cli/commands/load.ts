@@ -55,7 +55,7 @@ export const spec = defineCommand({
       type: 'string',
       value: 'MS',
       kind: 'positive-number',
-      help: `marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run).`,
+      help: `marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run). Refused on k6, which reports no start lag.`,
     },
     dashboard: {
       type: 'boolean',
@@ -160,6 +160,8 @@ export async function runLoadCommand(
   // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
   checkDashboardOfRun({ ...o, profile: o.profile }, loaded?.profile ?? {}, engine.kind);
+  if (engine.kind === 'k6' && o.maxStartLagMs !== undefined)
+    throw new UsageError("load: --max-start-lag judges the built-in engine's iteration_start_lag, which k6 does not report: use --engine builtin");
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
