@@ -252,6 +252,31 @@ describe('the --engine flag', () => {
   });
 });
 
+describe('a flag that does nothing on the chosen engine', () => {
+  it('refuses --dashboard on the built-in engine for a run that keeps its samples without it, and takes it on a --rate run', async () => {
+    const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--workload', 'smoke', '--dashboard']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'dialtone: load: --dashboard does nothing on the built-in engine for this run: it writes no k6 dashboard, and the run keeps its samples ' +
+        "without it; use --engine k6 for k6's dashboard",
+    );
+    const { checkDashboardOfRun } = await import('../src/load/dashboard.js');
+    // At the limit (--rate) the flag keeps the samples the page draws: it does something there.
+    expect(() => checkDashboardOfRun({ scenario: 'chat-turns', profile: 'smoke', overrides: { rate: 50 }, dashboard: true }, {}, 'builtin')).not.toThrow();
+    expect(() => checkDashboardOfRun({ scenario: 'chat-turns', profile: 'smoke', dashboard: true }, {}, 'k6')).not.toThrow();
+  });
+
+  it("refuses --max-start-lag on k6, which reports no iteration start lag (a stand-in k6 that only answers 'version')", async () => {
+    const k6 = join(mkdtempSync(join(tmpdir(), 'dialtone-fake-k6-')), 'k6');
+    writeFileSync(k6, '#!/bin/sh\necho "k6 v2.2.0 (go1.25.1, linux/amd64)"\n', { mode: 0o755 });
+    const r = await dialtone(['load', 'chat-turns', '--engine', 'k6', '--max-start-lag', '50'], { env: { DIALTONE_K6: k6 } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "dialtone: load: --max-start-lag judges the built-in engine's iteration_start_lag, which k6 does not report: use --engine builtin",
+    );
+  });
+});
+
 describe('dialtone target --retain and --retain-age', () => {
   it('exits 2 with one line naming the flag or the variable for a bad bound, before it starts', async () => {
     const out = join(dir, 'never-retain.json');

@@ -120,7 +120,7 @@ describe('dialtone init', () => {
       'dialtone init: skipped dialtone/profiles/pre-release.json (exists)',
       `dialtone init: skipped ${GATE} (exists)`,
       `dialtone init: skipped ${NIGHTLY} (exists)`,
-      'dialtone init: skipped .gitignore (has reports/ and .dialtone/)',
+      'dialtone init: skipped .gitignore (has node_modules/, reports/ and .dialtone/)',
     ]);
     expect(snapshot(dir)).toEqual(before);
   });
@@ -132,6 +132,29 @@ describe('dialtone init', () => {
     const { lines } = await run(['--dir', dir]);
     expect(lines).toContain('dialtone init: appended .dialtone/ to .gitignore');
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe(`${mine}\n.dialtone/\n`);
+  });
+
+  it('keeps a tarball installed from outside the project in vendor/ and says how to point the dependency at it', async () => {
+    const outside = project();
+    writeFileSync(join(outside, 'dialtone-0.1.0.tgz'), 'the tarball');
+    const dir = join(outside, 'acme');
+    mkdirSync(dir);
+    const dependOn = (spec: string) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ devDependencies: { dialtone: spec } }));
+    dependOn('file:../dialtone-0.1.0.tgz');
+    const { code, lines } = await run(['--dir', dir]);
+    expect(code).toBe(0);
+    expect(lines).toContain('dialtone init: wrote vendor/dialtone-0.1.0.tgz (a copy of ../dialtone-0.1.0.tgz)');
+    expect(lines).toContain(
+      'dialtone init: next: package.json installs dialtone from file:../dialtone-0.1.0.tgz, outside this repository, which a CI checkout does not ' +
+        'have (npm ci fails there): npm install --save-dev ./vendor/dialtone-0.1.0.tgz, then commit vendor/dialtone-0.1.0.tgz with package.json ' +
+        'and package-lock.json',
+    );
+    expect(readFileSync(join(dir, 'vendor', 'dialtone-0.1.0.tgz'), 'utf8')).toBe('the tarball');
+    // Once the dependency points there (as npm records it), nothing more is said; a clone outside gets the way to a tarball.
+    dependOn('file:vendor/dialtone-0.1.0.tgz');
+    expect((await run(['--dir', dir])).lines.filter((l) => /vendor|outside/.test(l))).toEqual([]);
+    dependOn('git+file:///opt/dialtone');
+    expect((await run(['--dir', dir])).lines).toContainEqual(expect.stringMatching(/from git\+file:\/\/\/opt\/dialtone, outside .*: make a tarball/));
   });
 
   it('writes into the current directory by default', async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
@@ -87,6 +87,55 @@ function startTarget(profileOut: string): Promise<void> {
     child.on('exit', (code) => reject(new Error(`target exited ${code}: ${out}`)));
   });
 }
+
+/** Waits until `done()` holds, looking every 100 ms; gives up after `bound` ms so a broken run fails instead of hanging. */
+async function until(done: () => boolean, bound = 120_000): Promise<boolean> {
+  for (const end = Date.now() + bound; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (done()) return true;
+  return done();
+}
+
+/**
+ * `dialtone ARGS` started as `how` from the project, in a process group of its own as a terminal's job; once its load
+ * reaches the engine (the scenario line), Ctrl-C as a terminal sends it: SIGINT to the whole group. Resolves with what
+ * the shell would see: the exit code, or 128 + 2 when the process it started ended by the signal.
+ */
+function ctrlC(how: 'npx' | 'bin', args: string[]): Promise<{ shellSees: number | null; out: string }> {
+  const [cmd, first] = how === 'npx' ? ['npx', ['--no-install', 'dialtone']] : [join(pkg.project, 'node_modules', '.bin', 'dialtone'), []];
+  return new Promise((resolve) => {
+    const child = spawn(cmd, [...first, ...args], { cwd: pkg.project, env: packageEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    let sent = false;
+    const take = (c: Buffer) => {
+      out += c;
+      if (!sent && out.includes('scenarios:')) {
+        sent = true;
+        process.kill(-(child.pid as number), 'SIGINT');
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const timer = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), 300_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ shellSees: code ?? (signal === 'SIGINT' ? 130 : null), out });
+    });
+  });
+}
+
+describe('the exit code of an interrupted run, by how dialtone was started', () => {
+  it('is 105 from the bin the workflows of init start; through npx, npm ends its own shell by the signal and the shell sees 130', async () => {
+    const run = (how: 'npx' | 'bin') => ctrlC(how, ['load', 'chat-turns', '--workload', 'smoke', '--duration', '60s', '--report-dir', `reports-${how}`]);
+    const [bin, npx] = await Promise.all([run('bin'), run('npx')]);
+    expect(bin.shellSees, bin.out).toBe(105);
+    expect(npx.shellSees, npx.out).toBe(130);
+    // Behind npx, dialtone still wrote the run, marked interrupted (docs/reports.md says both).
+    for (const how of ['bin', 'npx']) {
+      const file = join(pkg.project, `reports-${how}`, 'load', 'chat-turns', 'result.json');
+      await until(() => existsSync(file));
+      expect((JSON.parse(readFileSync(file, 'utf8')) as { interrupted?: { signal: string } }).interrupted?.signal, how).toBe('SIGINT');
+    }
+  }, 600_000);
+});
 
 describe('dialtone installed as a package, running load from the project', () => {
   it('runs the conformance gate, a smoke load and a capacity search from the project, the first two against a reference target in its own process', async () => {

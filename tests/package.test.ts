@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type InstalledPackage, installedPackage, type Run, runIn } from './installed-package.js';
 import { ROOT } from './run-cli.js';
@@ -23,16 +23,34 @@ describe('dialtone installed as a package into a project of its own', () => {
     expect(pkg.packed.some((f) => f.startsWith('conformance/chat/'))).toBe(true);
     expect(pkg.packed).toContain('scenarios/chat-turns.ts');
     const stray = pkg.packed.filter(
-      (f) => /^(tests|tools|reports|docs|\.github|\.ci)\//.test(f) || /^src\/.*\.test\.ts$/.test(f) || /^src\/(tools|fuzz|soak)\//.test(f),
+      (f) => /^(tests|tools|reports|\.github|\.ci)\//.test(f) || /^src\/.*\.test\.ts$/.test(f) || /^src\/(tools|fuzz|soak)\//.test(f),
     );
     expect(stray).toEqual([]);
     expect(pkg.packed.filter((f) => f.startsWith('scripts/')).sort()).toEqual(['scripts/build.mjs', 'scripts/setup.mjs']);
     expect(pkg.packed.filter((f) => f.startsWith('dist/'))).toEqual([]); // built at install (postinstall), not shipped
   });
 
+  it('carries every file README, docs/ and --help point at, so each link resolves from an installed copy', () => {
+    const linked = new Set<string>();
+    const docs = pkg.packed.filter((f) => /^docs\/.+\.md$/.test(f));
+    expect(docs).toContain('docs/commands.md');
+    for (const file of ['README.md', ...docs]) {
+      for (const [, target] of readFileSync(join(pkg.installed, file), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (!/^[a-z]+:/.test(target as string)) linked.add(normalize(join(dirname(file), target as string)));
+      }
+    }
+    // --help names files by their path in the package; docs/commands.md holds every command's help (src/cli/help.test.ts).
+    const help = `${npx('--help').out}\n${readFileSync(join(pkg.installed, 'docs', 'commands.md'), 'utf8')}`;
+    for (const [path] of help.matchAll(/\b(?:docs|src|scenarios|conformance)\/[\w./-]*[a-z]\.(?:md|ts|png)\b/g)) linked.add(path);
+    expect(linked.size).toBeGreaterThan(15);
+    expect([...linked].filter((f) => !pkg.packed.includes(f) || !existsSync(join(pkg.installed, f)))).toEqual([]);
+  });
+
   it('installs from the tarball and builds no Go tool, only dist/: its sources transpiled, fresh, so no start needs tsx', async () => {
     const { install, installed } = pkg;
     expect(install.code, install.out).toBe(0);
+    // No warning the project cannot act on: dialtone pins light-my-request to a release on cookie 1 (cookie 2 wants Node 22).
+    expect(install.out).not.toMatch(/EBADENGINE/);
     expect(existsSync(join(installed, 'bin', 'dialtone.mjs'))).toBe(true);
     expect(existsSync(join(installed, '.tools'))).toBe(false);
     expect(install.out).not.toMatch(/building (actionlint|kubeconform)|go build/);
@@ -63,6 +81,7 @@ describe('dialtone installed as a package into a project of its own', () => {
     expect(readdirSync(join(pkg.project, 'dialtone', 'profiles')).length).toBeGreaterThan(0);
     const workflows = ['dialtone-gate.yml', 'dialtone-nightly.yml'].map((f) => readFileSync(join(pkg.project, '.github', 'workflows', f), 'utf8')).join('\n');
     expect(workflows).toMatch(/npm ci/);
+    expect(workflows).toMatch(/run: node_modules\/\.bin\/dialtone conformance/);
     expect(workflows).not.toMatch(/git clone|actions\/setup-go|go build/);
   });
 

@@ -34,6 +34,8 @@ export interface CommandSpec<F extends FlagSpecs = FlagSpecs> {
   readonly positionals?: string;
   /** What the command does, in a paragraph or two. */
   readonly description: string;
+  /** A command and what it printed, as lines kept as they are (help does not wrap them). */
+  readonly example?: string;
   readonly flags: F;
   /** Its exit codes besides usage (2) and internal (4), which every command gives; a code given here says more. */
   readonly exits: Readonly<Partial<Record<ExitCode, string>>>;

@@ -58,6 +58,7 @@ export function synopsis(spec: CommandSpec): string {
  */
 export function commandHelp(spec: CommandSpec): string {
   const out = [`usage: ${synopsis(spec)}`, '', wrap(spec.description, WIDTH, '')];
+  if (spec.example) out.push('', 'example:', ...spec.example.split('\n').map((l) => `  ${l}`));
   const flags = Object.entries(spec.flags);
   if (flags.length) {
     out.push('', 'flags:');
@@ -114,6 +115,7 @@ export function commandsMarkdown(specs: readonly CommandSpec[]): string {
   ];
   for (const spec of specs) {
     out.push('', `## ${spec.name}`, '', '```', synopsis(spec), '```', '', wrap(md(spec.description), WIDTH, ''));
+    if (spec.example) out.push('', '### Example', '', '```', spec.example, '```');
     const flags = Object.entries(spec.flags);
     if (flags.length) {
       out.push('', '### Flags', '');

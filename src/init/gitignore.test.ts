@@ -2,20 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { appendix, IGNORE_LINES, missingIgnoreLines } from './gitignore.js';
 
 describe('the .gitignore lines of dialtone init', () => {
-  it('are the reports and the local target folder', () => {
-    expect(IGNORE_LINES).toEqual(['reports/', '.dialtone/']);
+  it('are node_modules, the reports and the local target folder', () => {
+    expect(IGNORE_LINES).toEqual(['node_modules/', 'reports/', '.dialtone/']);
   });
 
   it('are all missing from no file or an empty one', () => {
-    expect(missingIgnoreLines(undefined)).toEqual(['reports/', '.dialtone/']);
-    expect(missingIgnoreLines('')).toEqual(['reports/', '.dialtone/']);
+    expect(missingIgnoreLines(undefined)).toEqual(['node_modules/', 'reports/', '.dialtone/']);
+    expect(missingIgnoreLines('')).toEqual(['node_modules/', 'reports/', '.dialtone/']);
   });
 
   it('count as present in any spelling that ignores the folder, on any line, CRLF included', () => {
     expect(missingIgnoreLines('node_modules/\n/reports\n')).toEqual(['.dialtone/']);
-    expect(missingIgnoreLines('reports\r\n.dialtone\r\n')).toEqual([]);
-    expect(missingIgnoreLines('  /.dialtone/  \nreports/')).toEqual([]);
-    expect(missingIgnoreLines('# reports/\n!reports/\nmy-reports/\n')).toEqual(['reports/', '.dialtone/']);
+    expect(missingIgnoreLines('node_modules\r\nreports\r\n.dialtone\r\n')).toEqual([]);
+    expect(missingIgnoreLines('  /.dialtone/  \nreports/\n/node_modules')).toEqual([]);
+    expect(missingIgnoreLines('node_modules/\n# reports/\n!reports/\nmy-reports/\n')).toEqual(['reports/', '.dialtone/']);
   });
 
   it('are appended on a line of their own, never glued to the last entry', () => {

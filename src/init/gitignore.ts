@@ -1,8 +1,9 @@
-// What dialtone writes that does not belong in the project's history: its reports, and what `dialtone target` writes
-// locally (.dialtone/: the reference target's profile and the .env file with its credentials).
+// What does not belong in the project's history: its reports, what `dialtone target` writes locally (.dialtone/: the
+// reference target's profile and the .env file with its credentials), and node_modules/, which npm ci makes again in CI
+// (an `npm init -y` project has no .gitignore, and a first commit would carry the whole tree).
 
 /** The lines `dialtone init` makes sure the project's .gitignore has. */
-export const IGNORE_LINES = ['reports/', '.dialtone/'] as const;
+export const IGNORE_LINES = ['node_modules/', 'reports/', '.dialtone/'] as const;
 
 /** `reports`, `/reports` and `reports/` all keep the project's reports folder out: compare entries without the slashes. */
 const bare = (line: string) => line.trim().replace(/^\//, '').replace(/\/$/, '');
@@ -12,7 +13,7 @@ const bare = (line: string) => line.trim().replace(/^\//, '').replace(/\/$/, '')
  *
  * @example
  * missingIgnoreLines('node_modules/\n/reports\n'); // ['.dialtone/']
- * missingIgnoreLines(undefined); // ['reports/', '.dialtone/']
+ * missingIgnoreLines(undefined); // ['node_modules/', 'reports/', '.dialtone/']
  */
 export function missingIgnoreLines(existing: string | undefined): string[] {
   const have = new Set((existing ?? '').split(/\r?\n/).map(bare));

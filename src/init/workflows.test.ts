@@ -55,8 +55,8 @@ describe('the workflows of dialtone init', () => {
     const gate = job(gateWorkflow(options('builtin')));
     expect(gate.env.PROFILE).toBe('dialtone/profiles/pre-release.json');
     expect(gate.environment).toBe('pre-release');
-    const run = gate.steps.find((s) => s.run?.startsWith('npx dialtone conformance'));
-    expect(run?.run).toBe('npx dialtone conformance --target "$PROFILE" --report-dir reports');
+    const run = gate.steps.find((s) => s.run?.startsWith('node_modules/.bin/dialtone conformance'));
+    expect(run?.run).toBe('node_modules/.bin/dialtone conformance --target "$PROFILE" --report-dir reports');
     // The same list the profile's credentials name, each from the secret store.
     expect(run?.env).toEqual(secretsOf(credentialVariables('pre-release')));
     const junit = gate.steps.find((s) => s.uses?.startsWith('mikepenz/'));
@@ -70,12 +70,13 @@ describe('the workflows of dialtone init', () => {
     expect(job(gateWorkflow(options('builtin', ['qa', 'prod']))).env.PROFILE).toBe('dialtone/profiles/qa.json');
   });
 
-  it('install dialtone as the package of the project: setup-node 26 (the active LTS) with the npm cache, npm ci, npx dialtone; no clone, no Go', () => {
+  it('install dialtone as the package of the project: setup-node 26 (the active LTS), npm ci, its bin (npx hides exit 105); no clone, no Go', () => {
     for (const text of [gateWorkflow(options('builtin')), nightlyWorkflow(options('builtin')), nightlyWorkflow(options('k6'))]) {
       const steps = job(text).steps;
       expect(steps.find((s) => s.uses === 'actions/setup-node@v4')?.with).toEqual({ 'node-version': 26, cache: 'npm' });
       expect(steps.filter((s) => s.run === 'npm ci')).toHaveLength(1);
-      expect(steps.filter((s) => s.run?.includes('dialtone ')).every((s) => s.run?.startsWith('npx dialtone '))).toBe(true);
+      expect(steps.filter((s) => s.run?.includes('dialtone ')).every((s) => s.run?.startsWith('node_modules/.bin/dialtone '))).toBe(true);
+      expect(text).not.toMatch(/run: npx/);
       expect(text).not.toMatch(/git clone|setup-go|go (build|install)|repository: .*dialtone/);
     }
     const install = job(gateWorkflow(options('builtin'))).steps.find((s) => s.run === 'npm ci');
@@ -86,7 +87,7 @@ describe('the workflows of dialtone init', () => {
     const nightly = job(nightlyWorkflow(options('builtin')));
     expect(nightly.strategy?.matrix.scenario).toEqual(scenarios);
     expect(nightly.env).toMatchObject({ PROFILE: 'dialtone/profiles/staging.json', HISTORY: `history/\${{ matrix.scenario }}.jsonl` });
-    const load = nightly.steps.find((s) => s.run?.startsWith('npx dialtone load'));
+    const load = nightly.steps.find((s) => s.run?.startsWith('node_modules/.bin/dialtone load'));
     expect(load?.run).toMatch(/--workload nightly/);
     expect(load?.run).toMatch(/--history "\$HISTORY" --fail-on-regression/);
     expect(load?.env).toEqual(secretsOf(credentialVariables('staging')));

@@ -1,5 +1,6 @@
 // The GitHub Actions workflows `dialtone init` writes into a platform team's project: the pre-release gate and the
-// nightly load. They install dialtone as the package the project depends on (`npm ci`, then `npx dialtone`), never a
+// nightly load. They install dialtone as the package the project depends on (`npm ci`, then `node_modules/.bin/dialtone`,
+// not npx: npm runs a bin through a shell that a stop signal ends with the signal, hiding dialtone's 105), never a
 // clone, and never fetch or build k6: on `--engine k6` Grafana's own setup-k6-action installs it. Built as objects
 // and printed with `yaml`, so quoting is always right; the comments are attached to the nodes they explain.
 import { Document, isMap, isSeq, Scalar, visit } from 'yaml';
@@ -58,6 +59,12 @@ function commentBlock(paragraphs: readonly string[], width = 116): string {
   }
   return lines.map((l) => ` ${l}`).join('\n');
 }
+
+/** dialtone as npm installed it: its own exit code reaches the step (through npx, a stop signal's 105 becomes 130). */
+export const BIN = 'node_modules/.bin/dialtone';
+const BIN_COMMENT =
+  "dialtone's bin, not npx: npx runs it through a shell that a stop signal (a cancelled job) ends with the signal, so the step would " +
+  "see 130 rather than dialtone's 105 for an interrupted run (docs/reports.md, exit codes).";
 
 const checkout: Step = { uses: 'actions/checkout@v4' };
 const setupNode: Step = { uses: 'actions/setup-node@v4', with: { 'node-version': 26, cache: 'npm' } };
@@ -142,7 +149,12 @@ export function gateWorkflow(o: WorkflowOptions): string {
             run: 'npm ci',
             env: { DIALTONE_SKIP_CHROMIUM: '1' },
           },
-          { name: 'Conformance (the gate)', run: 'npx dialtone conformance --target "$PROFILE" --report-dir reports', env: secretsEnv(env) },
+          {
+            comment: BIN_COMMENT,
+            name: 'Conformance (the gate)',
+            run: `${BIN} conformance --target "$PROFILE" --report-dir reports`,
+            env: secretsEnv(env),
+          },
           {
             name: 'Publish the JUnit',
             if: expr("!cancelled() && hashFiles('reports/conformance/junit.xml') != ''"),
@@ -234,8 +246,9 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
           },
           { name: 'Install (dialtone from package.json)', run: 'npm ci' },
           {
+            comment: BIN_COMMENT,
             name: 'Load run and regression verdict',
-            run: `npx dialtone load "${SCENARIO}" --target "$PROFILE" --workload nightly --report-dir reports --history "$HISTORY" --fail-on-regression`,
+            run: `${BIN} load "${SCENARIO}" --target "$PROFILE" --workload nightly --report-dir reports --history "$HISTORY" --fail-on-regression`,
             env: secretsEnv(env),
           },
           {

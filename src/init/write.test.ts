@@ -39,7 +39,7 @@ describe("the project's .gitignore", () => {
   it('is created with both lines when there is none', () => {
     const dir = project();
     expect(describeOutcome(ensureIgnored(dir))).toBe('wrote .gitignore');
-    expect(read(dir, '.gitignore')).toBe('reports/\n.dialtone/\n');
+    expect(read(dir, '.gitignore')).toBe('node_modules/\nreports/\n.dialtone/\n');
   });
 
   it('gets only the lines it lacks, after every byte it had, on a line of their own', () => {
@@ -54,9 +54,9 @@ describe("the project's .gitignore", () => {
 
   it('is skipped, untouched, when it has them all', () => {
     const dir = project();
-    writeFileSync(join(dir, '.gitignore'), '.dialtone\nreports/\n');
-    expect(describeOutcome(ensureIgnored(dir))).toBe('skipped .gitignore (has reports/ and .dialtone/)');
-    expect(read(dir, '.gitignore')).toBe('.dialtone\nreports/\n');
+    writeFileSync(join(dir, '.gitignore'), '.dialtone\nreports/\nnode_modules\n');
+    expect(describeOutcome(ensureIgnored(dir))).toBe('skipped .gitignore (has node_modules/, reports/ and .dialtone/)');
+    expect(read(dir, '.gitignore')).toBe('.dialtone\nreports/\nnode_modules\n');
   });
 });
 

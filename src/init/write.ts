@@ -118,7 +118,7 @@ export function ensureIgnored(dir: string): Outcome {
     return writeNew(dir, { path, text: appendix('', IGNORE_LINES) });
   }
   const missing = missingIgnoreLines(existing);
-  if (missing.length === 0) return { path, action: 'skipped', detail: `has ${IGNORE_LINES.join(' and ')}` };
+  if (missing.length === 0) return { path, action: 'skipped', detail: `has ${IGNORE_LINES.slice(0, -1).join(', ')} and ${IGNORE_LINES.at(-1)}` };
   try {
     appendFileSync(join(dir, path), appendix(existing, missing));
   } catch (e) {

@@ -58,6 +58,13 @@ describe('judgeDelivery', () => {
     expect(d.delivered_rate).toBe(100);
   });
 
+  it('gives an interrupted run the rate over the time that ran, not over the length it planned', () => {
+    // 60 s planned at 5/s, stopped after 10 s with 50 iterations: 5/s over the 10 s (k6's rate), never 50 / 60.
+    const planned = generator({ asked: { rate: 5, kind: 'constant', seconds: 60, maxVUs: 30 } });
+    expect(judgeDelivery(summary(50, 0, 3), planned, undefined, true).delivered_rate).toBe(5);
+    expect(judgeDelivery(summary(50, 0, 3), planned).delivered_rate).toBeCloseTo(50 / 60);
+  });
+
   it('tolerates one dropped iteration in a thousand, and no more', () => {
     expect(judgeDelivery(summary(1999, 2, 12), generator()).short_by).toEqual([]);
     expect(judgeDelivery(summary(1997, 3, 12), generator()).short_by).toEqual(['dropped_iterations']);

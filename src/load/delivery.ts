@@ -61,7 +61,7 @@ const avg = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0
  * const d = judgeDelivery(summary, watch.stop());
  * if (!d.delivered) console.log(deliveryHeadline(d)[0]);
  */
-export function judgeDelivery(s: K6Summary, g: GeneratorReport, maxStartLagMs?: number): Delivery {
+export function judgeDelivery(s: K6Summary, g: GeneratorReport, maxStartLagMs?: number, interrupted = false): Delivery {
   const iterations = stat(s, 'iterations', 'count') ?? 0;
   const dropped = stat(s, 'dropped_iterations', 'count') ?? 0;
   const scheduled = iterations + dropped;
@@ -71,7 +71,8 @@ export function judgeDelivery(s: K6Summary, g: GeneratorReport, maxStartLagMs?: 
   // Arrival-rate executors only: a looping-VU scenario always runs all its VUs.
   const exhausted = arrival && (g.insufficientVUs !== undefined || (maxVUs !== null && peakVUs >= maxVUs));
   const saturated = g.cpuCores.filter((c) => c >= CPU_SATURATED * g.cores).length;
-  const seconds = g.asked?.kind === 'constant' ? g.asked.seconds : undefined;
+  // A run cut short ran for less than its planned length: its rate is the engine's, over the time that ran.
+  const seconds = g.asked?.kind === 'constant' && !interrupted ? g.asked.seconds : undefined;
   const shortBy: ShortBy[] = [];
   if (iterations === 0) shortBy.push('nothing_completed');
   if (dropped > scheduled * DROPPED_TOLERANCE) shortBy.push('dropped_iterations');
@@ -84,7 +85,7 @@ export function judgeDelivery(s: K6Summary, g: GeneratorReport, maxStartLagMs?: 
     short_by: shortBy,
     asked_rate: g.asked?.rate ?? null,
     executor: g.asked ? EXECUTOR[g.asked.kind] : 'unknown',
-    // A constant rate's iterations over its own length; otherwise k6's rate over the whole run.
+    // A constant rate's iterations over its own length; otherwise (an interrupted run too) k6's rate over the time that ran.
     delivered_rate: seconds ? iterations / seconds : (stat(s, 'iterations', 'rate') ?? 0),
     iterations,
     dropped,

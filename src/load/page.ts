@@ -2,7 +2,7 @@ import { type EngineId, engineName } from '../core/engine-version.js';
 import type { K6Summary } from '../core/summary.js';
 import type { ControlReading } from '../nightly/control.js';
 import type { NightMetric } from '../nightly/metrics.js';
-import { badge, esc, page } from '../report/html.js';
+import { badge, esc, page, runBadge } from '../report/html.js';
 import type { LoadConfig, SloEntry, ValueSource } from './config.js';
 import type { Delivery } from './delivery.js';
 import type { Interruption } from './interrupt.js';
@@ -122,18 +122,18 @@ export function loadPage(
     .reverse()
     .map(
       (h) =>
-        `<tr><td class="muted">${esc(h.started_at)}</td><td>${esc(h.profile)}</td><td>${esc(engineOf(h))}</td><td>${badge(h.passed ? 'pass' : 'fail')}</td>${keys.map((k) => `<td>${fmt(h.figures[k])}</td>`).join('')}</tr>`,
+        `<tr><td class="muted">${esc(h.started_at)}</td><td>${esc(h.profile)}</td><td>${esc(engineOf(h))}</td><td>${runBadge(h)}</td>${keys.map((k) => `<td>${fmt(h.figures[k])}</td>`).join('')}</tr>`,
     )
     .join('');
   const body = `<nav><a href="../../index.html">← all reports</a><a href="result.json">result.json</a><a href="summary.json">summary.json</a>${hasDashboard ? '<a href="dashboard.html">k6 dashboard (time series)</a>' : ''}<a href="engine.log">engine.log</a><a href="junit.xml">junit.xml</a>${capacity ? `<a href="${esc(capacity.href)}">latest capacity report (${esc(capacity.text)})</a>` : ''}</nav>
-<h1>Load: ${esc(r.scenario)} ${badge(r.passed ? 'pass' : 'fail')}</h1>
+<h1>Load: ${esc(r.scenario)} ${runBadge(r)}</h1>
 <p class="muted">${esc(r.started_at)} · profile ${esc(r.profile)} · target ${esc(r.target)} · ${(r.duration_ms / 1000).toFixed(1)} s · engine ${esc(engineOf(r))} · exit ${r.k6_exit_code}</p>
 ${verdictBlock(r)}
 ${r.tls_insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}
 <p>${restOfHeadline(r).map(esc).join('<br>')}</p>
 ${nightly}
 ${timeline}
-<h2>Thresholds (SLOs)</h2>${expectationsLine(r.expectations)}<table><tr><th>Metric</th><th>Threshold</th><th>Source</th><th>Value</th><th>Result</th></tr>${thresholds}</table>
+<h2>Thresholds (SLOs)${r.interrupted ? ', as they stood when the run was interrupted' : ''}</h2>${expectationsLine(r.expectations)}<table><tr><th>Metric</th><th>Threshold</th><th>Source</th><th>Value</th><th>Result</th></tr>${thresholds}</table>
 ${metricTables(summary)}
 <h2>Trend (latest first)</h2><table><tr><th>Run</th><th>Profile</th><th>Engine</th><th>SLOs</th>${keys.map((k) => `<th>${esc(k)}</th>`).join('')}</tr>${trend}</table>`;
   return page(`dialtone load: ${r.scenario}`, body);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Delivery } from './delivery.js';
+import type { LoadResult } from './page.js';
 import { type RunOutcome, restOfHeadline, sourceText, valueText, verdictBlock } from './run-verdict.js';
 
 const delivery = {
@@ -71,6 +72,27 @@ describe('the verdict at the top of a load page', () => {
     expect(html).toContain('INTERRUPTED');
     expect(html).toContain('interrupted by SIGINT at 2026-11-27T16:00:00.000Z');
     expect(html).toContain('neither passed nor failed; 2 of 3 SLOs failed on it');
+  });
+
+  it('gives an interrupted run the interrupted badge on its page, its thresholds as they stood, and earlier runs their own', async () => {
+    const { loadPage } = await import('./page.js');
+    const cut = { ...failing, interrupted: { signal: 'SIGINT' as const, at: '2026-11-27T16:00:00.000Z' } };
+    const r: LoadResult = {
+      ...cut,
+      headline: [...cut.headline],
+      thresholds: [...cut.thresholds],
+      expectations: undefined,
+      profile: 'smoke',
+      target: 'reference',
+      started_at: cut.interrupted.at,
+      duration_ms: 10_000,
+      figures: {},
+    };
+    const { interrupted: _, ...earlier } = r;
+    const html = loadPage(r, { metrics: {} }, [r, earlier], false);
+    expect(html).toContain('<h1>Load: chat-turns <span class="badge interrupted">interrupted</span></h1>');
+    expect(html).toContain('<h2>Thresholds (SLOs), as they stood when the run was interrupted</h2>');
+    expect(html.match(/<td><span class="badge (\w+)">/g)?.filter((b) => !b.includes('pass') && !b.includes('fail'))).toHaveLength(1);
   });
 
   it('names a merged run’s SLO source as not recorded, and a count as a count', () => {

@@ -1,6 +1,5 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Scenario } from 'k6/options';
 import { durationSeconds } from '../core/duration.js';
 import type { K6Summary } from '../core/summary.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -25,6 +24,7 @@ import { startEngine } from './spawn-engine.js';
 import { thresholdsOf } from './summary.js';
 import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
 import { timelineOfHistogramFiles } from './timeline-series.js';
+import { shapeDuration } from './workload.js';
 
 export interface LoadRun {
   readonly root: string;
@@ -77,13 +77,6 @@ async function keepHistograms(dir: string, summary: K6Summary, raw: string | und
   } catch {
     rmSync(file, { force: true });
   }
-}
-
-/** How long an executor runs: its duration, or its stages' together (a learned day is 24 of them). */
-function shapeDuration(scenario: Scenario): string | undefined {
-  const shape = scenario as { duration?: string; stages?: readonly { duration: string }[] };
-  if (shape.duration !== undefined || !shape.stages) return shape.duration;
-  return `${shape.stages.reduce((s, st) => s + (durationSeconds(st.duration) ?? 0), 0)}s`;
 }
 
 /**
@@ -150,7 +143,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const summaryPath = join(dir, 'summary.json');
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   // Load that was not delivered fails the gate too (exit 5), and the headline says so first.
-  const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs);
+  const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs, interrupted !== undefined);
   // An interrupted run is reported for what ran, never as a pass or a plain failure.
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
   // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).

@@ -104,6 +104,18 @@ function peakRate(shape: Scenario & { rate?: number; stages?: { target: number }
   return perUnit / unit;
 }
 
+/**
+ * How long an executor runs: its duration, or its stages' together (a learned day is 24 of them).
+ *
+ * @example
+ * shapeDuration({ executor: 'ramping-arrival-rate', stages: [{ duration: '1m', target: 5 }, { duration: '30s', target: 0 }] }); // '90s'
+ */
+export function shapeDuration(scenario: Scenario): string | undefined {
+  const shape = scenario as { duration?: string; stages?: readonly { duration: string }[] };
+  if (shape.duration !== undefined || !shape.stages) return shape.duration;
+  return `${shape.stages.reduce((s, st) => s + (durationSeconds(st.duration) ?? 0), 0)}s`;
+}
+
 type ArrivalShape = Scenario & { rate?: number; duration?: string; preAllocatedVUs?: number; maxVUs?: number; vus?: number; stages?: { target: number }[] };
 
 /**

@@ -60,9 +60,13 @@ function proofSection(p: ProofSummary): string {
     .join('')}${row('all', p.rules)}</table>`;
 }
 
+const OUTCOMES = ['pass', 'fail', 'skip', 'observed', 'uncovered'] as const;
+
 export function conformancePage(r: Results): string {
   const t = r.totals;
-  const totals = (['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<span>${badge(k)} ${t[k]}</span>`).join('');
+  // An interrupted gate also counts the rules no case of which finished: never among the skipped or the covered.
+  const kinds = [...OUTCOMES, ...(r.interrupted ? (['not_run'] as const) : [])];
+  const totals = kinds.map((k) => `<span>${badge(k)} ${t[k] ?? 0}</span>`).join('');
   const allExact = r.selftest?.defects.every((d) => d.exact) ?? true;
   const selftest = r.selftest
     ? `<h2>Defect self-test: mutation score ${(r.selftest.mutation_score * 100).toFixed(0)}% (${r.selftest.caught}/${r.selftest.total})</h2>
@@ -75,7 +79,7 @@ export function conformancePage(r: Results): string {
     : '';
   const surfaces = [...new Set(r.rules.map((x) => x.surface))];
   const proofOf = new Map((r.proof?.rules ?? []).map((p) => [p.rule, p]));
-  const outcomes = ['pass', 'fail', 'skip', 'observed', 'uncovered'] as const;
+  const outcomes = kinds;
   const bySurface = surfaces
     .map((sf) => {
       const rules = r.rules.filter((x) => x.surface === sf);
@@ -98,12 +102,12 @@ export function conformancePage(r: Results): string {
   const failures = r.cases.filter((c) => c.outcome === 'fail');
   const errors = r.errors.length ? `<h2>Suite errors</h2>${r.errors.map((e) => `<pre>${esc(e)}</pre>`).join('')}` : '';
   const body = `<nav><a href="../index.html">← all reports</a><a href="results.json">results.json</a><a href="junit.xml">junit.xml</a></nav>
-<h1>Conformance: ${esc(r.target.name)} ${badge(r.gate)}</h1>
+<h1>Conformance: ${esc(r.target.name)} ${r.interrupted ? badge('interrupted') : badge(r.gate)}</h1>
 <p class="muted">${esc(r.started_at)} · ${(r.duration_ms / 1000).toFixed(1)} s · ${esc(r.target.kind)} target, ${esc(r.target.environment)}${r.filter ? ` · only <code>${esc(r.filter)}</code>` : ''}</p>
 ${r.target.tls?.insecure ? '<p><strong>TLS certificate verification was off for this run (the profile says <code>tls.insecure</code>).</strong></p>' : ''}
 ${r.interrupted ? `<p><strong>Interrupted by ${esc(r.interrupted.signal)} at ${esc(r.interrupted.at)}: the cases below finished; ${r.interrupted.rules_not_run.length} rules got no finished case, so the gate fails.</strong></p>` : ''}
 <p class="totals">${totals}</p>
-<p class="filter">Show: ${(['pass', 'fail', 'skip', 'observed', 'uncovered'] as const).map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
+<p class="filter">Show: ${kinds.map((k) => `<label><input type="checkbox" value="${k}" checked> ${k}</label>`).join('')}</p>
 <h2>Rules by surface</h2>${surfaceTable}
 ${errors}${selftest}${r.proof ? proofSection(r.proof) : ''}
 ${failures.length ? `<h2>Failures (${failures.length})</h2>${failures.map(caseBlock).join('')}` : ''}

@@ -17,7 +17,7 @@ code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
 pre{background:var(--mute);padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;color:#fff;font-size:12px;font-weight:600}
 .pass{background:var(--pass)}.fail{background:var(--fail)}.skip{background:var(--skip)}.observed{background:var(--observed)}
-.uncovered{background:var(--uncovered)}
+.uncovered{background:var(--uncovered)}.interrupted{background:var(--skip)}.not_run{background:var(--uncovered)}
 .totals span{margin-right:12px}.muted{color:#57606a}details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px}
 summary{cursor:pointer}details[open]>summary{margin-bottom:6px}.kv{display:grid;grid-template-columns:110px 1fr;gap:2px 10px}
 nav a{margin-right:14px}.filter label{margin-right:12px}
@@ -29,4 +29,12 @@ export function page(title: string, body: string, script = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${body}${footer}${script ? `<script>${script}</script>` : ''}</body></html>\n`;
 }
 
-export const badge = (outcome: string) => `<span class="badge ${esc(outcome)}">${esc(outcome)}</span>`;
+export const badge = (outcome: string) => `<span class="badge ${esc(outcome)}">${esc(outcome.replaceAll('_', ' '))}</span>`;
+
+/**
+ * A run's badge: interrupted when a stop signal cut it short (neither passed nor failed), else pass or fail.
+ *
+ * @example
+ * runBadge({ passed: false, interrupted: { signal: 'SIGINT', at } }); // '<span class="badge interrupted">interrupted</span>'
+ */
+export const runBadge = (r: { readonly passed: boolean; readonly interrupted?: unknown }) => badge(r.interrupted ? 'interrupted' : r.passed ? 'pass' : 'fail');

@@ -1,12 +1,14 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { capacitySection } from './capacity-index.js';
-import { badge, esc, page } from './html.js';
+import { badge, esc, page, runBadge } from './html.js';
 
 interface LoadIndexEntry {
   scenario: string;
   started_at: string;
   passed: boolean;
+  /** A stop signal cut the run short: neither passed nor failed. */
+  interrupted?: unknown;
   profile: string;
   headline: string[];
 }
@@ -27,13 +29,14 @@ export function writeIndexPage(dir: string): string {
     target: { name: string };
     started_at: string;
     totals: Record<string, number>;
+    interrupted?: unknown;
     selftest?: { mutation_score: number; caught: number; total: number };
   }>(join(dir, 'conformance', 'results.json'));
   parts.push('<h2>Conformance</h2>');
   if (conf) {
     const t = conf.totals;
     parts.push(
-      `<p>${badge(conf.gate)} <a href="conformance/index.html">${esc(conf.target.name)}</a> <span class="muted">${esc(conf.started_at)}</span></p><p class="totals">${Object.entries(
+      `<p>${conf.interrupted ? badge('interrupted') : badge(conf.gate)} <a href="conformance/index.html">${esc(conf.target.name)}</a> <span class="muted">${esc(conf.started_at)}</span></p><p class="totals">${Object.entries(
         t,
       )
         .map(([k, v]) => `<span>${badge(k)} ${v}</span>`)
@@ -50,11 +53,11 @@ export function writeIndexPage(dir: string): string {
     .filter((e): e is LoadIndexEntry => e !== undefined)
     .map(
       (e) =>
-        `<tr><td><a href="load/${esc(e.scenario)}/index.html">${esc(e.scenario)}</a></td><td>${badge(e.passed ? 'pass' : 'fail')}</td><td>${esc(e.profile)}</td><td>${e.headline.map(esc).join('<br>')}</td><td class="muted">${esc(e.started_at)}</td></tr>`,
+        `<tr><td><a href="load/${esc(e.scenario)}/index.html">${esc(e.scenario)}</a></td><td>${runBadge(e)}</td><td>${esc(e.profile)}</td><td>${e.headline.map(esc).join('<br>')}</td><td class="muted">${esc(e.started_at)}</td></tr>`,
     );
   parts.push(
     rows.length
-      ? `<table><tr><th>Scenario</th><th>Thresholds</th><th>Profile</th><th>Headline</th><th>Run</th></tr>${rows.join('')}</table>`
+      ? `<table><tr><th>Scenario</th><th>Outcome</th><th>Profile</th><th>Headline</th><th>Run</th></tr>${rows.join('')}</table>`
       : '<p class="muted">No load run yet.</p>',
   );
   parts.push(capacitySection(dir));

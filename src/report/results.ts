@@ -40,7 +40,8 @@ export const RuleResult = z.object({
   statement: z.string(),
   kind: RuleKind,
   surface: Surface,
-  outcome: RuleOutcome,
+  /** `not_run`: a stop signal ended the gate before any case of the rule finished (never skipped, never covered). */
+  outcome: z.union([RuleOutcome, z.literal('not_run')]),
   cases: z.number(),
   chosen: z.string().optional(),
 });
@@ -52,6 +53,8 @@ export const Totals = z.object({
   skip: z.number(),
   observed: z.number(),
   uncovered: z.number(),
+  /** An interrupted gate: the rules no case of which finished. */
+  not_run: z.number().optional(),
 });
 export type Totals = z.infer<typeof Totals>;
 

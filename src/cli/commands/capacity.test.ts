@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../capacity/step.js';
+import { UsageError } from '../../errors.js';
 import { commandHelp } from '../help.js';
-import { spec as capacitySpec, offeredLine } from './capacity.js';
+import { spec as capacitySpec, confirmLargeRate, LARGE_MAX_RATE, offeredLine } from './capacity.js';
 import { spec as loadSpec } from './load.js';
 
 const step = (o: Partial<StepResult>): StepResult => ({ offered_rate: 20, throughput: 19.5, ...o }) as StepResult;
@@ -22,6 +23,30 @@ describe("a capacity step's line", () => {
   it("gives an arrival rate in the scenario's own unit", () => {
     expect(offeredLine('voice-browser', false)(step({ offered_rate: 0.04, throughput: 0.04 }))).toBe('offered 0.04 browsers/s: throughput 0.04/s');
     expect(offeredLine('chat-turns', false)(step({}))).toBe('offered 20.00 conversations/s: throughput 19.50/s');
+  });
+});
+
+describe('capacity --help for a platform engineer planning from it', () => {
+  it("shows an example command with what it printed, each scenario's unit, and the caution for a shared environment", () => {
+    const help = commandHelp(capacitySpec);
+    expect(help).toMatch(/\nexample:\n {2}\$ npx dialtone capacity chat-turns .*\n {2}step 0 \(coarse\) offered 1\.00 conversations\/s/);
+    expect(help).toContain('Sustains 2.50 conversations/s with every SLO');
+    expect(help).toMatch(/chat-turns conversations\/s, messaging-sockets sessions\/s, outbound-polling calls\/s/);
+    expect(help).toMatch(/Against a shared environment \(staging\)/);
+    expect(help).not.toMatch(/src\/capacity\/units\.ts/);
+  });
+});
+
+describe('a large --max-rate against a target that is not the reference target', () => {
+  it("needs --yes off a terminal, saying the most it may offer in the scenario's words; a small one or --yes goes on", async () => {
+    const refused = confirmLargeRate('chat-turns', 1000, 'staging', false, false);
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow(
+      "capacity: the search may offer up to 1000 conversations/s (about 7,000 requests/s) to 'staging', which is not the reference target: " +
+        `pass --yes to go on, or a --max-rate of ${LARGE_MAX_RATE} or less`,
+    );
+    await expect(confirmLargeRate('chat-turns', 1000, 'staging', true, false)).resolves.toBeUndefined();
+    await expect(confirmLargeRate('chat-turns', LARGE_MAX_RATE, 'staging', false, false)).resolves.toBeUndefined();
   });
 });
 

@@ -23,6 +23,28 @@ import { ROOT } from '../root.js';
 import { catchInterruptsDrawing } from '../stop-signals.js';
 import { DEFAULT_TRAFFIC_FILE, LEARNED, learnedOf } from './learned.js';
 
+/** Above this many of the scenario's units a second, a search against a target that is not the reference target asks first. */
+export const LARGE_MAX_RATE = 50;
+
+/** Each scenario's unit as the rate of a search counts it: `chat-turns conversations/s, …`. */
+const unitsSentence = (): string =>
+  Object.entries(SCENARIO_UNITS)
+    .map(([name, u]) => `${name} ${u.unit}/s`)
+    .join(', ');
+
+/** A search against the reference target at a known capacity (chat=16 requests/s: about 2.3 conversations/s), as it printed. */
+const CAPACITY_EXAMPLE = `$ npx dialtone capacity chat-turns --capacity chat=16 --start-rate 1 --precision 0.25 --step 6s --warmup 2s
+step 0 (coarse) offered 1.00 conversations/s: throughput 1.00/s: SLOs held, dropped 0, VUs 1, engine CPU 0.21 cores
+step 1 (coarse) offered 2.00 conversations/s: throughput 2.00/s: SLOs held, dropped 0, VUs 2, engine CPU 0.16 cores
+step 2 (coarse) offered 4.00 conversations/s: throughput 1.25/s: SLOs broke, dropped 0, VUs 17, engine CPU 0.13 cores
+step 3 (refine) offered 3.00 conversations/s: throughput 1.50/s: SLOs broke, dropped 0, VUs 9, engine CPU 0.16 cores
+step 4 (refine) offered 2.50 conversations/s: throughput 1.75/s: SLOs held, dropped 0, VUs 6, engine CPU 0.13 cores
+capacity chat-turns on dialtone built-in engine v0.1.0 against reference: Sustains 2.50 conversations/s with every SLO
+  held; at 3.00/s the target broke http_req_duration{op:chat.respond} p(95)<500 (605.82); … The boundary lies between
+  2.50 and 3.00 conversations/s (9.1 % either side of 2.75; one step each, the search's bracket).
+capacity verdict: no baseline yet: 2.50 conversations/s is the first search of this scenario, target and engine kind
+report: reports/capacity/chat-turns/index.html`;
+
 /** A duration default as help writes it: whole minutes in minutes, else seconds. */
 const inSeconds = (s: number): string => (s >= 60 && s % 60 === 0 ? `${s / 60}m` : `${s}s`);
 
@@ -65,12 +87,16 @@ export const spec = defineCommand({
   name: 'capacity',
   summary: 'finds the highest arrival rate at which every SLO of a scenario holds, and who limited it',
   positionals: 'SCENARIO',
-  description: `Finds the highest arrival rate (iterations per second) at which every SLO of the scenario holds: steps at a
-  constant rate, multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step
-  long, its first --warmup is discarded, and the engine gives running iterations --graceful-stop to finish. Each flag's
-  default is the generic one, then each scenario's own where its iterations need another (src/capacity/units.ts); a
-  closed-model search (--model closed) and a learned one (--workload learned) have defaults of their own. Writes
-  DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}.`,
+  description: `Finds the highest arrival rate at which every SLO of the scenario holds: steps at a constant rate,
+  multiplied by --factor until one breaks, then bisected to --precision. Each step runs --step long, its first --warmup
+  is discarded, and the engine gives running iterations --graceful-stop to finish. The rate is in the scenario's own
+  unit, one iteration each: ${unitsSentence()}. Each flag's default is the generic one, then each scenario's own where
+  its iterations need another; a closed-model search (--model closed) and a learned one (--workload learned) have
+  defaults of their own. Against a shared environment (staging), every step is real load on everything that shares it:
+  set --max-rate to what it may take; above ${LARGE_MAX_RATE} a second against a target that is not the reference
+  target, the search asks first (--yes confirms). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv};
+  docs/capacity.md says how to read them and plan from them.`,
+  example: CAPACITY_EXAMPLE,
   flags: {
     target: TARGET_FLAG,
     engine: ENGINE_FLAG,
@@ -83,7 +109,16 @@ export const spec = defineCommand({
       help: '(only without --target) starts the reference target with that surface at a known capacity.',
     },
     'start-rate': { type: 'string', value: 'N', kind: 'positive-number', help: 'the first rate offered.', defaultText: searchDefault('startRate') },
-    'max-rate': { type: 'string', value: 'N', kind: 'positive-number', help: 'never offers more than this.', defaultText: searchDefault('maxRate') },
+    'max-rate': {
+      type: 'string',
+      value: 'N',
+      kind: 'positive-number',
+      help:
+        "never offers more than this, in the scenario's units a second. Against a shared environment set it to what the environment may take: " +
+        `above ${LARGE_MAX_RATE}, a search against a target that is not the reference target asks for confirmation (--yes gives it).`,
+      defaultText: searchDefault('maxRate'),
+    },
+    yes: { type: 'boolean', help: `confirms a --max-rate above ${LARGE_MAX_RATE} against a target that is not the reference target, without asking.` },
     factor: { type: 'string', value: 'N', kind: 'number', above: 1, help: 'coarse steps multiply the rate by this.', defaultText: searchDefault('factor') },
     precision: {
       type: 'string',
@@ -247,6 +282,27 @@ export function offeredLine(scenario: string, closed: boolean): (s: StepResult) 
         : `offered ${s.offered_rate.toFixed(2)} ${unit}/s: throughput ${s.throughput.toFixed(2)}/s`;
 }
 
+/**
+ * The confirmation a large --max-rate needs against a real environment, often a shared one: --yes, or a "y" typed at
+ * the prompt on a terminal; without a terminal (CI) a one-line usage error says to pass --yes or lower --max-rate.
+ *
+ * @example
+ * await confirmLargeRate('chat-turns', 1000, 'staging', false); // throws UsageError off a terminal
+ */
+export async function confirmLargeRate(scenario: string, maxRate: number, target: string, yes: boolean, tty = process.stdin.isTTY === true): Promise<void> {
+  if (yes || maxRate <= LARGE_MAX_RATE) return;
+  const { unit, requestsPerIteration } = unitOf(scenario);
+  const requests = requestsPerIteration ? ` (about ${Math.round(maxRate * requestsPerIteration).toLocaleString('en-US')} requests/s)` : '';
+  const what = `capacity: the search may offer up to ${maxRate} ${unit}/s${requests} to '${target}', which is not the reference target`;
+  if (!tty) throw new UsageError(`${what}: pass --yes to go on, or a --max-rate of ${LARGE_MAX_RATE} or less`);
+  const { createInterface } = await import('node:readline/promises');
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const answer = await prompt.question(`${what}; everything sharing it feels the load. Go on? [y/N] `);
+  prompt.close();
+  if (!/^y(es)?$/i.test(answer.trim()))
+    throw new UsageError('capacity: not confirmed; nothing was sent (--yes confirms, a lower --max-rate needs no confirmation)');
+}
+
 /** Runs the capacity search for one scenario and prints one line per step and the verdict. */
 export async function capacity(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(spec, argv);
@@ -268,6 +324,7 @@ export async function capacity(argv: string[]): Promise<number> {
     checkExpectations(profile, values.target);
     if (profile.environment === 'live' && !values['allow-live'])
       throw new UsageError(`refusing a capacity search against the live environment of '${values.target}'; pass --allow-live to do it on purpose`);
+    if (profile.kind !== 'reference') await confirmLargeRate(scenario, search.maxRate, profile.name, values.yes ?? false);
   }
   const [{ parseCapacity }, { SURFACES }] = await Promise.all([import('../../reference-target/capacity.js'), import('../../reference-target/surfaces.js')]);
   const known = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));

@@ -239,7 +239,8 @@ export async function runConformance(o: {
   const dir = writeGateReport(reportDir, results, session.loaded);
   const t = results.totals;
   console.log(
-    `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered (${(results.duration_ms / 1000).toFixed(1)} s)`,
+    `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered` +
+      `${t.not_run === undefined ? '' : `, ${t.not_run} rules not run (interrupted)`} (${(results.duration_ms / 1000).toFixed(1)} s)`,
   );
   const wait = results.target.agent_reply_wait;
   if (wait?.source === 'profile') console.log(`  agent reply wait: ${wait.ms} ms (the profile's waits.agent_reply_ms)`);

@@ -3,6 +3,7 @@ import { relative, resolve } from 'node:path';
 import { unitOf } from '../../capacity/units.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
+import { checkDashboardOfRun } from '../../load/dashboard.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
@@ -58,11 +59,11 @@ export const spec = defineCommand({
       type: 'string',
       value: 'MS',
       kind: 'positive-number',
-      help: `marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run).`,
+      help: `marks the generator behind schedule (exit ${EXIT_LOAD_NOT_DELIVERED}) when arrival-rate iterations started more than MS milliseconds late at p99 (the built-in engine's iteration_start_lag; the headline reports it on every such run). Refused on k6, which reports no start lag.`,
     },
     dashboard: {
       type: 'boolean',
-      help: "exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it.",
+      help: "exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it, so there the built-in engine (which writes no dashboard) refuses it.",
     },
     ...LOAD_EXTRA_FLAGS,
     control: {
@@ -189,8 +190,8 @@ export async function runLoadCommand(
   checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
   const reportDir = usableReportDir(o.reportDir);
   // Refuse live, and SLOs or workloads k6 would not take, before touching the network: config decisions.
-  if (o.target) {
-    const loaded = loadProfile(o.target);
+  const loaded = o.target ? loadProfile(o.target) : undefined;
+  if (o.target && loaded) {
     const { profile } = loaded;
     checkExpectations(profile, o.target);
     profileDialogues(loaded);
@@ -199,6 +200,9 @@ export async function runLoadCommand(
   }
   // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
+  checkDashboardOfRun({ ...o, profile: o.profile }, loaded?.profile ?? {}, engine.kind);
+  if (engine.kind === 'k6' && o.maxStartLagMs !== undefined)
+    throw new UsageError("load: --max-start-lag judges the built-in engine's iteration_start_lag, which k6 does not report: use --engine builtin");
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
@@ -235,7 +239,8 @@ export async function runLoadCommand(
     console.log(`load ${o.scenario} (${o.profile}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     if (result.expectations) console.log(`  SLOs: ${result.expectations.slo_set}`);
-    for (const line of failLines(result.thresholds)) console.log(`  ${line}`);
+    // An interrupted run is neither passed nor failed: its thresholds are said as they stood when it stopped.
+    for (const line of failLines(result.thresholds)) console.log(`  ${result.interrupted ? line.replace(/^FAIL /, 'failing when interrupted: ') : line}`);
     if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);
     if (result.control) for (const line of controlLines(result.control)) console.log(line);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
