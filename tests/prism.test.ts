@@ -282,7 +282,7 @@ const INVALID_ON_PURPOSE: Record<string, readonly Kind[]> = {
   'chat.errors.body-and-status': ['body'], // respond without conversation_id, for the error body
   'messaging.flow.http-error-body': ['auth'], // access-token without X-Token, for the error body
   'messaging.access-token.missing-headers': ['auth'], // without X-Token or X-Host
-  'messaging.access-token.content-type-required': ['content-type'], // derived: Content-Type left out, then text/plain
+  'messaging.access-token.content-type-required': ['content-type', 'body'], // derived: Content-Type left out, then text/plain (a body Prism cannot read)
   'messaging.session.content-type-required': ['content-type'], // derived: the same on a session request
   'messaging.session.platform-unknown': ['body'], // a platform outside the enum
   'messaging.session.missing-access-token': ['auth'], // no Authorization header
@@ -366,6 +366,7 @@ const CHANGED_BY_THE_PROXY: Record<string, string> = {
   'concurrency.slice-by.language-501': 'Prism answers an upstream 501 with a mock of its own ("Remocking the call")',
   'concurrency.slice-by.phone-number-501': 'the same: an upstream 501 is mocked',
   'concurrency.errors.error-message-body': 'the same: its 501 is mocked',
+  'concurrency.response.fields': 'the derived shape check judges the 200 Prism mocks in place of an upstream 501 (slice_by language or phone_number)',
   'external-events.payload.opaque': 'Prism forwards a JSON body parsed and serialized again, not the bytes as sent',
   ...Object.fromEntries(
     [
