@@ -283,7 +283,6 @@ const INVALID_ON_PURPOSE: Record<string, readonly Kind[]> = {
   'messaging.flow.http-error-body': ['auth'], // access-token without X-Token, for the error body
   'messaging.access-token.missing-headers': ['auth'], // without X-Token or X-Host
   'messaging.access-token.content-type-required': ['content-type', 'body'], // derived: Content-Type left out, then text/plain (a body Prism cannot read)
-  'messaging.session.content-type-required': ['content-type'], // derived: the same on a session request
   'messaging.session.platform-unknown': ['body'], // a platform outside the enum
   'messaging.session.missing-access-token': ['auth'], // no Authorization header
   'messaging.session.missing-auth-headers': ['auth'], // Authorization not in Bearer form
