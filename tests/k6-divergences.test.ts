@@ -3,7 +3,7 @@
 // judged by what k6 documents, or where the docs are silent, by what k6 does. Each test quotes the sentence it follows.
 // Nothing here judges time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,10 +24,16 @@ interface Run {
 const GUARD_MS = 60_000;
 
 /** Runs one corpus script against a target of its own, with k6's summary export read back. */
-async function corpus(script: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv, signalOn?: string): Promise<Run> {
+async function corpus(
+  script: string,
+  more: readonly string[] | ((t: CorpusTarget, dir: string) => readonly string[]) = [],
+  env?: NodeJS.ProcessEnv,
+  signalOn?: string,
+): Promise<Run> {
   const target = await startTarget();
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-divergence-'));
   const summaryPath = join(dir, 'summary.json');
+  const extra = typeof more === 'function' ? more(target, dir) : more;
   const args = ['--no-color', '--quiet', '--summary-export', summaryPath, '-e', `BASE_URL=${target.url}`, ...extra, join(CORPUS, script)];
   const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: GUARD_MS, ...(env ? { env } : {}), ...(signalOn ? { signalOn } : {}) });
   await target.close();
@@ -151,5 +157,39 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
       expect(r.metrics.checks, said(r)).toMatchObject({ passes: 1, fails: 0 });
       expect(r.target.hits).toEqual([]);
     }
+  });
+
+  // options.hosts (/using-k6/k6-options/reference/#hosts): "An object with overrides to DNS resolution"; "*.k6.io would
+  // apply the override for all subdomains of k6.io". The names resolve nowhere (.invalid), so only the override reaches.
+  it('sends requests for a named host and a wildcard subdomain where options.hosts says, keeping the Host header', async () => {
+    const r = await corpus('hosts.js');
+    expect(r.code, said(r)).toBe(0);
+    expect(r.metrics.checks, said(r)).toMatchObject({ passes: 2, fails: 0 });
+    expect(r.target.hits.map((h) => [h.path, h.headers.host])).toEqual([
+      ['/anything/named', 'pizza.test.invalid'],
+      ['/anything/wild', 'api.wild.invalid'],
+    ]);
+  });
+
+  // k6 run --config: "Specify the config file in JSON format"; options how-to: "defaults < config file < script
+  // options". A file that is not JSON is k6's invalid-config exit, 104, in one line.
+  it('reads options from a --config file under the script, and refuses an unreadable one with 104', async () => {
+    const r = await corpus('config-hosts.js', (t, dir) => {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({ hosts: { 'config.test.invalid': new URL(t.url).host }, iterations: 5 }));
+      return ['--config', file];
+    });
+    expect(r.code, said(r)).toBe(0);
+    // The script's iterations: 1 goes over the file's 5.
+    expect(r.target.count('/anything/configured')).toBe(1);
+    const bad = await corpus('config-hosts.js', (_t, dir) => {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, '{ not json');
+      return ['-c', file];
+    });
+    expect(bad.code, said(bad)).toBe(104);
+    expect(bad.stderr).toMatch(/--config \S+config\.json: /);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    expect(bad.target.hits).toEqual([]);
   });
 });

@@ -26,6 +26,10 @@ export interface K6Flags {
   readonly consoleOutput: string | undefined;
   /** `--secret-source KIND=CONFIG`, repeatable (/using-k6/secret-source/); K6_SECRET_SOURCE gives one more, first. */
   readonly secretSources: readonly string[];
+  /** `-c/--config FILE`: options in JSON, under the script's ("defaults < config file < script options"). */
+  readonly config: string | undefined;
+  /** `--insecure-skip-tls-verify`: insecureSkipTLSVerify from the command line. */
+  readonly insecureSkipTlsVerify: boolean | undefined;
 }
 
 export const NO_FLAGS: K6Flags = {
@@ -41,6 +45,8 @@ export const NO_FLAGS: K6Flags = {
   verbose: false,
   consoleOutput: undefined,
   secretSources: [],
+  config: undefined,
+  insecureSkipTlsVerify: undefined,
 };
 
 /** The flags that take a value, by every name k6 gives them, and what each does with it. */
@@ -60,6 +66,8 @@ const VALUED: Readonly<Record<string, (f: Mutable, v: string) => void>> = {
   '--summary-mode': (f, v) => (f.summaryMode = summaryMode(v)),
   '--console-output': (f, v) => (f.consoleOutput = v),
   '--secret-source': (f, v) => f.secretSources.push(v),
+  '-c': (f, v) => (f.config = v),
+  '--config': (f, v) => (f.config = v),
 };
 
 /** Boolean flags; `--name=false` turns one off. */
@@ -68,6 +76,7 @@ const SWITCHES: Readonly<Record<string, (f: Mutable, on: boolean) => void>> = {
   '--no-summary': (f, on) => (f.summaryMode = on ? 'disabled' : 'compact'),
   '-v': (f, on) => (f.verbose = on),
   '--verbose': (f, on) => (f.verbose = on),
+  '--insecure-skip-tls-verify': (f, on) => (f.insecureSkipTlsVerify = on),
 };
 
 type Mutable = { -readonly [K in keyof K6Flags]: K6Flags[K] } & {
@@ -105,6 +114,7 @@ const ENV_FLAGS: Readonly<Record<string, string>> = {
   K6_CONSOLE_OUTPUT: '--console-output',
   // k6 PR #5724: "K6_SECRET_SOURCE is treated as a single complete source spec — equivalent to one --secret-source flag".
   K6_SECRET_SOURCE: '--secret-source',
+  K6_CONFIG: '--config',
 };
 
 /**
@@ -243,5 +253,6 @@ export function withFlags(script: Readonly<Record<string, unknown>>, flags: K6Fl
   }
   if (flags.summaryTrendStats) o.summaryTrendStats = [...flags.summaryTrendStats];
   if (Object.keys(flags.tags).length > 0) o.tags = { ...flags.tags };
+  if (flags.insecureSkipTlsVerify !== undefined) o.insecureSkipTLSVerify = flags.insecureSkipTlsVerify;
   return warning ? { options: o, warning } : { options: o };
 }

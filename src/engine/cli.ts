@@ -9,7 +9,8 @@ const USAGE = `usage: dialtone-engine run [--quiet] [--no-color] [--summary-expo
        [--execution-segment A:B --execution-segment-sequence S] [--no-thresholds] [--workers N]
        [-e K=V]... [-u VUS] [-d DURATION] [-i ITERATIONS] [-s DURATION:TARGET]... [--tag NAME=VALUE]...
        [--summary-trend-stats avg,p(99),…] [--summary-mode compact|full|disabled] [--no-summary]
-       [--include-system-env-vars[=false]] [--console-output FILE] [--secret-source KIND=CONFIG]... [-v] SCRIPT
+       [--include-system-env-vars[=false]] [--console-output FILE] [--secret-source KIND=CONFIG]... [-v]
+       [-c CONFIG.json] [--insecure-skip-tls-verify] SCRIPT
        dialtone-engine run ARCHIVE.tar [flags]
        dialtone-engine archive [-O archive.tar] [flags as for run] SCRIPT
        dialtone-engine version`;

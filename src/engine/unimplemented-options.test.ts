@@ -4,14 +4,14 @@ import { unimplementedOptions } from './unimplemented-options.js';
 describe('unimplementedOptions', () => {
   it('names each option the script sets that the built-in engine does not carry out, with what k6 does with it', () => {
     const notCarriedOut = 'is not implemented by the built-in engine and has no effect; k6 itself carries it out (--engine k6)';
-    expect(unimplementedOptions({ vus: 5, rps: 10, hosts: { 'api.example.com': '10.0.0.5' } })).toEqual([
+    expect(unimplementedOptions({ vus: 5, rps: 10, dns: { ttl: '1m' } })).toEqual([
       `options.rps (the maximum number of requests to make per second) ${notCarriedOut}`,
-      `options.hosts (overrides to DNS resolution) ${notCarriedOut}`,
+      `options.dns (DNS resolution behavior) ${notCarriedOut}`,
     ]);
   });
 
   it('says nothing of an option left at what asks for nothing: unset, false, or empty', () => {
-    expect(unimplementedOptions({ noConnectionReuse: false, hosts: {}, blacklistIPs: [], systemTags: undefined })).toEqual([]);
+    expect(unimplementedOptions({ noConnectionReuse: false, dns: {}, blacklistIPs: [], systemTags: undefined })).toEqual([]);
   });
 
   it('says nothing of the options the engine carries out', () => {
@@ -23,6 +23,7 @@ describe('unimplementedOptions', () => {
       discardResponseBodies: true,
       minIterationDuration: '1s',
       noCookiesReset: true,
+      hosts: { 'api.example.com': '10.0.0.5' },
     };
     expect(unimplementedOptions(implemented)).toEqual([]);
   });

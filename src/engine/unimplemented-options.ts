@@ -5,7 +5,6 @@
 /** Option name → what it does in k6, in the reference's words. */
 const UNIMPLEMENTED: Readonly<Record<string, string>> = {
   rps: 'the maximum number of requests to make per second',
-  hosts: 'overrides to DNS resolution',
   dns: 'DNS resolution behavior',
   noConnectionReuse: 'disabling keep-alive connections',
   noVUConnectionReuse: 'not reusing TCP connections between iterations of a VU',

@@ -25,6 +25,7 @@ import tls from 'node:tls';
 import type { buildConnector, Client as UndiciClient } from 'undici';
 import { durationMs } from '../../core/duration.js';
 import { HTTP_METRICS } from '../../core/metrics.js';
+import { type HostsLookup, hostsLookup, type Redirect } from '../hosts.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../types.js';
 import { CookieJar, cookieHeader, type RequestCookies } from './cookies.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
@@ -162,8 +163,8 @@ function connectFor(c: Conn, cb: buildConnector.Callback): void {
   let sock: net.Socket;
   if (o.https) {
     sock = tls.connect({
-      host: o.hostname,
-      port: o.port,
+      host: o.dial.host,
+      port: o.dial.port,
       ...(o.servername ? { servername: o.servername } : {}),
       ...(o.ca !== undefined ? { secureContext: secureContextOf(o.ca) } : {}),
       rejectUnauthorized: !o.insecure,
@@ -171,7 +172,7 @@ function connectFor(c: Conn, cb: buildConnector.Callback): void {
     });
     sock.setNoDelay(true);
   } else {
-    sock = net.connect({ host: o.hostname, port: o.port, noDelay: true });
+    sock = net.connect({ host: o.dial.host, port: o.dial.port, noDelay: true });
   }
   c.connecting = sock;
   let settled = false;
@@ -242,6 +243,8 @@ class Origin {
     readonly servername: string | undefined,
     readonly ca: string | undefined,
     readonly insecure: boolean,
+    /** Where its connections go: its own host and port, or what options.hosts redirects them to (hosts.ts). */
+    readonly dial: Redirect,
   ) {}
 
   /** A connection for one request: now, or (an https origin's first connection being opened) once its protocol is known. */
@@ -543,7 +546,7 @@ const UNKNOWN_AUTHORITY: ReadonlySet<string> = new Set([
 function classify(err: Error & { code?: string }, o: Origin, timedOut: boolean): [number, string] {
   if (timedOut) return [1050, 'request timeout'];
   const code = err.code ?? '';
-  const addr = `${o.hostname.includes(':') ? `[${o.hostname}]` : o.hostname}:${o.port}`;
+  const addr = `${o.dial.host.includes(':') ? `[${o.dial.host}]` : o.dial.host}:${o.dial.port}`;
   switch (code) {
     case 'ECONNREFUSED':
       return [1212, `dial tcp ${addr}: connect: connection refused`];
@@ -629,6 +632,8 @@ class HttpVu {
   readonly defaultResponseType: ResponseType;
   readonly throws: boolean;
   readonly insecure: boolean;
+  /** options.hosts: where a host's connections go instead. */
+  readonly hosts: HostsLookup | undefined;
   readonly maxRedirects: number;
   /** The VU's cookie jar, emptied when an iteration begins unless `noCookiesReset` (/using-k6/cookies/). */
   readonly jar: CookieJar;
@@ -643,6 +648,7 @@ class HttpVu {
     this.defaultResponseType = vu.options.discardResponseBodies === true ? 'none' : 'text';
     this.throws = vu.options.throw === true;
     this.insecure = vu.tls.insecure || vu.options.insecureSkipTLSVerify === true;
+    this.hosts = hostsLookup(vu.options.hosts);
     const max = vu.options.maxRedirects;
     this.maxRedirects = typeof max === 'number' && max >= 0 ? max : DEFAULT_REDIRECTS;
     const keep = vu.options.noCookiesReset === true || process.env.K6_NO_COOKIES_RESET === 'true';
@@ -671,7 +677,8 @@ class HttpVu {
       const hostname = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
       const port = u.port ? Number(u.port) : https ? 443 : 80;
       const servername = https && net.isIP(hostname) === 0 ? hostname : undefined;
-      o = new Origin(normalized, https, hostname, port, servername, this.vu.tls.ca, this.insecure);
+      const dial = this.hosts?.(hostname, port) ?? { host: hostname, port };
+      o = new Origin(normalized, https, hostname, port, servername, this.vu.tls.ca, this.insecure, dial);
       this.origins.set(normalized, o);
     }
     this.origins.set(key, o);

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { formatDuration } from '../../core/duration.js';
 import { scriptEnv, withFlags } from '../cli-options.js';
 import { vuConsole } from '../console.js';
+import { hostsLookup } from '../hosts.js';
 import { type Bundle, bundleScript } from '../loader.js';
 import { importsOf, moduleTable } from '../modules/index.js';
 import { headerLine, maxVusOf, type ScenarioPlan, scheduledMs } from '../options.js';
@@ -47,6 +48,24 @@ export function tlsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, unkno
   const file = env.SSL_CERT_FILE;
   const insecure = env.K6_INSECURE_SKIP_TLS_VERIFY === 'true' || options.insecureSkipTLSVerify === true;
   return { ca: file ? readFileSync(file, 'utf8') : undefined, insecure };
+}
+
+/**
+ * The options of a `--config` file: "Specify the config file in JSON format"; they sit under the script's ("defaults <
+ * config file < script options < environment variables < command-line flags", options how-to). k6's 104 when the file
+ * cannot be read or is not a JSON object.
+ */
+export function configFileOptions(path: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new Fatal(EXIT.invalidConfig, `--config ${path}: ${why}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Fatal(EXIT.invalidConfig, `--config ${path}: not a JSON object of options`);
+  return parsed as Record<string, unknown>;
 }
 
 /**
@@ -95,6 +114,7 @@ export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (p
   const forward = new ForwardSink();
   const instance: { counters?: SharedCounters } = {};
   const env = scriptEnv(args, io.env);
+  const configured = args.config === undefined ? {} : configFileOptions(args.config);
   // setup() and teardown() emit iteration_duration ("including time spent in setup and teardown") but no `iterations`:
   // that is "The aggregate number of times the VUs execute the JS script (the default function)" (metrics reference).
   const setupSink: SampleSink = {
@@ -132,10 +152,11 @@ export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (p
     }
     // An archive's options (what the command line and the script gave when it was made) over the script's own.
     const archived = Object.fromEntries(Object.entries(args.archive?.options ?? {}).filter(([, v]) => v !== null));
-    const flagged = withFlags({ ...((vu0.exports.options ?? {}) as Record<string, unknown>), ...archived }, args);
+    const flagged = withFlags({ ...configured, ...((vu0.exports.options ?? {}) as Record<string, unknown>), ...archived }, args);
     const options = flagged.options;
     if (flagged.warning) log.log('warn', flagged.warning);
     for (const line of unimplementedOptions(options)) log.write('warn', line);
+    orFatal(EXIT.invalidConfig, () => hostsLookup(options.hosts));
     const tls = tlsFromEnv(io.env, options);
     // k6 2.3 (@types/k6 2.3.0): tlsAIAFetch fetches a chain's missing intermediates. Node has no AIA fetching; say so
     // rather than fail a handshake k6 would complete.
@@ -143,6 +164,7 @@ export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (p
       log.write('warn', 'tlsAIAFetch is not supported by the built-in engine: a server must send its whole chain, or its CA must be trusted (SSL_CERT_FILE)');
     return { ...bundled, vu0, options, tls, env, forward, instance };
   } catch (e) {
+    if (e instanceof Fatal) throw e;
     // exec.test.abort() in the init context ends the run with k6's 108, not as an exception.
     if (outcome.aborted) throw new Fatal(EXIT.scriptAborted, `test aborted: ${outcome.aborted}`);
     throw new Fatal(EXIT.scriptException, `the script's init code failed: ${errorText(e)}`);
