@@ -178,7 +178,7 @@ function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv, limitMs: n
   });
 }
 
-interface Target {
+export interface Target {
   readonly child: ChildProcess;
   readonly profilePath: string;
   readonly profile: {
@@ -194,7 +194,7 @@ interface Target {
 }
 
 /** A fresh reference target in a child process of its own; its profile and credentials. */
-async function startTarget(dir: string): Promise<Target> {
+export async function startTarget(dir: string): Promise<Target> {
   mkdirSync(dir, { recursive: true });
   const profilePath = join(dir, 'reference.json');
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), 'target', '--profile-out', profilePath], {
@@ -229,7 +229,7 @@ async function startTarget(dir: string): Promise<Target> {
 }
 
 /** Stops a target and waits for it to go (at most 10 s), so the next part starts on a quiet machine. */
-async function stopTarget(t: Target): Promise<void> {
+export async function stopTarget(t: Target): Promise<void> {
   if (t.child.exitCode !== null || t.child.signalCode !== null) return;
   const gone = new Promise<void>((r) => t.child.once('exit', () => r()));
   t.child.kill('SIGTERM');
@@ -244,12 +244,12 @@ const readJson = <T>(path: string): T | undefined => {
   }
 };
 
-/** a. chat-turns at a rate on the built-in engine, through `dialtone load`. */
-async function chatTurns(t: Target, rate: number, seconds: number, work: string): Promise<ChatTurnsRow> {
+/** a. chat-turns at a rate on the built-in engine, through `dialtone load` of the checkout at `root` (this one by default). */
+export async function chatTurns(t: Target, rate: number, seconds: number, work: string, root = ROOT): Promise<ChatTurnsRow> {
   const dir = mkdtempSync(join(work, 'chat-turns-'));
   const env = { ...process.env, ...t.env, K6_NO_USAGE_REPORT: 'true' };
   const args = [
-    join(ROOT, 'bin', 'dialtone.mjs'),
+    join(root, 'bin', 'dialtone.mjs'),
     'load',
     'chat-turns',
     '--target',

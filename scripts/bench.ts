@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from '../src/clients/exchange.js';
+import { beforeTable, benchBefore } from './bench-before.js';
 import { benchEngine, engineTable, writeEngineReport } from './bench-engine.js';
 import { benchGate, gateTable } from './bench-gate.js';
 import { benchLoad, ratioTable } from './bench-load.js';
@@ -33,6 +34,23 @@ import { benchVoiceCalls, voiceTable } from './bench-voice-calls.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const full = process.argv.includes('--full');
+
+// --before DIR: only the side-by-side comparison of chat-turns with an earlier checkout (scripts/bench-before.ts).
+const beforeAt = process.argv.indexOf('--before');
+if (beforeAt > 0) {
+  const dir = process.argv[beforeAt + 1];
+  if (!dir) {
+    console.error('bench: --before needs the folder of an earlier checkout, with its node_modules and dist');
+    process.exit(2);
+  }
+  const flag = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? Number(process.argv[i + 1]) : undefined;
+  };
+  const r = await benchBefore(dir, { rate: flag('--rate'), seconds: flag('--seconds'), rounds: flag('--rounds') });
+  console.log(beforeTable(r, dir));
+  process.exit(0);
+}
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 

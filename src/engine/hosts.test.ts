@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostsLookup } from './hosts.js';
+import { hostResolverRules, hostsLookup } from './hosts.js';
 
 // k6's options reference (/using-k6/k6-options/reference/#hosts): "An object with overrides to DNS resolution …
 // You can redirect only from or to certain ports … you can use an asterisk (*) as a wild card at the start of the host
@@ -37,5 +37,15 @@ describe('hostsLookup', () => {
     expect(() => hostsLookup({ 'a.test': 42 })).toThrow("options.hosts['a.test'] must be an address (1.2.3.4 or 1.2.3.4:8443)");
     expect(() => hostsLookup(['a'])).toThrow('options.hosts must be an object of host names to addresses');
     expect(() => hostsLookup({ 'a.test': '1.2.3.4:99999' })).toThrow("options.hosts: '1.2.3.4:99999' has no valid port");
+  });
+});
+
+describe('hostResolverRules', () => {
+  it('gives Chromium one MAP rule per override, ports and wildcards kept, and nothing when hosts sets none', () => {
+    expect(hostResolverRules({ 'quickpizza.grafana.com:443': '127.0.0.1:8443', '*.k6.io': '1.2.3.4', 'v6.test': '::1' })).toBe(
+      '--host-resolver-rules=MAP quickpizza.grafana.com:443 127.0.0.1:8443,MAP *.k6.io 1.2.3.4,MAP v6.test [::1]',
+    );
+    expect(hostResolverRules({})).toBeUndefined();
+    expect(hostResolverRules(undefined)).toBeUndefined();
   });
 });

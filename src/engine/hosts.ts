@@ -57,3 +57,21 @@ export function hostsLookup(hosts: unknown): HostsLookup | undefined {
     return to ? { host: to.host, port: to.port ?? port } : undefined;
   };
 }
+
+/**
+ * options.hosts as Chromium's --host-resolver-rules, as k6's browser module passes them ("the k6 hosts option in
+ * k6-browser uses Chromium's --host-resolver-rules", xk6-browser#811); undefined when it sets none. Chromium matches a
+ * rule's pattern against the host and against host:port, with * as a glob.
+ *
+ * @example
+ * hostResolverRules({ 'quickpizza.grafana.com:443': '127.0.0.1:8443' }); // '--host-resolver-rules=MAP quickpizza.grafana.com:443 127.0.0.1:8443'
+ */
+export function hostResolverRules(hosts: unknown): string | undefined {
+  if (!hostsLookup(hosts)) return undefined;
+  const rules = Object.entries(hosts as Record<string, string>).map(([from, to]) => {
+    const t = splitHostPort(to);
+    const host = t.host.includes(':') ? `[${t.host}]` : t.host;
+    return `MAP ${from.toLowerCase()} ${host}${t.port === undefined ? '' : `:${t.port}`}`;
+  });
+  return `--host-resolver-rules=${rules.join(',')}`;
+}

@@ -10,10 +10,14 @@ export interface GoTool {
   readonly pkg: string;
 }
 
-/** The pinned Go tools: actionlint checks .github/workflows, kubeconform the k6-operator manifests. */
+/**
+ * The pinned Go tools: actionlint checks .github/workflows, kubeconform the k6-operator manifests, go-httpbin stands in
+ * for httpbin.org when k6's examples are run (scripts/k6-examples.ts).
+ */
 export const GO_TOOLS = {
   actionlint: { version: 'v1.7.12', pkg: 'github.com/rhysd/actionlint/cmd/actionlint' },
   kubeconform: { version: 'v0.7.0', pkg: 'github.com/yannh/kubeconform/cmd/kubeconform' },
+  'go-httpbin': { version: 'v2.26.0', pkg: 'github.com/mccutchen/go-httpbin/v2/cmd/go-httpbin' },
 } as const satisfies Record<string, GoTool>;
 export type GoToolName = keyof typeof GO_TOOLS;
 

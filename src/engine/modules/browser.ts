@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import type * as PW from 'playwright-core';
 import { durationMs } from '../../core/duration.js';
 import { BROWSER_METRICS } from '../../core/metrics.js';
+import { hostResolverRules } from '../hosts.js';
 import type { Tags, VuHost } from '../types.js';
 import { systemBrowser } from './browser-path.js';
 
@@ -553,11 +554,12 @@ export function browserModule(vu: VuHost) {
     const signal = vu.signal;
     if (signal.aborted) throw new Error('k6/browser: the iteration was interrupted');
     const s = launchSettings(vu.env);
+    const rules = hostResolverRules(vu.options.hosts);
     let b: PW.Browser;
     try {
       b = await pw().chromium.launch({
         ...(s.executablePath ? { executablePath: s.executablePath } : {}),
-        args: [...s.args],
+        args: rules ? [...s.args, rules] : [...s.args],
         headless: s.headless,
         timeout: s.timeout,
         // The engine handles signals; Playwright still kills its browsers when the process exits.
