@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { growthLine } from '../../capacity/growth.js';
 import { headroomLine, type ObservedPeak } from '../../capacity/headroom.js';
 import { capacityVerdictLine } from '../../capacity/history.js';
 import { closedModelOf } from '../../capacity/prepare.js';
@@ -203,8 +204,14 @@ export const spec = defineCommand({
   accepts: () => ({ scenarios: scenarioNames(ROOT), engines: ENGINE_CHOICES }),
 });
 
-/** The busiest hour of a traffic model, for the headroom line; chat-turns only (its unit is a conversation). */
-function observedPeak(scenario: string, file: string): ObservedPeak {
+/**
+ * The busiest hour of a traffic model, its daily peaks and the records it was learned from, for the headroom and growth
+ * lines; chat-turns only (its unit is a conversation).
+ *
+ * @example
+ * observedPeak('chat-turns', 'traffic-model.json').daily_peaks?.length // 30
+ */
+export function observedPeak(scenario: string, file: string): ObservedPeak {
   if (scenario !== 'chat-turns') throw new UsageError(`capacity: --traffic sets conversations beside chat-turns' capacity, not ${scenario}'s`);
   const m = readModel(file, 'capacity: --traffic');
   return {
@@ -214,6 +221,7 @@ function observedPeak(scenario: string, file: string): ObservedPeak {
     concurrency_peak: m.concurrency.peak,
     per_hour_of_day: m.arrivals.per_hour_of_day,
     daily_peaks: m.arrivals.daily_peaks,
+    records: { base_url: m.source.base_url, since: m.source.since, until: m.source.until, conversations: m.source.conversations },
   };
 }
 
@@ -374,6 +382,7 @@ export async function capacity(argv: string[]): Promise<number> {
     if (result.verdict) console.log(capacityVerdictLine(result.verdict, perOf(result)));
     const cap = result.analysis.max_sustainable_rate;
     if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
+    if (result.headroom?.growth) console.log(growthLine(result.headroom.growth, result.unit, result.headroom.file));
     else if (observed) console.log(`headroom: none, ${noHeadroom(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     const end = capacityExit(result, { learned: learned !== undefined, failOnRegression: values['fail-on-regression'] ?? false });
