@@ -96,7 +96,8 @@ describe('when traffic reaches the capacity found', () => {
     // Where each figure came from: the model file and the records it was learned from, and this search.
     expect(html).toContain(`arrivals.daily_peaks (each UTC day&#39;s busiest hour) of ${file}; left out 2026-10-01, 2026-10-28`);
     expect(html).toContain(
-      `the conversation records of https://records.example, ${new Date(since).toISOString()} to ${new Date(until).toISOString()} (${read.length} conversations)`,
+      `the conversation records of https://records.example, ${new Date(since).toISOString()} to ` +
+        `${new Date(until).toISOString()} (${read.length} conversations)`,
     );
     expect(html).toContain(
       `${cap.toPrecision(3)} conversations/s: this search&#39;s maximum sustainable rate (started 2026-11-28T21:00:00.000Z against reference`,

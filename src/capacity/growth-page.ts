@@ -18,7 +18,8 @@ export function growthSection(r: CapacityResult): string {
   if (!h || !g) return '';
   const level = `${Math.round(GROWTH_LEVEL * 100)} %`;
   const learned = h.records
-    ? `; learned by dialtone traffic learn from the conversation records of ${h.records.base_url}, ${h.records.since} to ${h.records.until} (${h.records.conversations} conversations)`
+    ? `; learned by dialtone traffic learn from the conversation records of ${h.records.base_url}, ` +
+      `${h.records.since} to ${h.records.until} (${h.records.conversations} conversations)`
     : '';
   const leftOut = g.left_out.length ? `; left out ${g.left_out.join(', ')}, which the model's window covers only in part` : '';
   const span = g.first_day ? `, ${g.first_day} to ${g.last_day}` : '';
@@ -26,7 +27,8 @@ export function growthSection(r: CapacityResult): string {
     row('daily peaks', `${g.days} whole days${span}: arrivals.daily_peaks (each UTC day's busiest hour) of ${h.file}${leftOut}${learned}`),
     row(
       'capacity',
-      `${g.capacity.toPrecision(3)} ${r.unit}/s: this search's maximum sustainable rate (started ${r.started_at} against ${r.target}; capacity.json, analysis.max_sustainable_rate)`,
+      `${g.capacity.toPrecision(3)} ${r.unit}/s: this search's maximum sustainable rate ` +
+        `(started ${r.started_at} against ${r.target}; capacity.json, analysis.max_sustainable_rate)`,
     ),
   ];
   if (g.shape)
@@ -34,9 +36,11 @@ export function growthSection(r: CapacityResult): string {
       row('fit', `${g.shape_reason}; least squares over the days, the slope's ${level} interval from Student's t at ${g.days - 2} degrees of freedom`),
       row(
         'date',
-        `where the fitted line meets the capacity; the range is the days on which one day's peak may reach it (the ${level} prediction interval ` +
-          `read back at the capacity, which is bounded only when the slope's interval excludes zero); no date past ${g.horizon} (${HORIZON_DAYS} days after the last)`,
+        `where the fitted line meets the capacity; the range is the days on which one day's peak may reach it ` +
+          `(the ${level} prediction interval read back at the capacity, which is bounded only when the slope's interval ` +
+          `excludes zero); no date past ${g.horizon} (${HORIZON_DAYS} days after the last)`,
       ),
     );
-  return `<h2>When traffic reaches it</h2>\n<p class="growth"><b>${esc(growthLine(g, r.unit, h.file))}</b></p>\n<table class="growth-sources">${rows.join('')}</table>\n`;
+  const line = `<p class="growth"><b>${esc(growthLine(g, r.unit, h.file))}</b></p>`;
+  return `<h2>When traffic reaches it</h2>\n${line}\n<table class="growth-sources">${rows.join('')}</table>\n`;
 }

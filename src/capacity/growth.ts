@@ -243,11 +243,15 @@ export function growthLine(g: Growth, unit: string, file: string): string {
   const level = `${Math.round(g.level * 100)} %`;
   const head = `Traffic growth (daily peaks from ${file}, against this search's ${cap})`;
   if (g.status === 'too-few')
-    return `${head}: ${g.days} whole days are too few to tell a growth (${g.needed} needed); learn the model over a longer window (dialtone traffic learn --since 56d).`;
+    return (
+      `${head}: ${g.days} whole days are too few to tell a growth (${g.needed} needed); ` +
+      'learn the model over a longer window (dialtone traffic learn --since 56d).'
+    );
   const range = g.per_day_range ?? [0, 0];
   const pace =
     `over ${g.days} days, ${g.first_day} to ${g.last_day}, the daily peak moved ${signed(g.per_day ?? 0)} ${unit}/s a day ` +
-    `(${pct(g.share_per_day ?? 0)} a day, ${g.shape === 'compound' ? 'compounding' : 'a straight line'}; ${level} interval ${signed(range[0])} to ${signed(range[1])})`;
+    `(${pct(g.share_per_day ?? 0)} a day, ${g.shape === 'compound' ? 'compounding' : 'a straight line'}; ` +
+    `${level} interval ${signed(range[0])} to ${signed(range[1])})`;
   if (g.status === 'not-growing') {
     const how = range[1] < 0 ? 'it is falling' : "it is not growing beyond its day-to-day spread (the slope's interval holds zero)";
     return `${head}: ${pace}: ${how}, so no date is given.`;

@@ -95,8 +95,9 @@ export const spec = defineCommand({
   its iterations need another; a closed-model search (--model closed) and a learned one (--workload learned) have
   defaults of their own. Against a shared environment (staging), every step is real load on everything that shares it:
   set --max-rate to what it may take; above ${LARGE_MAX_RATE} a second against a target that is not the reference
-  target, the search asks first (--yes confirms). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv};
-  docs/capacity.md says how to read them and plan from them.`,
+  target, the search asks first (--yes confirms). With --traffic FILE, a model learned from the platform's records, it
+  also says when the traffic's growth reaches the capacity found, a date with its range. Writes
+  DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}; docs/capacity.md says how to read them and plan from them.`,
   example: CAPACITY_EXAMPLE,
   flags: {
     target: TARGET_FLAG,
@@ -189,7 +190,10 @@ export const spec = defineCommand({
     traffic: {
       type: 'string',
       value: 'FILE',
-      help: "(chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity found: the share of what holds the SLOs it uses, across the boundary's interval. With --workload learned, the model searched.",
+      help:
+        "(chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity found: the share of what holds the SLOs it uses, across the boundary's interval; " +
+        'and, from its daily peaks (14 whole days or more), when their growth reaches the capacity: a date with the range of a 95 % prediction interval, or ' +
+        "why there is none (too few days, not growing beyond the days' spread, not within 365 days). With --workload learned, the model searched.",
       defaultText: `${DEFAULT_TRAFFIC_FILE} with --workload learned`,
     },
   },
