@@ -86,6 +86,8 @@ describe('when traffic reaches the capacity found', () => {
     expect([g?.reaches_from, truth, g?.reaches_to].sort()).toEqual([g?.reaches_from, truth, g?.reaches_to]);
     const html = await capacityPage(result);
     expect(html).toContain('<h2>When traffic reaches it</h2>');
+    // The days, the fit carried on to the date and the capacity, drawn under the sentence.
+    expect(html).toContain(`daily peaks (${file}) and their growth against what holds the SLOs`);
     expect(html).toContain(
       `<p class="growth"><b>Traffic growth (daily peaks from ${file}, against this search&#39;s ${cap.toPrecision(3)} conversations/s): ` +
         `over 26 days, 2026-10-02 to 2026-10-27, the daily peak moved +`,
@@ -104,7 +106,7 @@ describe('when traffic reaches the capacity found', () => {
     );
   });
 
-  it("says in the page's section that a model of too few days cannot tell a growth", () => {
+  it("says in the page's section that a model of too few days cannot tell a growth", async () => {
     const since = START;
     const until = START + 10 * DAY_MS;
     const read = records()
@@ -115,7 +117,7 @@ describe('when traffic reaches the capacity found', () => {
     writeFileSync(file, JSON.stringify(model));
     const analysis = { max_sustainable_rate: 0.06, limited_by: 'target', interval: null } as unknown as CapacityResult['analysis'];
     const headroom = headroomOf(observedPeak('chat-turns', file), analysis);
-    const html = growthSection({
+    const html = await growthSection({
       tool_version: '0.1.0',
       scenario: 'chat-turns',
       unit: 'conversations',

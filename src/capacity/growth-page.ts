@@ -1,5 +1,6 @@
 // The capacity page's section on when traffic reaches the capacity found: the sentence, then where each figure came from.
 import { esc } from '../report/html.js';
+import { growthChart } from './charts.js';
 import { GROWTH_LEVEL, growthLine, HORIZON_DAYS } from './growth.js';
 import type { CapacityResult } from './result.js';
 
@@ -10,9 +11,9 @@ const row = (what: string, text: string) => `<tr><th>${esc(what)}</th><td>${esc(
  * The section, or nothing when the search set no traffic model's growth beside its capacity.
  *
  * @example
- * growthSection(result) // '<h2>When traffic reaches it</h2><p class="growth"><b>Traffic growth (daily peaks from …'
+ * await growthSection(result) // '<h2>When traffic reaches it</h2><p class="growth"><b>Traffic growth (daily peaks from …'
  */
-export function growthSection(r: CapacityResult): string {
+export async function growthSection(r: CapacityResult): Promise<string> {
   const h = r.headroom;
   const g = h?.growth;
   if (!h || !g) return '';
@@ -42,5 +43,7 @@ export function growthSection(r: CapacityResult): string {
       ),
     );
   const line = `<p class="growth"><b>${esc(growthLine(g, r.unit, h.file))}</b></p>`;
-  return `<h2>When traffic reaches it</h2>\n${line}\n<table class="growth-sources">${rows.join('')}</table>\n`;
+  const spec = growthChart(r);
+  const chart = spec ? `<figure>${await (await import('../report/chart.js')).renderSvg(spec)}</figure>\n` : '';
+  return `<h2>When traffic reaches it</h2>\n${line}\n${chart}<table class="growth-sources">${rows.join('')}</table>\n`;
 }
