@@ -198,3 +198,42 @@ export function dailyCurveChart(r: CapacityResult): TopLevelSpec | undefined {
     ],
   } as TopLevelSpec;
 }
+
+/** A date `days` after an ISO date (YYYY-MM-DD). */
+const dayAfter = (date: string, days: number) => new Date(Date.parse(date) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The daily peaks the growth was fitted to, the fitted line carried on to the date it reaches the capacity (or to the
+ * horizon), the capacity as a rule and the date's range as a band; undefined without a growth fitted.
+ */
+export function growthChart(r: CapacityResult): TopLevelSpec | undefined {
+  const h = r.headroom;
+  const g = h?.growth;
+  if (!h || !g?.shape || !g.first_day || !g.last_day || g.fitted_last === undefined) return undefined;
+  const left = new Set(g.left_out);
+  const peaks = (h.daily_peaks ?? []).filter((p) => !left.has(p.date)).map((p) => ({ date: p.date, rate: p.per_second }));
+  const last = g.last_day;
+  const span = (Date.parse(last) - Date.parse(g.first_day)) / 86_400_000;
+  const end = g.status === 'reaches' || g.status === 'beyond' ? (g.reaches_to ?? g.horizon ?? last) : last;
+  const ahead = (Date.parse(end) - Date.parse(last)) / 86_400_000;
+  // The fit as the growth describes it from the last day: a straight rise a day, or a share a day compounded.
+  const at = (d: number) =>
+    g.shape === 'compound' ? (g.fitted_last as number) * (1 + (g.share_per_day ?? 0)) ** d : (g.fitted_last as number) + (g.per_day ?? 0) * d;
+  const steps = 40;
+  const line = Array.from({ length: steps + 1 }, (_, i) => -span + ((span + ahead) * i) / steps).map((d) => ({ date: dayAfter(last, d), rate: at(d) }));
+  const band = g.reaches_from ? [{ from: g.reaches_from, to: g.reaches_to ?? g.horizon }] : [];
+  const x = { field: 'date', type: 'temporal' as const, title: 'day (UTC)' };
+  return {
+    width: WIDTH,
+    height: HEIGHT,
+    title: `daily peaks (${h.file}) and their growth against what holds the SLOs`,
+    layer: [
+      ...(band.length
+        ? [{ data: { values: band }, mark: { type: 'rect', color: '#cf222e', opacity: 0.12 }, encoding: { x: { ...x, field: 'from' }, x2: { field: 'to' } } }]
+        : []),
+      { data: { values: line }, mark: { type: 'line', strokeDash: [4, 3] }, encoding: { x, y: q('rate', `busiest hour (${r.unit}/s)`) } },
+      { data: { values: peaks }, mark: { type: 'point', filled: true }, encoding: { x, y: q('rate', `busiest hour (${r.unit}/s)`) } },
+      limitRule(g.capacity, `holds the SLOs: ${g.capacity.toPrecision(3)} ${r.unit}/s`),
+    ],
+  } as TopLevelSpec;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacityAnalysis } from './analysis.js';
-import { growthOf, headroomLine, headroomOf, type ObservedPeak } from './headroom.js';
+import { headroomLine, headroomOf, type ObservedPeak } from './headroom.js';
 
 const observed: ObservedPeak = {
   file: 'traffic-model.json',
@@ -42,46 +42,17 @@ describe('headroom', () => {
   });
 });
 
-describe('the growth of the daily peak', () => {
-  /** `days` daily peaks from 2026-01-01, rising `perDay` a day from `start`, with a seeded wobble of ±`wobble`. */
-  const peaks = (days: number, start: number, perDay: number, wobble = 0) =>
-    Array.from({ length: days }, (_, d) => ({
-      date: new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10),
-      per_second: start + perDay * d + wobble * Math.sin(d * 12.9898),
-    }));
+describe('the growth beside the headroom', () => {
+  const days = (n: number) =>
+    Array.from({ length: n }, (_, d) => ({ date: new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10), per_second: 1 + 0.05 * d }));
 
-  it('needs 8 weeks of days', () => {
-    expect(growthOf(peaks(55, 1, 0.01), 5)).toBeUndefined();
-    expect(growthOf(peaks(56, 1, 0.01), 5)).toBeDefined();
+  it("fits the model's whole days against the capacity found, leaving out those its window covers in part", () => {
+    const records = { base_url: 'https://records.example', since: '2026-01-01T12:00:00.000Z', until: '2026-03-02T12:00:00.000Z', conversations: 9000 };
+    const h = headroomOf({ ...observed, daily_peaks: days(61), records }, analysis({}));
+    expect(h?.growth).toMatchObject({ status: 'reaches', days: 59, left_out: ['2026-01-01', '2026-03-02'], capacity: 5, reaches: '2026-03-22' });
   });
 
-  it('finds the day a steady rise reaches the capacity, and a range around it when the days wobble', () => {
-    // 1/s rising 0.05/s a day reaches 5/s on day 80: 2026-03-22.
-    expect(growthOf(peaks(60, 1, 0.05), 5)).toMatchObject({ days: 60, reaches_from: '2026-03-22', reaches_to: '2026-03-22' });
-    const g = growthOf(peaks(60, 1, 0.05, 0.3), 5);
-    expect(g?.reaches_from && g.reaches_from < '2026-03-22').toBe(true);
-    expect(g?.reaches_to && g.reaches_to > '2026-03-22').toBe(true);
-  });
-
-  it('gives no date for a peak that barely grows, and says so, rather than failing on a date past the calendar', () => {
-    // Flat days summed in floating point leave a slope of about 1e-19, whose reach lies past any date.
-    const flat = Array.from({ length: 56 }, (_, d) => ({ date: new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10), per_second: 0.004444 }));
-    const barely = flat.map((p, d) => ({ ...p, per_second: p.per_second + d * 1e-12 }));
-    const g = growthOf(barely, 5);
-    expect(g).toMatchObject({ days: 56, reaches_from: null, reaches_to: null });
-    expect(g?.per_day).toBeGreaterThan(0);
-    const h = headroomOf({ ...observed, daily_peaks: barely }, analysis({}));
-    expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toMatch(
-      /a day: at that pace it does not reach the capacity within a thousand years\.$/,
-    );
-    expect(growthOf(flat, 5)).toMatchObject({ reaches_from: null, reaches_to: null });
-  });
-
-  it('says a flat or falling peak does not reach the capacity, in the headroom line', () => {
-    const h = headroomOf({ ...observed, daily_peaks: peaks(60, 1.85, -0.001, 0.01) }, analysis({}));
-    expect(h?.growth?.per_day).toBeLessThan(0);
-    expect(headroomLine(h as NonNullable<typeof h>, 'conversations', 5)).toMatch(
-      /Over 60 days the daily peak moved -.* conversations\/s a day: it is not growing/,
-    );
+  it('gives no growth for a model that kept no daily peaks', () => {
+    expect(headroomOf(observed, analysis({}))?.growth).toBeUndefined();
   });
 });

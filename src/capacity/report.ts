@@ -10,6 +10,7 @@ import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { type BoundaryInterval, WIDE_INTERVAL } from './analysis.js';
 import { dailyCurveChart, errorChart, latencyChart, throughputChart, uslChart } from './charts.js';
+import { growthSection } from './growth-page.js';
 import { headroomLine } from './headroom.js';
 import { capacityVerdictLine } from './history.js';
 import type { SearchOverTime } from './over-time.js';
@@ -205,7 +206,7 @@ export async function capacityPage(r: CapacityResult, hasLoadPage = false, overT
 <tr><th>limited by</th><td>${esc(a.limited_by)}</td></tr>
 <tr><th>knee</th><td>${a.knee ? `${num(a.knee.rate, r.model ? 0 : 2)} ${esc(perOf(r))}: ${esc(a.knee.reason)}` : 'not seen'}</td></tr>
 <tr><th>USL fit</th><td>${a.usl ? `σ ${n(a.usl.sigma, 4)}, κ ${n(a.usl.kappa, 5)}, R² ${n(a.usl.r2, 3)}; ${uslPeak(a.usl, r.unit)}` : 'too few steps'}</td></tr></table>
-<h2>Plots</h2>${plots}
+${await growthSection(r)}<h2>Plots</h2>${plots}
 ${timeline}
 ${sloTable(r)}
 <h2>Steps</h2><table><tr><th>#</th><th>stage</th><th>offered/s</th><th>throughput/s</th><th>${esc(a.latency_slo?.metric ?? 'latency')} p50 / p95 / p99 (ms)</th><th>errors</th><th>dropped</th><th>VUs</th><th>engine CPU (cores)</th><th>SLOs</th></tr>${stepRows(r)}</table>`;

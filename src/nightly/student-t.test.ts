@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { incompleteBeta, momentsOf, studentP, tTest } from './student-t.js';
+import { incompleteBeta, momentsOf, studentP, studentQuantile, tTest } from './student-t.js';
 
 describe("Student's t-test", () => {
   it("gives the tables' two-sided p-values for their critical values", () => {
@@ -30,5 +30,13 @@ describe("Student's t-test", () => {
     expect(tTest(momentsOf([0, 0, 0, 0]), momentsOf([0, 0, 0]))).toBe(1);
     expect(tTest(momentsOf([0, 0, 0, 0]), momentsOf([1, 1, 1]))).toBe(0);
     expect(momentsOf([1, 2, 3])).toEqual({ n: 3, mean: 2, ss: 2 });
+  });
+
+  it("gives the tables' critical values of a two-sided interval back as quantiles", () => {
+    // t tables: 95 % two-sided at 10 df is 2.228, at 54 df 2.005; 80 % at 10 df is 1.372; 99 % at 3 df is 5.841.
+    expect(studentQuantile(0.95, 10)).toBeCloseTo(2.228, 3);
+    expect(studentQuantile(0.95, 54)).toBeCloseTo(2.005, 3);
+    expect(studentQuantile(0.8, 10)).toBeCloseTo(1.372, 3);
+    expect(studentQuantile(0.99, 3)).toBeCloseTo(5.841, 3);
   });
 });

@@ -96,3 +96,23 @@ export function tTest(a: Moments, b: Moments): number {
   if (pooled <= 1e-24 * Math.max(1, a.mean * a.mean, b.mean * b.mean)) return Math.abs(diff) <= 1e-12 * Math.max(1, Math.abs(a.mean), Math.abs(b.mean)) ? 1 : 0;
   return studentP(diff / Math.sqrt(pooled * (1 / a.n + 1 / b.n)), df);
 }
+
+/**
+ * The quantile of Student's t with `df` degrees of freedom whose two tails together hold 1 − `level`: the t of a
+ * two-sided `level` interval, found by bisection on {@link studentP}.
+ *
+ * @example
+ * studentQuantile(0.95, 10); // ≈ 2.228
+ */
+export function studentQuantile(level: number, df: number): number {
+  const alpha = 1 - level;
+  let lo = 0;
+  let hi = 1;
+  while (studentP(hi, df) > alpha) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (studentP(mid, df) > alpha) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}

@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { growthLine } from '../../capacity/growth.js';
 import { headroomLine, type ObservedPeak } from '../../capacity/headroom.js';
 import { capacityVerdictLine } from '../../capacity/history.js';
 import { closedModelOf } from '../../capacity/prepare.js';
@@ -94,8 +95,9 @@ export const spec = defineCommand({
   its iterations need another; a closed-model search (--model closed) and a learned one (--workload learned) have
   defaults of their own. Against a shared environment (staging), every step is real load on everything that shares it:
   set --max-rate to what it may take; above ${LARGE_MAX_RATE} a second against a target that is not the reference
-  target, the search asks first (--yes confirms). Writes DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv};
-  docs/capacity.md says how to read them and plan from them.`,
+  target, the search asks first (--yes confirms). With --traffic FILE, a model learned from the platform's records, it
+  also says when the traffic's growth reaches the capacity found, a date with its range. Writes
+  DIR/capacity/SCENARIO/{index.html,capacity.json,steps.csv}; docs/capacity.md says how to read them and plan from them.`,
   example: CAPACITY_EXAMPLE,
   flags: {
     target: TARGET_FLAG,
@@ -188,7 +190,10 @@ export const spec = defineCommand({
     traffic: {
       type: 'string',
       value: 'FILE',
-      help: "(chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity found: the share of what holds the SLOs it uses, across the boundary's interval. With --workload learned, the model searched.",
+      help:
+        "(chat-turns) puts the busiest hour of a traffic model ('dialtone traffic learn') beside the capacity found: the share of what holds the SLOs it uses, across the boundary's interval; " +
+        'and, from its daily peaks (14 whole days or more), when their growth reaches the capacity: a date with the range of a 95 % prediction interval, or ' +
+        "why there is none (too few days, not growing beyond the days' spread, not within 365 days). With --workload learned, the model searched.",
       defaultText: `${DEFAULT_TRAFFIC_FILE} with --workload learned`,
     },
   },
@@ -203,8 +208,14 @@ export const spec = defineCommand({
   accepts: () => ({ scenarios: scenarioNames(ROOT), engines: ENGINE_CHOICES }),
 });
 
-/** The busiest hour of a traffic model, for the headroom line; chat-turns only (its unit is a conversation). */
-function observedPeak(scenario: string, file: string): ObservedPeak {
+/**
+ * The busiest hour of a traffic model, its daily peaks and the records it was learned from, for the headroom and growth
+ * lines; chat-turns only (its unit is a conversation).
+ *
+ * @example
+ * observedPeak('chat-turns', 'traffic-model.json').daily_peaks?.length // 30
+ */
+export function observedPeak(scenario: string, file: string): ObservedPeak {
   if (scenario !== 'chat-turns') throw new UsageError(`capacity: --traffic sets conversations beside chat-turns' capacity, not ${scenario}'s`);
   const m = readModel(file, 'capacity: --traffic');
   return {
@@ -214,6 +225,7 @@ function observedPeak(scenario: string, file: string): ObservedPeak {
     concurrency_peak: m.concurrency.peak,
     per_hour_of_day: m.arrivals.per_hour_of_day,
     daily_peaks: m.arrivals.daily_peaks,
+    records: { base_url: m.source.base_url, since: m.source.since, until: m.source.until, conversations: m.source.conversations },
   };
 }
 
@@ -374,6 +386,7 @@ export async function capacity(argv: string[]): Promise<number> {
     if (result.verdict) console.log(capacityVerdictLine(result.verdict, perOf(result)));
     const cap = result.analysis.max_sustainable_rate;
     if (result.headroom && cap !== null) console.log(headroomLine(result.headroom, result.unit, cap));
+    if (result.headroom?.growth) console.log(growthLine(result.headroom.growth, result.unit, result.headroom.file));
     else if (observed) console.log(`headroom: none, ${noHeadroom(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     const end = capacityExit(result, { learned: learned !== undefined, failOnRegression: values['fail-on-regression'] ?? false });
