@@ -159,12 +159,23 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
     }
   });
 
+  // k6's own browser examples (examples/browser/ in k6's repository, run by scripts/k6-examples.ts) expect these of a
+  // blank page: cookies.js and waitforfunction.js load no URL and pass; evaluate.js passes two arguments ("result
+  // should be 25"); elementstate.js finds a div editable; useragent.js checks "user agent does not contain headless".
+  it.skipIf(!chromium)('runs a browser test that loads no URL as written: several evaluate arguments, isEditable, no Headless', async () => {
+    const r = await corpus('browser-page-only.js', [], BROWSER_ENV);
+    expect(r.code, said(r)).toBe(0);
+    expect(r.metrics.checks, said(r)).toMatchObject({ passes: 3, fails: 0 });
+    expect(r.target.hits).toEqual([]);
+  });
+
   // options.hosts (/using-k6/k6-options/reference/#hosts): "An object with overrides to DNS resolution"; "*.k6.io would
   // apply the override for all subdomains of k6.io". The names resolve nowhere (.invalid), so only the override reaches.
-  it('sends requests for a named host and a wildcard subdomain where options.hosts says, keeping the Host header', async () => {
+  it('sends requests and WebSockets for a named host and a wildcard subdomain where options.hosts says, keeping the Host header', async () => {
     const r = await corpus('hosts.js');
     expect(r.code, said(r)).toBe(0);
-    expect(r.metrics.checks, said(r)).toMatchObject({ passes: 2, fails: 0 });
+    expect(r.metrics.checks, said(r)).toMatchObject({ passes: 3, fails: 0 });
+    expect(r.target.sockets).toEqual({ opened: 1, messages: 1 });
     expect(r.target.hits.map((h) => [h.path, h.headers.host])).toEqual([
       ['/anything/named', 'pizza.test.invalid'],
       ['/anything/wild', 'api.wild.invalid'],

@@ -74,6 +74,14 @@ describe.concurrent('k6/experimental modules on the built-in engine', () => {
     expect(r.metrics.http_reqs?.count).toBe(6);
   });
 
+  // The Streams API's WritableStream: "writer.ready … fulfills when the desired size of the stream's internal queue
+  // transitions from non-positive to positive, signaling that it is no longer applying backpressure".
+  it('writes to a WritableStream of k6/experimental/streams through its writer, each chunk reaching the sink in order', async () => {
+    const r = await run('experimental-writable-streams.js');
+    expect(r.code, said(r)).toBe(0);
+    expect(r.target.hits.filter((h) => h.path === '/anything/written').map((h) => h.body.toString())).toEqual(['chunk 1', 'chunk 2', 'chunk 3']);
+  });
+
   // k6/experimental/websockets is the module k6/websockets graduated from: the same API under the earlier import name.
   it('runs the k6/experimental/websockets alias as k6/websockets: a session and an echo an iteration', async () => {
     const r = await run('experimental-websockets.js');

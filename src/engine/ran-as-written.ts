@@ -9,8 +9,8 @@ export interface Failures {
   /** The first request that got no answer, as its warning says it (`Request Failed error=…`). */
   request?: string;
   /**
-   * The first thing a VU did as the script asked that no answered exchange counts (`page.setContent`, a browser
-   * request that failed): the script acted on purpose, so it did not send nothing.
+   * The first thing a VU did as the script asked that no answered exchange counts (a browser page opened,
+   * `page.setContent`, a browser request that failed): the script acted on purpose, so it did not send nothing.
    */
   acted?: string;
 }

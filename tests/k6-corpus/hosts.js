@@ -3,6 +3,7 @@
 
 import { check } from 'k6';
 import http from 'k6/http';
+import { WebSocket } from 'k6/websockets';
 
 const port = new URL(__ENV.BASE_URL).port;
 
@@ -15,9 +16,19 @@ export const options = {
   thresholds: { checks: ['rate==1.0'] },
 };
 
-export default function () {
+export default async function () {
   const named = http.get('http://pizza.test.invalid/anything/named');
   check(named, { 'a named host reaches the target': (r) => r.status === 200 && r.json('headers.host') === 'pizza.test.invalid' });
   const wild = http.get('http://api.wild.invalid/anything/wild');
   check(wild, { 'a wildcard host reaches the target': (r) => r.status === 200 && r.json('headers.host') === 'api.wild.invalid' });
+  const echoed = await new Promise((resolve) => {
+    const ws = new WebSocket('ws://pizza.test.invalid/ws');
+    ws.onopen = () => ws.send('through hosts');
+    ws.onmessage = (e) => {
+      ws.close();
+      resolve(e.data);
+    };
+    ws.onerror = () => resolve(null);
+  });
+  check(echoed, { 'a WebSocket reaches the target': (d) => d === 'through hosts' });
 }

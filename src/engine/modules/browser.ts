@@ -269,6 +269,41 @@ export function browserModule(vu: VuHost) {
     return changed ? out : a;
   }
 
+  /**
+   * evaluate(pageFunction, ...args): k6 hands the page function every argument (its evaluate.js example passes two);
+   * Playwright takes one, so several travel as one array spread back into the function.
+   */
+  function evaluate(t: object, f: Fn, kind: Kind, args: unknown[]): unknown {
+    const [fn, ...rest] = args;
+    if (typeof fn !== 'function' || rest.length < 2)
+      return f.apply(
+        t,
+        args.map((a) => unwrap(a, false)),
+      );
+    const onElement = kind !== 'page' && kind !== 'frame';
+    const src = fn.toString();
+    // Playwright sends a page function as its source text: this one is never run here, only its text is.
+    const spread = onElement ? new Function('__h', '__a', `return (${src})(__h, ...__a);`) : new Function('__a', `return (${src})(...__a);`);
+    return f.apply(t, [spread, rest.map((a) => unwrap(a, false))]);
+  }
+
+  /**
+   * isEditable as k6 answers it: "Checks if the element is editable", that is not disabled and, for an input, textarea
+   * or select, not readonly (k6's elementstate.js example expects true of a div); Playwright throws for an element that
+   * cannot be edited at all.
+   */
+  async function isEditable(t: PW.ElementHandle, o: unknown): Promise<boolean> {
+    try {
+      // A Locator's takes options, an ElementHandle's none: both are asked as the script asked.
+      return await (t as unknown as { isEditable(o?: unknown): Promise<boolean> }).isEditable(o);
+    } catch (e) {
+      if (!/is not an <input>, <textarea>, <select> or \[contenteditable\]/.test(String((e as Error)?.message))) throw e;
+      return t.evaluate(
+        (el: Element) => !(el as HTMLInputElement).disabled && !(['INPUT', 'TEXTAREA', 'SELECT'].includes(el.nodeName) && el.hasAttribute('readonly')),
+      );
+    }
+  }
+
   const PAGE_FUNCTIONS = new Set(['evaluate', 'evaluateHandle', 'evaluateAll', '$eval', '$$eval', 'waitForFunction']);
 
   function proxyOf<T extends object>(target: T, kind: Kind): T {
@@ -288,6 +323,8 @@ export function browserModule(vu: VuHost) {
         if (cached) return cached;
         const v = Reflect.get(t, prop, t);
         if (typeof v !== 'function') return wrap(v);
+        if (prop === 'isEditable') return (o?: unknown) => wrap(isEditable(t as PW.ElementHandle, o));
+        if (prop === 'evaluate' || prop === 'evaluateHandle') return (...args: unknown[]) => wrap(evaluate(t, v as Fn, kind, args));
         const binary = !PAGE_FUNCTIONS.has(prop);
         const f: Fn = (...args) =>
           wrap(
@@ -428,6 +465,8 @@ export function browserModule(vu: VuHost) {
   };
 
   const pageProxy = (p: PW.Page) => {
+    // A page the script opened is the browser acting as asked, whether or not it loads a URL (ran-as-written.ts).
+    vu.acted?.('a browser page');
     learn(p, 'page');
     learn(p.mainFrame(), 'frame');
     return proxyOf(p, 'page');
@@ -587,7 +626,8 @@ export function browserModule(vu: VuHost) {
     if (!userAgent) {
       try {
         const c = await b.newBrowserCDPSession();
-        userAgent = (await c.send('Browser.getVersion')).userAgent;
+        // k6 drops "Headless" from the user agent (k6's useragent.js example checks it), so sites treat the run as a browser.
+        userAgent = (await c.send('Browser.getVersion')).userAgent.replace('HeadlessChrome', 'Chrome');
         await c.detach();
       } catch {
         // userAgent() stays '' rather than failing the launch.
@@ -628,7 +668,8 @@ export function browserModule(vu: VuHost) {
     if (l.context || l.opening) throw exists();
     l.opening = true;
     try {
-      const c = await l.browser.newContext(contextOptions(options));
+      const asked = contextOptions(options);
+      const c = await l.browser.newContext(asked.userAgent || !userAgent ? asked : { ...asked, userAgent });
       learn(c, 'context');
       l.context = c;
       c.on('close', () => {

@@ -7,10 +7,12 @@
 // data_received (the connection's bytes, counted when it ends).
 
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
 import NodeWebSocket from 'ws';
 import { WS_METRICS } from '../../core/metrics.js';
+import { type HostsLookup, hostsLookup } from '../hosts.js';
 import type { ModuleFactory, Tags, VuHost } from '../types.js';
 import { DEFAULT_USER_AGENT } from './http.js';
 import { secureContextOf } from './tls-context.js';
@@ -51,6 +53,19 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
   const out = new ArrayBuffer(buf.byteLength);
   new Uint8Array(out).set(buf);
   return out;
+}
+
+/**
+ * A socket to where options.hosts sends the URL's host (hosts.ts), its TLS server name still the URL's host: ws calls
+ * it with the request's options (host, port, and for wss the TLS ones).
+ */
+function redirected(hosts: HostsLookup) {
+  return (o: tls.ConnectionOptions & net.NetConnectOpts & { host: string; port: number; protocol?: string }): net.Socket => {
+    const to = hosts(o.host, Number(o.port)) ?? { host: o.host, port: Number(o.port) };
+    if (o.protocol !== 'https:' && o.protocol !== 'wss:') return net.connect({ ...o, host: to.host, port: to.port, path: undefined } as net.NetConnectOpts);
+    const servername = o.servername || (net.isIP(o.host) ? '' : o.host);
+    return tls.connect({ ...o, host: to.host, port: to.port, servername, path: undefined } as tls.ConnectionOptions);
+  };
 }
 
 function rawToBuffer(data: NodeWebSocket.RawData): Buffer {
@@ -109,6 +124,7 @@ export class VuWebSocket {
     const ua = typeof vu.options.userAgent === 'string' ? vu.options.userAgent : DEFAULT_USER_AGENT;
     if (ua !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'user-agent')) headers['User-Agent'] = ua;
     const insecure = vu.tls.insecure || vu.options.insecureSkipTLSVerify === true;
+    const hosts = hostsLookup(vu.options.hosts);
     // k6 documents `protocols` as unused, so no subprotocol is offered.
     this.#ws = new NodeWebSocket(this.url, {
       headers,
@@ -118,6 +134,8 @@ export class VuWebSocket {
       handshakeTimeout: 60_000,
       ...(vu.tls.ca !== undefined ? { secureContext: secureContextOf(vu.tls.ca) } : {}),
       rejectUnauthorized: !insecure,
+      // ws hands createConnection to http(s).request, whose types it does not repeat.
+      ...((hosts ? { createConnection: redirected(hosts) } : {}) as object),
     });
     this.#ws.binaryType = 'nodebuffer';
     this.#release = vu.hold();
