@@ -18,7 +18,9 @@ import { parseArgs } from 'node:util';
 import { ModuleCache } from '../src/engine/remote-modules.js';
 import { makeTlsMaterial } from '../src/reference-target/tls.js';
 import { ensureGoTool } from '../src/tools/go-tools.js';
+import { startEcho } from './k6-examples/echo.js';
 import { EXPECTED, type Expectation, SHORTENED } from './k6-examples/expected.js';
+import { startHttpbin } from './k6-examples/httpbin.js';
 import { startQuickPizza } from './k6-examples/quickpizza.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -90,11 +92,21 @@ function seedModules(cacheDir: string, all: readonly string[]): number {
   return n;
 }
 
+/**
+ * The flags a script's own comment says to run it with (`// k6 run --secret-source=file=file.secret secrets.test.js`):
+ * the first such line that ends in the script's name, split as a shell splits words.
+ */
+export function documentedFlags(text: string): string[] {
+  const line = /^\s*\/\/\s*k6 run (.+?)\s+\S+\.(?:js|ts)\s*$/m.exec(text)?.[1];
+  if (!line) return [];
+  return [...line.matchAll(/(?:[^\s'"]+|"[^"]*"|'[^']*')+/g)].map((m) => m[0].replace(/"([^"]*)"|'([^']*)'/g, '$1$2'));
+}
+
 interface Outcome {
   readonly script: string;
   readonly code: number | null;
   readonly checks: { passes: number; fails: number } | undefined;
-  readonly verdict: 'ran' | 'refused' | 'diverged' | 'not run';
+  readonly verdict: 'ran' | 'on purpose' | 'refused' | 'diverged' | 'not run';
   readonly why: string;
 }
 
@@ -104,9 +116,10 @@ function judge(script: string, code: number | null, checks: Outcome['checks'], s
   if (expect.skip) return { ...base, verdict: 'not run', why: expect.skip };
   if (code === 104 || (code === 107 && /k6 module|run the script on k6|not supported/.test(stderr)))
     return { ...base, verdict: 'refused', why: firstError.trim().slice(0, 200) };
+  if (expect.onPurpose && code === expect.onPurpose.exit) return { ...base, verdict: 'on purpose', why: expect.onPurpose.why };
   const wantCode = expect.exit ?? 0;
   const wantFails = expect.checkFails ?? 0;
-  if (code === wantCode && (checks?.fails ?? 0) === wantFails) return { ...base, verdict: 'ran', why: expect.note ?? '' };
+  if (code === wantCode && (wantFails === 'any' || (checks?.fails ?? 0) === wantFails)) return { ...base, verdict: 'ran', why: expect.note ?? '' };
   return {
     ...base,
     verdict: 'diverged',
@@ -129,6 +142,7 @@ async function runOne(script: string, env: NodeJS.ProcessEnv, config: string, wo
     config,
     '--summary-export',
     summary,
+    ...documentedFlags(readFileSync(script, 'utf8')),
     ...(SHORTENED[rel] ?? []),
     ...(expect.args ?? []),
     script,
@@ -154,24 +168,17 @@ async function main(): Promise<void> {
     return (!values.only || rel.includes(values.only)) && (!values.from || rel >= values.from);
   });
   const work = mkdtempSync(join(tmpdir(), 'dialtone-k6-examples-'));
-  const tls = await makeTlsMaterial(2, ['quickpizza.grafana.com', 'httpbin.org', 'example.com', '127.0.0.1', 'localhost']);
+  const tls = await makeTlsMaterial(2, ['quickpizza.grafana.com', 'httpbin.org', 'example.com', 'echo.websocket.org', '127.0.0.1', 'localhost']);
   const caFile = join(work, 'ca.pem');
-  const certFile = join(work, 'cert.pem');
-  const keyFile = join(work, 'key.pem');
   writeFileSync(caFile, tls.ca);
-  writeFileSync(certFile, tls.cert);
-  writeFileSync(keyFile, tls.key);
 
   const pizza = await startQuickPizza(tls);
-  const httpbin = ensureGoTool(ROOT, 'go-httpbin');
-  const [binHttp, binHttps] = [await freePort(), await freePort()];
-  const bins = [
-    spawn(httpbin, ['-host', '127.0.0.1', '-port', String(binHttp), '-log-level', 'OFF'], { stdio: 'ignore' }),
-    spawn(httpbin, ['-host', '127.0.0.1', '-port', String(binHttps), '-https-cert-file', certFile, '-https-key-file', keyFile, '-log-level', 'OFF'], {
-      stdio: 'ignore',
-    }),
-  ];
-  await waitFor(binHttp);
+  const goHttpbin = ensureGoTool(ROOT, 'go-httpbin');
+  const upstream = await freePort();
+  const bins = [spawn(goHttpbin, ['-host', '127.0.0.1', '-port', String(upstream), '-log-level', 'OFF'], { stdio: 'ignore' })];
+  await waitFor(upstream);
+  const httpbin = await startHttpbin(tls, upstream);
+  const echo = await startEcho(tls);
   const example = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html' });
     res.end('<!doctype html><html><head><title>Example Domain</title></head><body><h1>Example Domain</h1></body></html>');
@@ -181,8 +188,9 @@ async function main(): Promise<void> {
   const hosts = {
     'quickpizza.grafana.com:443': `127.0.0.1:${pizza.httpsPort}`,
     'quickpizza.grafana.com:80': `127.0.0.1:${pizza.httpPort}`,
-    'httpbin.org:443': `127.0.0.1:${binHttps}`,
-    'httpbin.org:80': `127.0.0.1:${binHttp}`,
+    'httpbin.org:443': `127.0.0.1:${httpbin.httpsPort}`,
+    'httpbin.org:80': `127.0.0.1:${httpbin.httpPort}`,
+    'echo.websocket.org:443': `127.0.0.1:${echo.port}`,
     'example.com:80': `127.0.0.1:${examplePort}`,
     'example.com:443': `127.0.0.1:${pizza.httpsPort}`,
   };
@@ -224,12 +232,12 @@ async function main(): Promise<void> {
   await Promise.all([lane(true), ...Array.from({ length: Math.max(0, jobs - 1) }, () => lane(false)), ...(jobs === 1 ? [lane(false)] : [])]);
   outcomes.sort((a, b) => a.script.localeCompare(b.script));
   for (const b of bins) b.kill();
-  await pizza.close();
+  await Promise.all([pizza.close(), httpbin.close(), echo.close()]);
   example.close();
 
   const count = (v: Outcome['verdict']) => outcomes.filter((o) => o.verdict === v).length;
   console.log(
-    `\nran as k6 documents: ${count('ran')}; refused: ${count('refused')}; diverged: ${count('diverged')}; not run: ${count('not run')} (of ${outcomes.length})`,
+    `\nran as k6 documents: ${count('ran')}; differs on purpose: ${count('on purpose')}; refused: ${count('refused')}; diverged: ${count('diverged')}; not run here: ${count('not run')} (of ${outcomes.length})`,
   );
   if (values.json) writeFileSync(values.json, `${JSON.stringify(outcomes, null, 2)}\n`);
 }
