@@ -224,7 +224,8 @@ export class VuGrpcClient {
       if (!CONNECT_KEYS.has(k)) throw new Error(`k6/net/grpc: unknown connect param '${k}' (k6 takes ${[...CONNECT_KEYS].join(', ')})`);
     if (p.reflect === true)
       throw new Error(
-        'k6/net/grpc: connect with reflect: true is not supported by the built-in engine; load the service definitions with client.load() or client.loadProtoset(), or run the script on k6',
+        'k6/net/grpc: connect with reflect: true is not supported by the built-in engine; load the service definitions with ' +
+          'client.load() or client.loadProtoset(), or run the script on k6',
       );
     if (typeof address !== 'string' || !/^[^/\s]+:[\w-]+$/.test(address))
       throw new Error(`k6/net/grpc: the address '${String(address)}' must be host:port with no protocol prefix`);
