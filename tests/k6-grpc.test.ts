@@ -4,6 +4,7 @@
 // quotes the k6 documentation sentence it follows. Nothing here judges time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
@@ -71,14 +72,14 @@ interface Run {
 }
 
 /** Runs `script` of the corpus against the server's plaintext port, or its TLS one trusting dialtone's CA. */
-async function run(script: string, runId: string, o: { tls?: boolean } = {}): Promise<Run> {
+async function run(script: string, runId: string, o: { tls?: boolean; untrusted?: boolean; addr?: string } = {}): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-grpc-'));
   const summaryPath = join(dir, 'summary.json');
-  const addr = `127.0.0.1:${o.tls ? ports.tls : ports.plaintext}`;
+  const addr = o.addr ?? `127.0.0.1:${o.tls ? ports.tls : ports.plaintext}`;
   const flags = ['-e', `GRPC_ADDR=${addr}`, '-e', `RUN=${runId}`, ...(o.tls ? ['-e', 'GRPC_TLS=1'] : [])];
   const args = ['--no-color', '--quiet', '--summary-trend-stats', 'avg,max,count', '--summary-export', summaryPath, ...flags, join(CORPUS, script)];
   // SSL_CERT_FILE: the CA the engine trusts in place of the system's, as Go's client reads it.
-  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: 60_000, env: o.tls ? { SSL_CERT_FILE: caFile } : {} });
+  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: 60_000, env: o.tls && !o.untrusted ? { SSL_CERT_FILE: caFile } : {} });
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: { checks: {} } };
   return { code, stdout, stderr, metrics: summary.metrics, checks: summary.root_group.checks ?? {} };
 }
@@ -145,6 +146,26 @@ describe.concurrent('k6/net/grpc on the built-in engine', () => {
     expect(r.metrics.grpc_streams_msgs_sent?.count).toBe(16);
     expect(r.metrics.grpc_streams_msgs_received?.count).toBe((seen?.chatOut ?? 0) + (seen?.countOut ?? 0));
     expect(r.metrics.grpc_req_duration?.count).toBe(8);
+  });
+
+  // Client.connect: "will block until a connection is made or a connection error is thrown". A closed port, and a TLS
+  // server whose certificate the engine does not trust: each iteration fails on one line naming the script's line.
+  it('fails connect on a closed port and on an untrusted certificate, in one line with the script line, exit 107', async () => {
+    const closed = await new Promise<number>((ok) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => ok(port));
+      });
+    });
+    const refused = await run('grpc-stream.js', 'closed', { addr: `127.0.0.1:${closed}` });
+    expect(refused.code, said(refused)).toBe(107);
+    expect(refused.stderr).toContain(`failed to connect to 127.0.0.1:${closed}: the connection failed (`);
+    expect(refused.stderr).toMatch(/grpc-stream\.js:15\)/);
+    const untrusted = await run('grpc-unary.js', 'untrusted', { tls: true, untrusted: true });
+    expect(untrusted.code, said(untrusted)).toBe(107);
+    expect(untrusted.stderr).toContain('a server certificate not trusted fails so too');
+    expect(untrusted.stderr).not.toMatch(/src\/engine|node:internal/);
+    expect(await seenBy('untrusted')).toBeUndefined();
   });
 
   // ConnectParams.reflect: "Whether to use the gRPC server reflection protocol when connecting." Not provided: the

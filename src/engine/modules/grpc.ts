@@ -236,13 +236,30 @@ export class VuGrpcClient {
     this.close();
     const client = new grpc.Client(address, this.#credentials(p), options);
     this.#client = client;
+    // The failure comes from a callback: its error carries the script's frames from here, so it names the script's line.
+    const at: { stack?: string } = {};
+    Error.captureStackTrace(at, this.connect);
+    // grpc-js names no cause when a connection fails (a refused port, a certificate not trusted): the hint says both.
+    const hint = p.plaintext === true ? '' : '; over TLS, a server certificate not trusted fails so too (trust its CA with SSL_CERT_FILE or tls.cacerts)';
+    const channel = client.getChannel();
+    const deadline = Date.now() + timeoutMs;
     return this.#vu.track(
       new Promise<boolean>((done, fail) => {
-        client.waitForReady(Date.now() + timeoutMs, (err) => {
-          if (!err) return done(true);
+        const failWith = (why: string) => {
           if (this.#client === client) this.close();
-          fail(new Error(`k6/net/grpc: failed to connect to ${address}: ${err.message}`));
-        });
+          const e = new Error(`k6/net/grpc: failed to connect to ${address}: ${why}${hint}`);
+          e.stack = `Error: ${e.message}\n${(at.stack ?? '').split('\n').slice(1).join('\n')}`;
+          fail(e);
+        };
+        // "will block until a connection is made or a connection error is thrown": the first failure ends the wait.
+        const watch = () => {
+          const state = channel.getConnectivityState(true);
+          if (state === grpc.connectivityState.READY) return done(true);
+          if (state === grpc.connectivityState.TRANSIENT_FAILURE) return failWith('the connection failed');
+          if (state === grpc.connectivityState.SHUTDOWN) return failWith('the client was closed');
+          channel.watchConnectivityState(state, deadline, (err) => (err ? failWith(`no connection within ${timeoutMs} ms`) : watch()));
+        };
+        watch();
       }),
     );
   }
