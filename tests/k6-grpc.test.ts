@@ -26,6 +26,7 @@ interface Seen {
   countOut: number;
   tokens: string[];
   bigNumbers: string[];
+  agents: string[];
 }
 
 let server: ChildProcess;
@@ -72,14 +73,26 @@ interface Run {
 }
 
 /** Runs `script` of the corpus against the server's plaintext port, or its TLS one trusting dialtone's CA. */
-async function run(script: string, runId: string, o: { tls?: boolean; untrusted?: boolean; addr?: string } = {}): Promise<Run> {
+async function run(script: string, runId: string, o: { tls?: boolean; untrusted?: boolean; addr?: string; cacerts?: boolean } = {}): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-grpc-'));
   const summaryPath = join(dir, 'summary.json');
   const addr = o.addr ?? `127.0.0.1:${o.tls ? ports.tls : ports.plaintext}`;
-  const flags = ['-e', `GRPC_ADDR=${addr}`, '-e', `RUN=${runId}`, ...(o.tls ? ['-e', 'GRPC_TLS=1'] : [])];
-  const args = ['--no-color', '--quiet', '--summary-trend-stats', 'avg,max,count', '--summary-export', summaryPath, ...flags, join(CORPUS, script)];
+  const flags = ['-e', `GRPC_ADDR=${addr}`, '-e', `RUN=${runId}`, ...(o.tls ? ['-e', 'GRPC_TLS=1'] : []), ...(o.cacerts ? ['-e', `CA_FILE=${caFile}`] : [])];
+  // One worker thread: both VUs share it, and the run costs one worker's start.
+  const args = [
+    '--no-color',
+    '--quiet',
+    '--workers',
+    '1',
+    '--summary-trend-stats',
+    'avg,max,count',
+    '--summary-export',
+    summaryPath,
+    ...flags,
+    join(CORPUS, script),
+  ];
   // SSL_CERT_FILE: the CA the engine trusts in place of the system's, as Go's client reads it.
-  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: 60_000, env: o.tls && !o.untrusted ? { SSL_CERT_FILE: caFile } : {} });
+  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: 60_000, env: o.tls && !o.untrusted && !o.cacerts ? { SSL_CERT_FILE: caFile } : {} });
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: { checks: {} } };
   return { code, stdout, stderr, metrics: summary.metrics, checks: summary.root_group.checks ?? {} };
 }
@@ -112,6 +125,8 @@ describe.concurrent('k6/net/grpc on the built-in engine', () => {
     const seen = await seenBy('unary-plain');
     expect(seen).toMatchObject({ say: 12, fail: 4, hang: 4 });
     expect(seen?.tokens).toEqual(Array(12).fill('Bearer corpus-token'));
+    // The run's user agent (k6's userAgent option, else the engine's own), as on HTTP.
+    expect(seen?.agents.every((a) => a.startsWith('dialtone-engine/'))).toBe(true);
     // int64 travels as a string in the JSON mapping, exactly.
     expect(seen?.bigNumbers.filter((n) => n === '9007199254740993')).toHaveLength(4);
     // Five calls an iteration, each one sample, the deadline's included; the tags name the call.
@@ -121,13 +136,17 @@ describe.concurrent('k6/net/grpc on the built-in engine', () => {
   });
 
   // ConnectParams.plaintext: "Defaults to false i.e. secure via TLS." The server's certificate is signed by a CA the
-  // engine trusts through SSL_CERT_FILE, as for k6/http.
-  it('makes the same calls over TLS with a certificate dialtone made', async () => {
+  // engine trusts through SSL_CERT_FILE, as for k6/http, or that the script names in ConnectParams.tls.cacerts.
+  it('makes the same calls over TLS with a certificate dialtone made, trusted by SSL_CERT_FILE or tls.cacerts', async () => {
     const r = await run('grpc-unary.js', 'unary-tls', { tls: true });
     expect(r.code, said(r)).toBe(0);
     for (const name of UNARY_CHECKS) expect(r.checks[name], name).toMatchObject({ passes: 4, fails: 0 });
     expect(await seenBy('unary-tls')).toMatchObject({ say: 12, fail: 4, hang: 4 });
     expect(r.metrics.grpc_req_duration?.count).toBe(20);
+    // ConnectParams.tls with cacerts (the server's CA, PEM, read with open()), in place of the engine's trust.
+    const own = await run('grpc-unary.js', 'unary-cacerts', { tls: true, cacerts: true });
+    expect(own.code, said(own)).toBe(0);
+    expect(await seenBy('unary-cacerts')).toMatchObject({ say: 12, fail: 4, hang: 4 });
   });
 
   // Stream.on: "data: Emitted when the server sends data"; "end: Emitted when the server closes the incoming stream".

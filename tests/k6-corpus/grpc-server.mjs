@@ -17,7 +17,7 @@ function of(call) {
   const run = String(call.metadata.get('x-run')[0] ?? 'none');
   let s = seen.get(run);
   if (!s) {
-    s = { say: 0, fail: 0, hang: 0, hangCancelled: 0, chats: 0, chatIn: 0, chatOut: 0, counts: 0, countOut: 0, tokens: [], bigNumbers: [] };
+    s = { say: 0, fail: 0, hang: 0, hangCancelled: 0, chats: 0, chatIn: 0, chatOut: 0, counts: 0, countOut: 0, tokens: [], bigNumbers: [], agents: [] };
     seen.set(run, s);
   }
   return s;
@@ -29,6 +29,7 @@ const service = {
     s.say++;
     s.tokens.push(String(call.metadata.get('authorization')[0] ?? ''));
     s.bigNumbers.push(call.request.bigNumber);
+    s.agents.push(String(call.metadata.get('user-agent')[0] ?? ''));
     const headers = new grpc.Metadata();
     headers.set('x-echo', call.request.text);
     call.sendMetadata(headers);

@@ -22,8 +22,11 @@ fromSet.loadProtoset('protos/echo.protoset');
 
 const metadata = { 'x-run': __ENV.RUN, authorization: 'Bearer corpus-token' };
 
+// ConnectParams.tls.cacerts when CA_FILE names the server's CA; else the engine's trust (SSL_CERT_FILE).
+const connectParams = { plaintext: !__ENV.GRPC_TLS, timeout: '10s', ...(__ENV.CA_FILE ? { tls: { cacerts: [open(__ENV.CA_FILE)] } } : {}) };
+
 export default function () {
-  client.connect(__ENV.GRPC_ADDR, { plaintext: !__ENV.GRPC_TLS, timeout: '10s' });
+  client.connect(__ENV.GRPC_ADDR, connectParams);
 
   const res = client.invoke('dialtone.corpus.Echo/Say', { text: 'grpc', bigNumber: '9007199254740993' }, { metadata, tags: { call: 'say' } });
   check(res, {
@@ -42,7 +45,7 @@ export default function () {
   const late = client.invoke('dialtone.corpus.Echo/Hang', { text: 'wait' }, { metadata, timeout: '300ms' });
   check(late, { 'a call past its timeout ends DeadlineExceeded': (r) => r.status === grpc.StatusDeadlineExceeded });
 
-  fromSet.connect(__ENV.GRPC_ADDR, { plaintext: !__ENV.GRPC_TLS });
+  fromSet.connect(__ENV.GRPC_ADDR, connectParams);
   const viaSet = fromSet.invoke('dialtone.corpus.Echo/Say', { text: 'protoset' }, { metadata });
   check(viaSet, { 'a protoset loads the service too': (r) => r.status === grpc.StatusOK && r.message.text === 'hello protoset' });
   fromSet.close();

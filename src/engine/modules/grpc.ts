@@ -17,6 +17,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { durationMs } from '../../core/duration.js';
 import { GRPC_METRICS } from '../../core/metrics.js';
 import type { Tags, VuHost } from '../types.js';
+import { DEFAULT_USER_AGENT } from './http.js';
 import { secureContextOf } from './tls-context.js';
 
 /** /javascript-api/k6-net-grpc/constants/: the gRPC status codes, by k6's names. */
@@ -230,7 +231,9 @@ export class VuGrpcClient {
     if (typeof address !== 'string' || !/^[^/\s]+:[\w-]+$/.test(address))
       throw new Error(`k6/net/grpc: the address '${String(address)}' must be host:port with no protocol prefix`);
     const timeoutMs = timeoutOf(p.timeout, 'connect timeout');
-    const options: grpc.ChannelOptions = {};
+    // k6 sends the run's userAgent option on gRPC too; grpc-js adds its own name after it.
+    const ua = typeof this.#vu.options.userAgent === 'string' ? this.#vu.options.userAgent : DEFAULT_USER_AGENT;
+    const options: grpc.ChannelOptions = ua === '' ? {} : { 'grpc.primary_user_agent': ua };
     if (typeof p.maxReceiveSize === 'number' && p.maxReceiveSize > 0) options['grpc.max_receive_message_length'] = p.maxReceiveSize;
     if (typeof p.maxSendSize === 'number' && p.maxSendSize > 0) options['grpc.max_send_message_length'] = p.maxSendSize;
     this.close();
