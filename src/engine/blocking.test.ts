@@ -178,4 +178,18 @@ describe('the rewrite of blocking k6 calls', () => {
     });
     await expect(init).rejects.toThrow(/script\.js:3: grpc\.Client\.connect runs in the init context/);
   });
+
+  it('awaits invoke on a client it cannot follow (a parameter, a wrapper class) by its name, in a script importing k6/net/grpc', async () => {
+    const code = await bundleFiles({
+      'script.js':
+        "import { Client } from 'k6/net/grpc';\nclass Api { constructor() { this.client = new Client(); } " +
+        "say(t) { return this.client.invoke('p.S/Say', { t }).message; } }\nconst api = new Api();\n" +
+        "function call(c) { return c.invoke('p.S/M', {}).status; }\nexport default function () { api.say('x'); call(api.client); }\n",
+    });
+    expect(code).toMatch(/async say\(t\) \{\s*return \(await this\.client\.invoke\(/);
+    expect(code).toMatch(/async function call\(c\) \{\s*return \(await c\.invoke\(/);
+    // Without the import, a method of that name is the script's own.
+    const own = await bundleFiles({ 'script.js': 'const o = { invoke: () => 1 };\nexport default function () { return o.invoke(); }\n' });
+    expect(own).not.toContain('await');
+  });
 });

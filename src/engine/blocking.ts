@@ -205,13 +205,26 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
         const methods = cls ? BLOCKING_METHODS[cls.module]?.[cls.name] : undefined;
         if (cls && methods) instanceOf.set(v, { what: `${cls.module.replace('k6/', '').replace('net/', '')}.${cls.name}`, methods });
       }
-  /** `client.invoke` on a variable holding a k6 object whose `invoke` blocks: its name for messages. */
+  /**
+   * The same methods by name alone, in a bundle that imports their module: a client the analysis cannot follow (a
+   * parameter, `this.client` in a wrapper class) is still awaited. Awaiting a value that is no promise changes nothing.
+   */
+  const byName = new Map<string, string>();
+  const imported = new Set(moduleOf.values());
+  for (const [module, classes] of Object.entries(BLOCKING_METHODS))
+    if (imported.has(module))
+      for (const [cls, methods] of Object.entries(classes))
+        for (const m of methods) byName.set(m, `${module.replace('k6/', '').replace('net/', '')}.${cls}.${m}`);
+  /** `client.invoke` on a variable holding a k6 object whose `invoke` blocks, or by name: its name for messages. */
   const blockingMethod = (n: N): string | undefined => {
-    if (n.type !== 'MemberExpression' || (n.object as N).type !== 'Identifier') return undefined;
-    const v = resolved.get(n.object as N);
-    const held = v ? instanceOf.get(v) : undefined;
+    if (n.type !== 'MemberExpression') return undefined;
     const name = propName(n);
-    return held && name && held.methods.has(name) ? `${held.what}.${name}` : undefined;
+    if (!name) return undefined;
+    const object = n.object as N;
+    const v = object.type === 'Identifier' ? resolved.get(object) : undefined;
+    const held = v ? instanceOf.get(v) : undefined;
+    if (held) return held.methods.has(name) ? `${held.what}.${name}` : undefined;
+    return moduleAt(object) ? undefined : byName.get(name);
   };
 
   /** The function a variable always holds: a declaration, or a const/never reassigned binding of a function expression. */
