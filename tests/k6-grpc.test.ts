@@ -18,7 +18,6 @@ interface Seen {
   say: number;
   fail: number;
   hang: number;
-  hangCancelled: number;
   chats: number;
   chatIn: number;
   chatOut: number;
@@ -73,7 +72,11 @@ interface Run {
 }
 
 /** Runs `script` of the corpus against the server's plaintext port, or its TLS one trusting dialtone's CA. */
-async function run(script: string, runId: string, o: { tls?: boolean; untrusted?: boolean; addr?: string; cacerts?: boolean } = {}): Promise<Run> {
+async function run(
+  script: string,
+  runId: string,
+  o: { tls?: boolean; untrusted?: boolean; addr?: string; cacerts?: boolean; signalOn?: string } = {},
+): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'dialtone-k6-grpc-'));
   const summaryPath = join(dir, 'summary.json');
   const addr = o.addr ?? `127.0.0.1:${o.tls ? ports.tls : ports.plaintext}`;
@@ -92,7 +95,12 @@ async function run(script: string, runId: string, o: { tls?: boolean; untrusted?
     join(CORPUS, script),
   ];
   // SSL_CERT_FILE: the CA the engine trusts in place of the system's, as Go's client reads it.
-  const { code, stdout, stderr } = await runArgv(args, { dir, guardMs: 60_000, env: o.tls && !o.untrusted && !o.cacerts ? { SSL_CERT_FILE: caFile } : {} });
+  const { code, stdout, stderr } = await runArgv(args, {
+    dir,
+    guardMs: 60_000,
+    env: o.tls && !o.untrusted && !o.cacerts ? { SSL_CERT_FILE: caFile } : {},
+    ...(o.signalOn ? { signalOn: o.signalOn } : {}),
+  });
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: { checks: {} } };
   return { code, stdout, stderr, metrics: summary.metrics, checks: summary.root_group.checks ?? {} };
 }
@@ -165,6 +173,21 @@ describe.concurrent('k6/net/grpc on the built-in engine', () => {
     expect(r.metrics.grpc_streams_msgs_sent?.count).toBe(16);
     expect(r.metrics.grpc_streams_msgs_received?.count).toBe((seen?.chatOut ?? 0) + (seen?.countOut ?? 0));
     expect(r.metrics.grpc_req_duration?.count).toBe(8);
+  });
+
+  // A stream holds its iteration while open (handlers run as the server sends). When the run is interrupted (SIGINT
+  // once the first reply is printed; 105 on Ctrl-C, docs/engines.md) the stream is cancelled, no handler of the script
+  // runs after it, and the run ends.
+  it('holds the iteration while a stream is open and cancels the stream when the run is interrupted', async () => {
+    const r = await run('grpc-stream-interrupted.js', 'interrupted', { signalOn: 'reply OPEN' });
+    expect(r.code, said(r)).toBe(105);
+    expect(r.stderr).toContain('reply OPEN');
+    expect(r.stderr).not.toContain('handler ran after the interruption');
+    const seen = await seenBy('interrupted');
+    // One iteration, held by its stream to the end of the scenario.
+    expect(seen).toMatchObject({ chats: 1, chatIn: 1 });
+    expect(r.metrics.grpc_streams?.count).toBe(1);
+    expect(r.metrics.grpc_streams_msgs_received?.count).toBe(1);
   });
 
   // Client.connect: "will block until a connection is made or a connection error is thrown". A closed port, and a TLS

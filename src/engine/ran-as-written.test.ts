@@ -63,5 +63,11 @@ describe('a run that did not run as written', () => {
     // The same tag set an unanswered HTTP request had is an answer to gRPC.
     store.emit('grpc_req_duration', 1, { status: '0' });
     expect(answered()).toBe(1);
+    // A message received on a stream the run's end interrupted, which never had a status.
+    const streamed = new MetricStore();
+    streamed.declare({ name: 'grpc_streams_msgs_received', type: 'counter', contains: 'default' });
+    const heard = answeredCounter(streamed);
+    streamed.emit('grpc_streams_msgs_received', 1, {});
+    expect(heard()).toBe(1);
   });
 });

@@ -36,6 +36,8 @@ const EXCHANGES: ReadonlyMap<string, (status: string | undefined) => boolean> = 
   ['ws_sessions', httpAnswered],
   ['browser_http_req_duration', httpAnswered],
   ['grpc_req_duration', (status: string | undefined) => status !== undefined && status !== '14'],
+  // A message the server sent on a stream is its answer, whether or not the stream ended before the run did.
+  ['grpc_streams_msgs_received', () => true],
 ]);
 
 /** The store parts `answeredCounter` reads. */

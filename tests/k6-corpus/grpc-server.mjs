@@ -17,7 +17,7 @@ function of(call) {
   const run = String(call.metadata.get('x-run')[0] ?? 'none');
   let s = seen.get(run);
   if (!s) {
-    s = { say: 0, fail: 0, hang: 0, hangCancelled: 0, chats: 0, chatIn: 0, chatOut: 0, counts: 0, countOut: 0, tokens: [], bigNumbers: [], agents: [] };
+    s = { say: 0, fail: 0, hang: 0, chats: 0, chatIn: 0, chatOut: 0, counts: 0, countOut: 0, tokens: [], bigNumbers: [], agents: [] };
     seen.set(run, s);
   }
   return s;
@@ -43,9 +43,7 @@ const service = {
   },
   // Never answers: the call ends by the client's deadline (or cancellation).
   Hang(call) {
-    const s = of(call);
-    s.hang++;
-    call.on('cancelled', () => s.hangCancelled++);
+    of(call).hang++;
   },
   Chat(call) {
     const s = of(call);
