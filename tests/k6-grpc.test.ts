@@ -117,6 +117,8 @@ const UNARY_CHECKS = [
   'a call past its timeout ends DeadlineExceeded',
   'asyncInvoke resolves to the response',
   'a protoset loads the service too',
+  'server is healthy',
+  'health status is serving',
 ];
 
 describe.concurrent('k6/net/grpc on the built-in engine', () => {
@@ -126,7 +128,9 @@ describe.concurrent('k6/net/grpc on the built-in engine', () => {
   // metadata the user would like to add to the request"; Params.timeout: "Request timeout to use." Metrics reference:
   // grpc_req_duration, "Time to receive response from remote host". ConnectParams.plaintext: "If true will connect to
   // the gRPC server using plaintext i.e. insecure."
-  it('makes unary calls over plaintext: the response object, metadata, status, timeout and asyncInvoke, counted by the server', async () => {
+  // Client.healthCheck: "Check the health status of the gRPC service using the gRPC Health Checking protocol"; its
+  // example checks `r.status === grpc.StatusOK` and `r.message.status === grpc.HealthCheckServing`.
+  it('makes unary calls over plaintext: the response object, metadata, status, timeout, healthCheck and asyncInvoke, counted by the server', async () => {
     const r = await run('grpc-unary.js', 'unary-plain');
     expect(r.code, said(r)).toBe(0);
     for (const name of UNARY_CHECKS) expect(r.checks[name], name).toMatchObject({ passes: 4, fails: 0 });
@@ -137,8 +141,8 @@ describe.concurrent('k6/net/grpc on the built-in engine', () => {
     expect(seen?.agents.every((a) => a.startsWith('dialtone-engine/'))).toBe(true);
     // int64 travels as a string in the JSON mapping, exactly.
     expect(seen?.bigNumbers.filter((n) => n === '9007199254740993')).toHaveLength(4);
-    // Five calls an iteration, each one sample, the deadline's included; the tags name the call.
-    expect(r.metrics.grpc_req_duration?.count).toBe(20);
+    // Six calls an iteration, each one sample, the deadline's and the health check's included; the tags name the call.
+    expect(r.metrics.grpc_req_duration?.count).toBe(24);
     expect(r.metrics['grpc_req_duration{call:say}']?.count).toBe(4);
     expect(r.metrics['grpc_req_duration{status:4}']?.count).toBe(4);
   });
@@ -150,7 +154,7 @@ describe.concurrent('k6/net/grpc on the built-in engine', () => {
     expect(r.code, said(r)).toBe(0);
     for (const name of UNARY_CHECKS) expect(r.checks[name], name).toMatchObject({ passes: 4, fails: 0 });
     expect(await seenBy('unary-tls')).toMatchObject({ say: 12, fail: 4, hang: 4 });
-    expect(r.metrics.grpc_req_duration?.count).toBe(20);
+    expect(r.metrics.grpc_req_duration?.count).toBe(24);
     // ConnectParams.tls with cacerts (the server's CA, PEM, read with open()), in place of the engine's trust.
     const own = await run('grpc-unary.js', 'unary-cacerts', { tls: true, cacerts: true });
     expect(own.code, said(own)).toBe(0);

@@ -19,10 +19,10 @@ const BLOCKING: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /**
  * The k6 classes whose instances' methods block the VU in k6: a variable holding `new grpc.Client()` has its
- * `client.connect()` and `client.invoke()` awaited.
+ * `client.connect()`, `client.invoke()` and `client.healthCheck()` awaited.
  */
 const BLOCKING_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
-  'k6/net/grpc': { Client: new Set(['connect', 'invoke']) },
+  'k6/net/grpc': { Client: new Set(['connect', 'invoke', 'healthCheck']) },
 };
 
 /** The k6 calls that send something: a run whose script has one but that sent nothing did not run as written. */

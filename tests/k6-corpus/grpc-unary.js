@@ -1,6 +1,6 @@
 // k6/net/grpc's unary calls (https://grafana.com/docs/k6/latest/javascript-api/k6-net-grpc/): the proto loaded in the
 // init context (and from a protoset), connect (plaintext, or TLS when GRPC_TLS is set), invoke with metadata and tags, a
-// call the server refuses, a call past its own timeout, asyncInvoke, close. GRPC_ADDR: host:port; RUN: the x-run metadata the
+// call the server refuses, a call past its own timeout, healthCheck, asyncInvoke, close. GRPC_ADDR: host:port; RUN: the x-run metadata the
 // server counts by.
 import { check } from 'k6';
 import grpc from 'k6/net/grpc';
@@ -34,6 +34,13 @@ export default function () {
     'the message is the answer': (r) => r.message.text === 'hello grpc' && r.message.bigNumber === '9007199254740993',
     'headers and trailers are the server metadata': (r) => r.headers['x-echo'][0] === 'grpc' && r.trailers['x-served-by'][0] === 'dialtone-corpus',
     'no error on OK': (r) => r.error === null,
+  });
+
+  // Client.healthCheck: the documentation's own checks.
+  const health = client.healthCheck();
+  check(health, {
+    'server is healthy': (r) => r && r.status === grpc.StatusOK,
+    'health status is serving': (r) => r && r.message.status === grpc.HealthCheckServing,
   });
 
   const refused = client.invoke('/dialtone.corpus.Echo/Fail', { text: 'pizza' }, { metadata });

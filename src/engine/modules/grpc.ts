@@ -41,6 +41,15 @@ export const STATUS: Readonly<Record<string, number>> = {
   StatusUnauthenticated: 16,
 };
 
+/** Client.healthCheck's response statuses (the gRPC Health Checking protocol's ServingStatus, by name). */
+const HEALTH_STATUS: Readonly<Record<string, string>> = {
+  HealthCheckServing: 'SERVING',
+  HealthCheckNotServing: 'NOT_SERVING',
+  HealthCheckUnknown: 'UNKNOWN',
+  // k6's spelling.
+  HealthCheckServiceUnkown: 'SERVICE_UNKNOWN',
+};
+
 /** "Default timeout is 60 seconds" (Params.timeout, ConnectParams.timeout). */
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -52,6 +61,36 @@ const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, en
 
 type Method = protoLoader.MethodDefinition<object, object>;
 type Methods = ReadonlyMap<string, Method>;
+
+/** grpc.health.v1.Health/Check, the gRPC Health Checking protocol's unary method (grpc.io/docs/guides/health-checking). */
+const HEALTH_CHECK_PATH = '/grpc.health.v1.Health/Check';
+const HEALTH_PROTO: Parameters<typeof protoLoader.fromJSON>[0] = {
+  nested: {
+    grpc: {
+      nested: {
+        health: {
+          nested: {
+            v1: {
+              nested: {
+                HealthCheckRequest: { fields: { service: { type: 'string', id: 1 } } },
+                HealthCheckResponse: {
+                  fields: { status: { type: 'ServingStatus', id: 1 } },
+                  nested: { ServingStatus: { values: { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 } } },
+                },
+                Health: { methods: { Check: { requestType: 'HealthCheckRequest', responseType: 'HealthCheckResponse', comment: '' } } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+let healthCheckMethod: Method | undefined;
+const healthCheckOf = (): Method => {
+  healthCheckMethod ??= methodsOf(protoLoader.fromJSON(HEALTH_PROTO, LOADER_OPTIONS)).get(HEALTH_CHECK_PATH) as Method;
+  return healthCheckMethod;
+};
 
 /** Loaded definitions, by what was loaded: every VU's init context loads the same files, parsed once per thread. */
 const loaded = new Map<string, Methods>();
@@ -298,6 +337,20 @@ export class VuGrpcClient {
     const path = pathOf(url);
     const { client, method } = this.method(path, 'invoke');
     if (method.requestStream || method.responseStream) throw new Error(`k6/net/grpc: ${path} is a streaming method; use new grpc.Stream(client, '${path}')`);
+    return this.#unary(client, path, method, request, params);
+  }
+
+  /**
+   * Client.healthCheck: "Check the health status of the gRPC service using the gRPC Health Checking protocol"; "If no
+   * service name is provided, it checks the overall server health." Awaited by the blocking rewrite, as invoke.
+   */
+  healthCheck(service?: string): Promise<GrpcResponse> {
+    const client = this.#client;
+    if (!client) throw new Error('k6/net/grpc: healthCheck needs a connection; call client.connect() first');
+    return this.#unary(client, HEALTH_CHECK_PATH, healthCheckOf(), { service: service ?? '' }, undefined);
+  }
+
+  #unary(client: grpc.Client, path: string, method: Method, request: unknown, params: unknown): Promise<GrpcResponse> {
     const p = callParamsOf(params);
     const vu = this.#vu;
     const started = performance.now();
@@ -484,7 +537,7 @@ export function grpcModule(vu: VuHost, ctx: { readonly scriptPath: string }): Re
       super(vu, client, url, params);
     }
   }
-  const exports: Record<string, unknown> = { Client, Stream, ...STATUS };
+  const exports: Record<string, unknown> = { Client, Stream, ...STATUS, ...HEALTH_STATUS };
   exports.default = exports;
   return exports;
 }
