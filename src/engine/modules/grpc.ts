@@ -172,8 +172,8 @@ interface CallParams {
 const PARAM_KEYS = new Set(['metadata', 'tags', 'timeout', 'discardResponseMessage', 'authority']);
 
 function callParamsOf(p: unknown): CallParams {
+  if (p !== undefined && p !== null && typeof p !== 'object') throw new Error('k6/net/grpc: params must be an object');
   const o = (p ?? {}) as Record<string, unknown>;
-  if (typeof o !== 'object') throw new Error('k6/net/grpc: params must be an object');
   for (const k of Object.keys(o)) if (!PARAM_KEYS.has(k)) throw new Error(`k6/net/grpc: unknown param '${k}' (k6 takes ${[...PARAM_KEYS].join(', ')})`);
   const tags: Record<string, string> = {};
   for (const [k, v] of Object.entries((o.tags ?? {}) as Record<string, unknown>)) tags[k] = String(v);
