@@ -60,15 +60,15 @@ describe('dialtone load ./script.js', () => {
   });
 
   it("passes on the engine's one-line refusal of a script it cannot run, exit 2, no stack frame, nothing recorded", async () => {
-    const script = join(dir, 'grpc.js');
-    writeFileSync(script, "import grpc from 'k6/net/grpc';\nexport default function () {}\n");
+    const script = join(dir, 'redis.js');
+    writeFileSync(script, "import redis from 'k6/experimental/redis';\nexport default function () {}\n");
     const r = await dialtoneInProcess(['load', script, '--engine', 'builtin', '--report-dir', join(dir, 'reports')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("the script imports 'k6/net/grpc', which the built-in engine does not provide");
+    expect(r.stderr).toContain("the script imports 'k6/experimental/redis', which the built-in engine does not provide");
     expect(r.stderr).toContain('run the script on k6');
-    expect(r.stderr).toContain('load: the engine refused grpc.js before it ran (exit 107');
+    expect(r.stderr).toContain('load: the engine refused redis.js before it ran (exit 107');
     expect(r.stderr).not.toMatch(/^\s+at /m);
-    expect(existsSync(join(dir, 'reports', 'load', 'grpc.js', 'history.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'reports', 'load', 'redis.js', 'history.jsonl'))).toBe(false);
   });
 
   it('refuses a path that is no file, and a scenario-only flag, in one line with exit 2', async () => {

@@ -69,7 +69,19 @@ export const BROWSER_METRICS: readonly MetricDecl[] = [
   { name: 'browser_web_vital_cls', type: 'trend', contains: 'default' },
 ];
 
+/**
+ * What k6/net/grpc emits (/using-k6/metrics/reference/, gRPC): grpc_req_duration "Time to receive response from
+ * remote host"; grpc_streams "Total number of started streams"; grpc_streams_msgs_sent and
+ * grpc_streams_msgs_received "Total number of messages sent" and "received".
+ */
+export const GRPC_METRICS: readonly MetricDecl[] = [
+  { name: 'grpc_req_duration', type: 'trend', contains: 'time' },
+  { name: 'grpc_streams', type: 'counter', contains: 'default' },
+  { name: 'grpc_streams_msgs_sent', type: 'counter', contains: 'default' },
+  { name: 'grpc_streams_msgs_received', type: 'counter', contains: 'default' },
+];
+
 /** Every built-in metric, each name once. */
 export const BUILTIN_METRICS: readonly MetricDecl[] = [
-  ...new Map([...CORE_METRICS, ...HTTP_METRICS, ...WS_METRICS, ...BROWSER_METRICS].map((m) => [m.name, m])).values(),
+  ...new Map([...CORE_METRICS, ...HTTP_METRICS, ...WS_METRICS, ...BROWSER_METRICS, ...GRPC_METRICS].map((m) => [m.name, m])).values(),
 ];

@@ -157,4 +157,39 @@ describe('the rewrite of blocking k6 calls', () => {
       }),
     ).rejects.toThrow(/^the script cannot run on the built-in engine: .*lib\.js:4: a function makes http\.get at .*lib\.js:4 and is passed to some\(\)/);
   });
+  // /javascript-api/k6-net-grpc/client/client-connect/: connect "will block until a connection is made or a connection
+  // error is thrown"; Client.invoke "Invokes an unary RPC request": both return their result in k6, so both are awaited
+  // on the variable that holds the client; asyncInvoke returns a promise in k6 too and is left alone.
+  it('awaits connect and invoke of a grpc.Client, and refuses connect in the init context', async () => {
+    const code = await bundleFiles({
+      'script.js':
+        "import grpc from 'k6/net/grpc';\nconst client = new grpc.Client();\nclient.load([], 'x.proto');\n" +
+        "function call() { return client.invoke('p.S/M', {}).status; }\n" +
+        "export default function () { client.connect('127.0.0.1:1', { plaintext: true }); call(); client.asyncInvoke('p.S/M', {}); client.close(); }\n",
+    });
+    const r = { code, sends: rewriteBlocking(code, (line) => at(line)).sends };
+    expect(r.code).toMatch(/async function call\(\) \{\s*return \(await client\.invoke\("p\.S\/M", \{\}\)\)\.status;/);
+    expect(r.code).toMatch(/\(await client\.connect\(/);
+    expect(r.code).toMatch(/\(await call\(\)\)/);
+    expect(r.code).not.toMatch(/await client\.asyncInvoke|await client\.close|await client\.load/);
+    expect(r.sends[0]).toMatch(/^net\/grpc\.Client at /);
+    const init = bundleFiles({
+      'script.js': "import grpc from 'k6/net/grpc';\nconst client = new grpc.Client();\nclient.connect('127.0.0.1:1');\nexport default function () {}\n",
+    });
+    await expect(init).rejects.toThrow(/script\.js:3: grpc\.Client\.connect runs in the init context/);
+  });
+
+  it('awaits invoke on a client it cannot follow (a parameter, a wrapper class) by its name, in a script importing k6/net/grpc', async () => {
+    const code = await bundleFiles({
+      'script.js':
+        "import { Client } from 'k6/net/grpc';\nclass Api { constructor() { this.client = new Client(); } " +
+        "say(t) { return this.client.invoke('p.S/Say', { t }).message; } }\nconst api = new Api();\n" +
+        "function call(c) { return c.invoke('p.S/M', {}).status; }\nexport default function () { api.say('x'); call(api.client); }\n",
+    });
+    expect(code).toMatch(/async say\(t\) \{\s*return \(await this\.client\.invoke\(/);
+    expect(code).toMatch(/async function call\(c\) \{\s*return \(await c\.invoke\(/);
+    // Without the import, a method of that name is the script's own.
+    const own = await bundleFiles({ 'script.js': 'const o = { invoke: () => 1 };\nexport default function () { return o.invoke(); }\n' });
+    expect(own).not.toContain('await');
+  });
 });

@@ -17,6 +17,14 @@ const BLOCKING: Readonly<Record<string, ReadonlySet<string>>> = {
   'k6/ws': new Set(['connect']),
 };
 
+/**
+ * The k6 classes whose instances' methods block the VU in k6: a variable holding `new grpc.Client()` has its
+ * `client.connect()`, `client.invoke()` and `client.healthCheck()` awaited.
+ */
+const BLOCKING_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
+  'k6/net/grpc': { Client: new Set(['connect', 'invoke', 'healthCheck']) },
+};
+
 /** The k6 calls that send something: a run whose script has one but that sent nothing did not run as written. */
 const SENDING: Readonly<Record<string, ReadonlySet<string>>> = {
   'k6/http': new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch', 'asyncRequest']),
@@ -24,6 +32,7 @@ const SENDING: Readonly<Record<string, ReadonlySet<string>>> = {
   'k6/websockets': new Set(['WebSocket']),
   'k6/browser': new Set(['browser']),
   'k6/experimental/websockets': new Set(['WebSocket']),
+  'k6/net/grpc': new Set(['Client']),
 };
 
 /** Array and collection methods whose callback may block: the rewrite runs them one element after the other, awaiting each. */
@@ -110,6 +119,8 @@ interface Call {
   readonly fn: Fn | undefined;
   /** A k6 function it calls (`k6/http.get`), when it calls one. */
   readonly k6?: { module: string; name: string };
+  /** A blocking method of a k6 object it calls (`grpc.Client.invoke`), when it calls one. */
+  readonly method?: string;
 }
 
 /** Walks every node with its parent, keeping the function each is directly in. */
@@ -183,6 +194,39 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     return module && name ? { module, name } : undefined;
   };
 
+  /** The blocking methods of the k6 object a variable holds (`new grpc.Client()`), by the variable. */
+  const instanceOf = new Map<scope.Variable, { what: string; methods: ReadonlySet<string> }>();
+  for (const s of manager.scopes)
+    for (const v of s.variables)
+      for (const r of v.references) {
+        const made = r.writeExpr as unknown as N | null | undefined;
+        if (made?.type !== 'NewExpression') continue;
+        const cls = k6Member(unwrap(made.callee as N));
+        const methods = cls ? BLOCKING_METHODS[cls.module]?.[cls.name] : undefined;
+        if (cls && methods) instanceOf.set(v, { what: `${cls.module.replace('k6/', '').replace('net/', '')}.${cls.name}`, methods });
+      }
+  /**
+   * The same methods by name alone, in a bundle that imports their module: a client the analysis cannot follow (a
+   * parameter, `this.client` in a wrapper class) is still awaited. Awaiting a value that is no promise changes nothing.
+   */
+  const byName = new Map<string, string>();
+  const imported = new Set(moduleOf.values());
+  for (const [module, classes] of Object.entries(BLOCKING_METHODS))
+    if (imported.has(module))
+      for (const [cls, methods] of Object.entries(classes))
+        for (const m of methods) byName.set(m, `${module.replace('k6/', '').replace('net/', '')}.${cls}.${m}`);
+  /** `client.invoke` on a variable holding a k6 object whose `invoke` blocks, or by name: its name for messages. */
+  const blockingMethod = (n: N): string | undefined => {
+    if (n.type !== 'MemberExpression') return undefined;
+    const name = propName(n);
+    if (!name) return undefined;
+    const object = n.object as N;
+    const v = object.type === 'Identifier' ? resolved.get(object) : undefined;
+    const held = v ? instanceOf.get(v) : undefined;
+    if (held) return held.methods.has(name) ? `${held.what}.${name}` : undefined;
+    return moduleAt(object) ? undefined : byName.get(name);
+  };
+
   /** The function a variable always holds: a declaration, or a const/never reassigned binding of a function expression. */
   const fnOfVariable = (v: scope.Variable): Fn | undefined => {
     if (v.defs.length !== 1) return undefined;
@@ -206,8 +250,10 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     if (parent) parentOf.set(node, parent);
     if (node.type === 'ThrowStatement' && (node.argument as N).type !== 'NewExpression') throws.push(node.argument as N);
     if (node.type === 'CallExpression' && parent) {
-      const k6 = k6Member(unwrap(node.callee as N));
-      calls.push({ node, parent, fn, k6 });
+      const callee = unwrap(node.callee as N);
+      const k6 = k6Member(callee);
+      const method = k6 ? undefined : blockingMethod(callee);
+      calls.push({ node, parent, fn, k6, ...(method ? { method } : {}) });
     }
     if (node.type === 'MemberExpression' && parent) {
       const k6 = k6Member(node);
@@ -250,6 +296,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     return false;
   };
   const callBlocks = (c: Call): boolean => {
+    if (c.method) return true;
     if (c.k6) {
       if (BLOCKING[c.k6.module]?.has(c.k6.name)) return true;
       if (c.k6.module === 'k6' && c.k6.name === 'group') return isConvertedValue((c.node.arguments as N[])[1]);
@@ -326,12 +373,12 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
   // What cannot be followed.
   for (const c of calls) {
     if (!blockingCalls.has(c.node)) continue;
-    const what = c.k6 ? `${c.k6.module.replace('k6/', '')}.${c.k6.name}` : 'a call that blocks';
+    const what = c.k6 ? `${c.k6.module.replace('k6/', '')}.${c.k6.name}` : (c.method ?? 'a call that blocks');
     if (!c.fn) refusals.push(`${where(c.node)}: ${what} runs in the init context, where k6 makes no requests and does not sleep; move it into a function`);
   }
   const firstBlockingIn = (f: Fn): string => {
     const c = calls.find((x) => x.fn === f && blockingCalls.has(x.node));
-    return c ? `${c.k6 ? `${c.k6.module.replace('k6/', '')}.${c.k6.name}` : 'a blocking call'} at ${where(c.node)}` : 'a blocking call';
+    return c ? `${c.k6 ? `${c.k6.module.replace('k6/', '')}.${c.k6.name}` : (c.method ?? 'a blocking call')} at ${where(c.node)}` : 'a blocking call';
   };
   const nameOf = (f: Fn): string => {
     const id = f.id as N | null | undefined;

@@ -50,4 +50,24 @@ describe('a run that did not run as written', () => {
     store.emit('http_reqs', 1, { status: '503' });
     expect(answered()).toBe(1);
   });
+  // /javascript-api/k6-net-grpc/constants/: "StatusOK: OK is returned on success" (0), where HTTP's "0" is no answer;
+  // 14 (Unavailable) is what grpc-js reports for a call no connection carried.
+  it('counts a gRPC call with any status but Unavailable as answered, OK (status "0") included', () => {
+    const store = new MetricStore();
+    store.declare({ name: 'http_reqs', type: 'counter', contains: 'default' });
+    store.declare({ name: 'grpc_req_duration', type: 'trend', contains: 'time' });
+    const answered = answeredCounter(store);
+    store.emit('http_reqs', 1, { status: '0' });
+    store.emit('grpc_req_duration', 1, { status: '14' });
+    expect(answered()).toBe(0);
+    // The same tag set an unanswered HTTP request had is an answer to gRPC.
+    store.emit('grpc_req_duration', 1, { status: '0' });
+    expect(answered()).toBe(1);
+    // A message received on a stream the run's end interrupted, which never had a status.
+    const streamed = new MetricStore();
+    streamed.declare({ name: 'grpc_streams_msgs_received', type: 'counter', contains: 'default' });
+    const heard = answeredCounter(streamed);
+    streamed.emit('grpc_streams_msgs_received', 1, {});
+    expect(heard()).toBe(1);
+  });
 });

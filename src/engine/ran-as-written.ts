@@ -23,8 +23,22 @@ export interface RunCounts {
   readonly sent: number;
 }
 
-/** The metrics whose samples are one exchange with the target each, tagged with its status ("0": no answer). */
-const EXCHANGES: ReadonlySet<string> = new Set(['http_reqs', 'ws_sessions', 'browser_http_req_duration']);
+/** An HTTP or WebSocket status the target answered with: "0" or none is no answer. */
+const httpAnswered = (status: string | undefined) => status !== undefined && status !== '0' && status !== '';
+
+/**
+ * The metrics whose samples are one exchange with the target each, and whether a sample's `status` tag says the target
+ * answered. A gRPC status is the call's code, "0" being OK; 14 (Unavailable) is what grpc-js gives when no connection
+ * carried the call.
+ */
+const EXCHANGES: ReadonlyMap<string, (status: string | undefined) => boolean> = new Map([
+  ['http_reqs', httpAnswered],
+  ['ws_sessions', httpAnswered],
+  ['browser_http_req_duration', httpAnswered],
+  ['grpc_req_duration', (status: string | undefined) => status !== undefined && status !== '14'],
+  // A message the server sent on a stream is its answer, whether or not the stream ended before the run did.
+  ['grpc_streams_msgs_received', () => true],
+]);
 
 /** The store parts `answeredCounter` reads. */
 interface SampleSource {
@@ -38,14 +52,16 @@ interface SampleSource {
  */
 export function answeredCounter(store: SampleSource): () => number {
   let answered = 0;
-  const byTagSet = new Map<number, boolean>();
+  // By metric and tag set: "0" means no answer to HTTP and OK to gRPC.
+  const byTagSet = new Map<string, boolean>();
   const stop = store.onSample((metric, tagSetId) => {
-    if (answered > 0 || !EXCHANGES.has(metric)) return;
-    let ok = byTagSet.get(tagSetId);
+    const isAnswer = EXCHANGES.get(metric);
+    if (answered > 0 || !isAnswer) return;
+    const key = `${metric} ${tagSetId}`;
+    let ok = byTagSet.get(key);
     if (ok === undefined) {
-      const status = store.tagsOf(tagSetId).status;
-      ok = status !== undefined && status !== '0' && status !== '';
-      byTagSet.set(tagSetId, ok);
+      ok = isAnswer(store.tagsOf(tagSetId).status);
+      byTagSet.set(key, ok);
     }
     if (ok) {
       answered = 1;

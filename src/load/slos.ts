@@ -2,7 +2,7 @@
 // of the keys it names. A profile's SLO is checked as k6 checks a threshold (key, metric, expression, aggregation), so a
 // mistake is a one-line usage error before anything runs, on either engine.
 
-import { BROWSER_METRICS, CORE_METRICS, HTTP_METRICS, type MetricDecl, WS_METRICS } from '../core/metrics.js';
+import { BROWSER_METRICS, CORE_METRICS, GRPC_METRICS, HTTP_METRICS, type MetricDecl, WS_METRICS } from '../core/metrics.js';
 import { AGGREGATIONS, parseMetricKey, parseThresholdExpression } from '../core/thresholds.js';
 import { UsageError } from '../errors.js';
 import type { Profile } from '../profile/schema.js';
@@ -13,6 +13,7 @@ const MODULE_METRICS: Readonly<Record<ScenarioDefaults['modules'][number], reado
   http: HTTP_METRICS,
   ws: WS_METRICS,
   browser: BROWSER_METRICS,
+  grpc: GRPC_METRICS,
 };
 
 /** The type of every metric a scenario can be judged on: k6's core metrics, its modules' built-ins, its own. */

@@ -27,6 +27,7 @@ const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
   'k6/experimental/streams': async () => (await import('./streams.js')).streamsModule as Factory,
   'k6/secrets': async () => (await import('./secrets.js')).secretsModule as Factory,
   'k6/ws': async () => (await import('./ws.js')).wsModule as Factory,
+  'k6/net/grpc': async () => (await import('./grpc.js')).grpcModule as Factory,
   'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
   'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,
   'k6/crypto': async () => (await import('./crypto.js')).cryptoModule as Factory,
