@@ -3,6 +3,7 @@
 // metric types to an equivalent OTEL metric type, and all k6 tags to OTEL attributes."
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -107,7 +108,7 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
     expect(await store.query(`sum(last_over_time({__name__="r.total",${of(service)}}[1h]))`)).toBe(10);
   }, 60_000);
 
-  it('sends over OTLP/gRPC: the request reaches the store through a gRPC receiver that hands its bytes on unread', async () => {
+  it('sends over OTLP/gRPC with K6_OTEL_HEADERS as metadata: the request reaches the store through a receiver that hands its bytes on unread', async () => {
     // VictoriaMetrics takes OTLP over HTTP only. The receiver below is gRPC's MetricsService/Export, passing each
     // request's protobuf body to the store's OTLP/HTTP path as it came: what the store reads is what the exporter sent.
     const service = `grpc-${randomUUID()}`;
@@ -122,8 +123,10 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
       responseDeserialize: raw,
     };
     const path = '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export';
+    const tenants: unknown[] = [];
     server.addService({ Export: { path, ...passThrough } } as grpc.ServiceDefinition, {
       Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, done: grpc.sendUnaryData<Buffer>) => {
+        tenants.push(...call.metadata.get('x-scope-orgid'));
         fetch(`http://${store.endpoint}${store.otlpPath}`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-protobuf' },
@@ -143,6 +146,7 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
         K6_OTEL_GRPC_EXPORTER_ENDPOINT: `127.0.0.1:${port}`,
         K6_OTEL_GRPC_EXPORTER_INSECURE: 'true',
         K6_OTEL_SERVICE_NAME: service,
+        K6_OTEL_HEADERS: 'X-Scope-OrgID=team-a',
       };
       const r = await runInProcess(MAPPED, ['--out', 'opentelemetry'], { env });
       expect(r.stderr).not.toMatch(/output opentelemetry/);
@@ -150,9 +154,57 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
     } finally {
       server.forceShutdown();
     }
+    // K6_OTEL_HEADERS go as the call's metadata.
+    expect(tenants).toContain('team-a');
     await store.settle(of(service));
     expect(await store.query(`sum(last_over_time(c{${of(service)},kind="a"}[1h]))`)).toBe(20);
   }, 60_000);
+
+  it('exports while the run goes, every K6_OTEL_EXPORT_INTERVAL, not only at its end', async () => {
+    // "K6_OTEL_EXPORT_INTERVAL: Configures the intervening time between metrics exports." A receiver in front of the
+    // store counts the exports; the script's one iteration waits until one has arrived, so the run's own last export
+    // is a second one. Without exports during the run the iteration waits out its 30 s and only one arrives.
+    const service = `interval-${randomUUID()}`;
+    let exports = 0;
+    const receiver = createServer((req, res) => {
+      if (req.method === 'GET') {
+        res.end(String(exports));
+        return;
+      }
+      const body: Buffer[] = [];
+      req.on('data', (d: Buffer) => body.push(d));
+      req.on('end', () => {
+        exports++;
+        const headers = { 'content-type': 'application/x-protobuf' };
+        fetch(`http://${store.endpoint}${store.otlpPath}`, { method: 'POST', headers, body: new Uint8Array(Buffer.concat(body)) }).then(
+          (r) => res.writeHead(r.status).end(),
+          () => res.writeHead(502).end(),
+        );
+      });
+    });
+    const port = await new Promise<number>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve((receiver.address() as { port: number }).port)));
+    const script = `import http from 'k6/http'; import { sleep } from 'k6'; import { Counter } from 'k6/metrics';
+      const waited = new Counter('waited');
+      export const options = { vus: 1, iterations: 1 };
+      export default function () {
+        for (let i = 0; i < 300 && http.get('http://127.0.0.1:${port}/exports').body === '0'; i++) { waited.add(1); sleep(0.1); }
+      }`;
+    const env = {
+      ...httpEnv(service, { K6_OTEL_FLUSH_INTERVAL: '100ms', K6_OTEL_EXPORT_INTERVAL: '200ms' }),
+      K6_OTEL_HTTP_EXPORTER_ENDPOINT: `127.0.0.1:${port}`,
+      K6_OTEL_HTTP_EXPORTER_URL_PATH: '/v1/metrics',
+    };
+    try {
+      const r = await runInProcess(script, ['--out', 'opentelemetry'], { env });
+      expect(r.code).toBe(0);
+      expect(n(r, 'waited', 'count')).toBeLessThan(300);
+    } finally {
+      receiver.close();
+    }
+    expect(exports).toBeGreaterThanOrEqual(2);
+    await store.settle(of(service));
+    expect(await store.query(`sum(last_over_time(http_reqs{${of(service)}}[1h]))`)).toBeGreaterThanOrEqual(1);
+  }, 90_000);
 
   it('goes on when the endpoint is unreachable, ends as it would have, and says how many samples it dropped', async () => {
     // Port 9 (discard) on 127.0.0.1: nothing listens there on a test machine.
