@@ -247,7 +247,8 @@ describe('the --engine flag', () => {
     const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--out', 'influxdb=http://127.0.0.1:9/k6']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      "dialtone: load: --out 'influxdb=http://127.0.0.1:9/k6' is a k6 output the built-in engine does not write (it writes json and csv): use --engine k6",
+      "dialtone: load: --out 'influxdb=http://127.0.0.1:9/k6' is a k6 output the built-in engine does not write " +
+        '(it writes json, csv and opentelemetry): use --engine k6',
     );
   });
 });

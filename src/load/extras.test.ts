@@ -13,7 +13,8 @@ describe('load extras', () => {
     // The built-in engine writes its bounded histograms beside the summary on every run.
     expect(k6ExtraArgs({ outs: ['json=a.json'] }, 'builtin', '/r', '/r/.work')).toEqual(['--out', 'json=a.json', '--out', 'histograms=/r/histograms.json']);
     expect(() => parseOut('statsd')).toThrow(
-      "load: --out 'statsd': unknown k6 output 'statsd'; known: json, csv, experimental-prometheus-rw, influxdb, experimental-opentelemetry, cloud",
+      "load: --out 'statsd': unknown k6 output 'statsd'; known: json, csv, experimental-prometheus-rw, influxdb, " +
+        'opentelemetry, experimental-opentelemetry, cloud',
     );
   });
 

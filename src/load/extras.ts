@@ -21,7 +21,7 @@ export interface Segment {
 }
 
 /** The k6 outputs dialtone passes through; k6 itself checks their arguments. */
-export const K6_OUTPUTS = ['json', 'csv', 'experimental-prometheus-rw', 'influxdb', 'experimental-opentelemetry', 'cloud'] as const;
+export const K6_OUTPUTS = ['json', 'csv', 'experimental-prometheus-rw', 'influxdb', 'opentelemetry', 'experimental-opentelemetry', 'cloud'] as const;
 
 /** The raw samples a segment keeps with --raw-samples: k6's JSON output, gzipped. */
 export const RAW_FILE = 'raw.json.gz';

@@ -11,13 +11,15 @@ export interface GoTool {
 }
 
 /**
- * The pinned Go tools: actionlint checks .github/workflows, kubeconform the k6-operator manifests, go-httpbin stands in
- * for httpbin.org when k6's examples are run (scripts/k6-examples.ts).
+ * The pinned Go tools: actionlint checks .github/workflows, kubeconform the k6-operator manifests, VictoriaMetrics
+ * (single-node, Apache-2.0) is the OTLP metrics store `--out opentelemetry` is read back from, go-httpbin stands in for
+ * httpbin.org when k6's examples are run (scripts/k6-examples.ts).
  */
 export const GO_TOOLS = {
   actionlint: { version: 'v1.7.12', pkg: 'github.com/rhysd/actionlint/cmd/actionlint' },
   kubeconform: { version: 'v0.7.0', pkg: 'github.com/yannh/kubeconform/cmd/kubeconform' },
   'go-httpbin': { version: 'v2.26.0', pkg: 'github.com/mccutchen/go-httpbin/v2/cmd/go-httpbin' },
+  'victoria-metrics': { version: 'v1.151.0', pkg: 'github.com/VictoriaMetrics/VictoriaMetrics/app/victoria-metrics' },
 } as const satisfies Record<string, GoTool>;
 export type GoToolName = keyof typeof GO_TOOLS;
 
@@ -54,7 +56,9 @@ export function buildGoTool(root: string, name: GoToolName, log: (line: string) 
   const go = findGo();
   const tool = GO_TOOLS[name];
   if (!go)
-    throw new EnvironmentError(`${name} ${tool.version} is not built and Go is not available to build it: install Go 1.25+, then run 'npm install' again`);
+    throw new EnvironmentError(
+      `${name} ${tool.version} is not built and Go is not available to build it: install Go 1.26.6 or newer, then run 'npm install' again`,
+    );
   const out = goToolPath(root, name);
   mkdirSync(join(root, '.tools', 'bin'), { recursive: true });
   log(`dialtone: building ${name} ${tool.version} with ${go}`);

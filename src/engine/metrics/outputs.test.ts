@@ -56,7 +56,7 @@ describe('parseOutArg', () => {
     expect(parseOutArg('json=a/raw.json.gz')).toEqual({ type: 'json', path: 'a/raw.json.gz' });
     expect(parseOutArg('csv=raw.csv')).toEqual({ type: 'csv', path: 'raw.csv' });
     expect(parseOutArg('histograms=h.json')).toEqual({ type: 'histograms', path: 'h.json' });
-    expect(() => parseOutArg('influxdb=http://x')).toThrow(/json=FILE, csv=FILE and histograms=FILE only/);
+    expect(() => parseOutArg('influxdb=http://x')).toThrow(/json=FILE, csv=FILE, histograms=FILE and opentelemetry only/);
     expect(() => parseOutArg('json')).toThrow(/give a file/);
   });
 });

@@ -1,18 +1,23 @@
 // `--out json=FILE` and `--out csv=FILE` (/results-output/real-time/json/, /results-output/real-time/csv/): every
 // sample streamed to a file, gzipped when the name ends in .gz; and `--out histograms=FILE`, dialtone's bounded
-// histograms (histogram-output.ts). They listen to the store, so without an output the hot path builds no string at all.
+// histograms (histogram-output.ts); `--out opentelemetry`, OTLP to a collector (outputs/opentelemetry.ts). They listen to
+// the store, so without an output the hot path builds no string at all.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { openHistogramOutput } from './histogram-output.js';
+import { type Delivery, type OutputContext, openOtelOutput } from './outputs/opentelemetry.js';
 import type { MetricStore } from './store.js';
 
 /** The outputs the built-in engine writes. */
-const OUTPUT_TYPES = ['json', 'csv', 'histograms'] as const;
+const OUTPUT_TYPES = ['json', 'csv', 'histograms', 'opentelemetry', 'experimental-opentelemetry'] as const;
 type OutputType = (typeof OUTPUT_TYPES)[number];
 
-/** One `--out` flag: the kind of output and its file. */
+/** The outputs that stream to a server their variables name, rather than write a file. */
+const STREAMED: ReadonlySet<string> = new Set(['opentelemetry', 'experimental-opentelemetry']);
+
+/** One `--out` flag: the kind of output and its file (for a streamed output, its argument if any). */
 export interface OutputSpec {
   readonly type: OutputType;
   readonly path: string;
@@ -24,7 +29,14 @@ export interface Output {
   /** Resolves once the file is open; rejects when it cannot be (await it before the run to fail early). */
   ready(): Promise<void>;
   close(): Promise<void>;
+  /** A streamed output's count of samples sent and dropped. */
+  delivery?(): Delivery;
 }
+
+export type { Delivery, OutputContext };
+
+/** No variables, failures unsaid: for the file outputs, which need neither. */
+const QUIET: OutputContext = { env: {}, warn: () => {} };
 
 /**
  * Parses a `--out` value: `json=FILE` or `csv=FILE`. Throws a one-line error for any other output.
@@ -37,8 +49,8 @@ export function parseOutArg(arg: string): OutputSpec {
   const type = (eq < 0 ? arg : arg.slice(0, eq)).trim();
   const path = eq < 0 ? '' : arg.slice(eq + 1).trim();
   if (!(OUTPUT_TYPES as readonly string[]).includes(type))
-    throw new Error(`--out ${arg}: the built-in engine writes json=FILE, csv=FILE and histograms=FILE only`);
-  if (path === '') throw new Error(`--out ${arg}: give a file, e.g. --out ${type}=results.${type}`);
+    throw new Error(`--out ${arg}: the built-in engine writes json=FILE, csv=FILE, histograms=FILE and opentelemetry only`);
+  if (path === '' && !STREAMED.has(type)) throw new Error(`--out ${arg}: give a file, e.g. --out ${type}=results.${type}`);
   return { type: type as OutputType, path };
 }
 
@@ -50,15 +62,17 @@ export function parseOutArg(arg: string): OutputSpec {
  * // … the run …
  * await out.close();
  */
-export function openOutput(spec: OutputSpec, store: MetricStore): Output {
-  return { spec, ...OPENERS[spec.type](spec.path, store) };
+export function openOutput(spec: OutputSpec, store: MetricStore, ctx: OutputContext = QUIET): Output {
+  return { spec, ...OPENERS[spec.type](spec.path, store, ctx) };
 }
 
 /** Each output's opener, by type. */
-const OPENERS: Record<OutputType, (path: string, store: MetricStore) => Omit<Output, 'spec'>> = {
+const OPENERS: Record<OutputType, (path: string, store: MetricStore, ctx: OutputContext) => Omit<Output, 'spec'>> = {
   json: (path, store) => openJsonOutput(path, store),
   csv: (path, store) => openCsvOutput(path, store),
   histograms: openHistogramOutput,
+  opentelemetry: openOtelOutput,
+  'experimental-opentelemetry': openOtelOutput,
 };
 
 /** Characters buffered before one write: a few large writes cost far less than one per sample. */

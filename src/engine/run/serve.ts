@@ -25,7 +25,8 @@ export async function serve(run: RunContext, plan: RunPlan, live: LiveCounts, se
   orFatal(EXIT.invalidConfig, () => {
     for (const o of args.outs) {
       const spec = parseOutArg(o);
-      served.outputs.push(openOutput({ ...spec, path: written(run.io, spec.path) }, plan.store));
+      const path = spec.path === '' ? '' : written(run.io, spec.path);
+      served.outputs.push(openOutput({ ...spec, path }, plan.store, { env: run.io.env, warn: (line) => run.log.write('warn', line) }));
     }
   });
   if (!args.address) return;
