@@ -53,6 +53,8 @@ export function openLiveFeed(run: RunContext, plan: RunPlan, live: LiveCounts, s
   let rec = periodRecorder();
   const off = store.onSample((metric, tagSetId, t, value) => {
     const k = keysOf(metric, tagSetId);
+    // Most of a request's samples (blocked, connecting, sending, …) are drawn by no plot: they cost one lookup.
+    if (k.interval.length === 0) return;
     rec.add(store.typeOf(metric) ?? 'trend', t, value, [], k.interval);
   });
   const flush = (ended: boolean) => {

@@ -29,6 +29,15 @@ describe('the live state', () => {
     expect(state.view().samples).toBe(3);
   });
 
+  it('keeps at most 240 slots however long the run, joining pairs, so an update costs the same at minute 1 and at hour 2', () => {
+    const state = new LiveState();
+    for (let s = 0; s < 600; s++) state.add(message(s, 2, 10));
+    const tl = state.view().timeline;
+    expect(tl?.interval_s).toBe(4);
+    expect(tl?.points.length).toBe(150);
+    expect(tl?.points.reduce((n, p) => n + p.requests_per_s * (tl?.interval_s ?? 0), 0)).toBe(1200);
+  });
+
   it('leaves out a threshold that always holds (a capacity step exports a sub-metric with one) and keeps the SLOs', () => {
     const state = new LiveState();
     const slo = { key: 'http_req_duration{op:chat.respond}', source: 'p(95)<500', ok: false, value: 612 };

@@ -22,10 +22,15 @@ export interface LiveView {
   readonly samples: number;
 }
 
+/** The most slots the state keeps: past it pairs are joined, so an update costs the same at minute 1 and at hour 2. */
+const MAX_SLOTS = 240;
+
 /** Folds the engine's messages, from one engine process or several one after another (a capacity search's steps). */
 export class LiveState {
-  /** Each second since the epoch that holds samples: its figures per key. */
-  readonly #seconds = new Map<number, Map<string, Acc>>();
+  /** Each slot of `#width` seconds from `#origin` (epoch seconds): its figures per key. */
+  #slots = new Map<number, Map<string, Acc>>();
+  #origin: number | undefined;
+  #width = 1;
   #last: LiveFeedMessage | undefined;
   #samples = 0;
   #step: string | undefined;
@@ -42,9 +47,15 @@ export class LiveState {
       this.#pending = undefined;
     }
     for (const iv of m.period.intervals) {
-      const at = base + Math.round(iv.t);
-      const keys = this.#seconds.get(at) ?? new Map<string, Acc>();
-      this.#seconds.set(at, keys);
+      const second = base + Math.round(iv.t);
+      this.#origin ??= second;
+      let at = Math.max(0, Math.floor((second - this.#origin) / this.#width));
+      while (at >= MAX_SLOTS) {
+        this.#coarsen();
+        at = Math.floor(at / 2);
+      }
+      const keys = this.#slots.get(at) ?? new Map<string, Acc>();
+      this.#slots.set(at, keys);
       for (const [k, stored] of Object.entries(iv.metrics)) {
         const a = keys.get(k);
         if (a) joinAcc(a, loadAcc(stored));
@@ -53,6 +64,23 @@ export class LiveState {
     }
     this.#last = m;
     this.#samples++;
+  }
+
+  /** Joins adjacent pairs of slots and doubles their width. */
+  #coarsen(): void {
+    const joined = new Map<number, Map<string, Acc>>();
+    for (const [at, keys] of this.#slots) {
+      const into = joined.get(at >> 1);
+      if (!into) joined.set(at >> 1, keys);
+      else
+        for (const [k, a] of keys) {
+          const b = into.get(k);
+          if (b) joinAcc(b, a);
+          else into.set(k, a);
+        }
+    }
+    this.#slots = joined;
+    this.#width *= 2;
   }
 
   /** Names the capacity step being tried. */
@@ -66,12 +94,13 @@ export class LiveState {
     const m = this.#last;
     // A threshold that always holds (a capacity step's `count>=0`, there to export a sub-metric) is no SLO to show.
     const thresholds = (m?.thresholds ?? []).filter((t) => !ALWAYS_HOLDS.test(t.source));
-    const seconds = [...this.#seconds.keys()];
-    const [first, last] = [Math.min(...seconds), Math.max(...seconds)];
+    const file = this.#file();
     const marked = this.#marked;
+    const last = file.intervals.at(-1);
+    const from = (file.started_ms / 1000) | 0;
     return {
-      timeline: timelineOfHistograms([this.#file()], sloKeys(thresholds)),
-      spans: marked === undefined ? [] : [{ from: marked.from - first, to: last + 1 - first, label: marked.label }],
+      timeline: timelineOfHistograms([file], sloKeys(thresholds)),
+      spans: marked === undefined || !last ? [] : [{ from: Math.max(0, marked.from - from), to: last.t + file.interval_s, label: marked.label }],
       thresholds,
       asked: m?.asked ?? [],
       vus: m?.vus ?? 0,
@@ -82,19 +111,19 @@ export class LiveState {
     };
   }
 
-  /** The seconds so far as one histograms file, which the report's run over time reads. */
+  /** The slots so far as one histograms file, which the report's run over time reads. */
   #file(): HistogramFile {
-    const at = [...this.#seconds.keys()].sort((a, b) => a - b);
-    const first = at[0] ?? 0;
+    const at = [...this.#slots.keys()].sort((a, b) => a - b);
+    const origin = this.#origin ?? 0;
     return {
       format: HISTOGRAM_FORMAT,
       relative_error: RELATIVE_ERROR,
-      started_ms: first * 1000,
-      interval_s: 1,
+      started_ms: origin * 1000,
+      interval_s: this.#width,
       metrics: {},
-      intervals: at.map((s) => ({
-        t: s - first,
-        metrics: Object.fromEntries([...(this.#seconds.get(s) ?? [])].map(([k, a]) => [k, storeAcc(a)])),
+      intervals: at.map((i) => ({
+        t: i * this.#width,
+        metrics: Object.fromEntries([...(this.#slots.get(i) ?? [])].map(([k, a]) => [k, storeAcc(a)])),
       })),
     };
   }
