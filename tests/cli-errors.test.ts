@@ -270,6 +270,12 @@ describe('a flag that does nothing on the chosen engine', () => {
     }
   });
 
+  it('refuses --dashboard on the gate without --under-load, whose load it shows', async () => {
+    const r = await dialtone(['conformance', '--dashboard']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('dialtone: conformance: --dashboard shows the load of --under-load; give --under-load SCENARIO@RATE');
+  });
+
   it("refuses --max-start-lag on k6, which reports no iteration start lag (a stand-in k6 that only answers 'version')", async () => {
     const k6 = join(mkdtempSync(join(tmpdir(), 'dialtone-fake-k6-')), 'k6');
     writeFileSync(k6, '#!/bin/sh\necho "k6 v2.2.0 (go1.25.1, linux/amd64)"\n', { mode: 0o755 });
