@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -254,17 +256,25 @@ describe('the --engine flag', () => {
 });
 
 describe('a flag that does nothing on the chosen engine', () => {
-  it('refuses --dashboard on the built-in engine for a run that keeps its samples without it, and takes it on a --rate run', async () => {
-    const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--workload', 'smoke', '--dashboard']);
+  it("says in one line that the live dashboard's port is taken, naming the variable that moves it (exit 3)", async () => {
+    // k6: "By default, the web dashboard is available on localhost port 5665. You can change the host and port by
+    // using the dashboard options" (/results-output/web-dashboard/).
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--dashboard'], { env: { K6_WEB_DASHBOARD_PORT: String(port) } });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr.trim()).toBe(`dialtone: dashboard: 127.0.0.1:${port} is taken; set K6_WEB_DASHBOARD_PORT to another port (0: any free one, -1: none)`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('refuses --dashboard on the gate without --under-load, whose load it shows', async () => {
+    const r = await dialtone(['conformance', '--dashboard']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(
-      'dialtone: load: --dashboard does nothing on the built-in engine for this run: it writes no k6 dashboard, and the run keeps its samples ' +
-        "without it; use --engine k6 for k6's dashboard",
-    );
-    const { checkDashboardOfRun } = await import('../src/load/dashboard.js');
-    // At the limit (--rate) the flag keeps the samples the page draws: it does something there.
-    expect(() => checkDashboardOfRun({ scenario: 'chat-turns', profile: 'smoke', overrides: { rate: 50 }, dashboard: true }, {}, 'builtin')).not.toThrow();
-    expect(() => checkDashboardOfRun({ scenario: 'chat-turns', profile: 'smoke', dashboard: true }, {}, 'k6')).not.toThrow();
+    expect(r.stderr.trim()).toBe('dialtone: conformance: --dashboard shows the load of --under-load; give --under-load SCENARIO@RATE');
   });
 
   it("refuses --max-start-lag on k6, which reports no iteration start lag (a stand-in k6 that only answers 'version')", async () => {

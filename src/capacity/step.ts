@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type K6Summary, stat } from '../core/summary.js';
 import type { ClosedModelDefaults, LearnedWorkload, SloEntry } from '../load/config.js';
+import { liveSink } from '../load/dashboard/sink.js';
 import type { Engine } from '../load/engine.js';
 import { startEngine } from '../load/spawn-engine.js';
 import { type ThresholdResult, thresholdsOf } from '../load/summary.js';
@@ -193,6 +194,7 @@ export async function runStep(ctx: StepContext, o: StepPlan): Promise<StepResult
   let cpu: ReturnType<typeof sampleCpu> | undefined;
   // The built-in engine keeps the step's bounded histograms for the page's run over time; k6 would need every sample.
   const histograms = ctx.engine.kind === 'builtin' ? ['--out', `histograms=${stepHistogramsFile(ctx.workDir, o.index)}`] : [];
+  liveSink()?.step(`step ${o.index} (${o.stage}): ${closed ? `${held} held sessions` : `${Number(o.rate.toFixed(2))}/s offered`} for ${o.durationS} s`);
   const run = startEngine({
     engine: ctx.engine,
     args: ['--no-color', '--quiet', '--summary-export', summaryPath, ...histograms, ctx.script],

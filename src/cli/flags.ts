@@ -30,3 +30,9 @@ export const BASELINE_TAG_FLAG = {
   value: 'NAME',
   help: "records the run as a pinned baseline (a release: 1.4); later runs are also judged against the newest run carrying each tag ('dialtone verdict' judges a history again).",
 } as const satisfies FlagSpec;
+
+/** --dashboard on capacity and conformance --under-load: the live dashboard (src/load/dashboard/); load's says more. */
+export const LIVE_DASHBOARD_FLAG = {
+  type: 'boolean',
+  help: "serves a live dashboard on http://127.0.0.1:5665 while the built-in engine runs (K6_WEB_DASHBOARD=true does too; K6_WEB_DASHBOARD_HOST, _PORT, _PERIOD and _EXPORT set it as for k6), the report page its final state; on the user's k6 it does nothing (k6 serves its own from the K6_WEB_DASHBOARD variables).",
+} as const satisfies FlagSpec;

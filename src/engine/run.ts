@@ -13,6 +13,7 @@ import { EXIT, Fatal, orFatal } from './run/exit-codes.js';
 import { bundle, initVu, printHeader } from './run/init.js';
 import { type EngineIo, redactedIo, written } from './run/io.js';
 import { LiveCounts } from './run/live.js';
+import { openLiveFeed } from './run/live-feed.js';
 import { logLine } from './run/log.js';
 import { planRun } from './run/plan.js';
 import { type Served, serve } from './run/serve.js';
@@ -63,6 +64,7 @@ export async function runEngine(args: RunArgs, rawIo: EngineIo): Promise<number>
   const run = newRun(args, io, secrets);
   const served: Served = { outputs: [], rest: undefined };
   let unwatch = () => {};
+  let endFeed = () => {};
   try {
     if (args.consoleOutput) orFatal(EXIT.invalidConfig, () => run.log.consoleTo(written(io, args.consoleOutput as string)), '--console-output: ');
     // Asked to stop from the start, bundling and init included.
@@ -72,12 +74,15 @@ export async function runEngine(args: RunArgs, rawIo: EngineIo): Promise<number>
     printHeader(run, init.segment, plan.plans);
     const live = new LiveCounts();
     await serve(run, plan, live, served);
+    endFeed = openLiveFeed(run, plan, live);
     const setup = await runSetup(run, init.vu0);
     const failures: Failures = { count: 0 };
     await drive(run, init, plan, setup, live, failures);
     await runTeardown(init.vu0, setup);
     plan.store.end();
     unwatch();
+    endFeed();
+    endFeed = () => {};
     const verdicts = await writeResults(run, init, plan, served);
     return exitCode(run, init, plan, verdicts, failures);
   } catch (e) {
@@ -86,6 +91,7 @@ export async function runEngine(args: RunArgs, rawIo: EngineIo): Promise<number>
   } finally {
     // A run that ended early leaves nothing listening: the process's handlers, the REST API's port, the console file.
     unwatch();
+    endFeed();
     await served.rest?.close();
     run.log.close();
     opened?.close();

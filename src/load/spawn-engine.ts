@@ -5,6 +5,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../root.js';
+import { liveSink } from './dashboard/sink.js';
 import type { Engine } from './engine.js';
 import { catchInterrupts, type Interruption, onHardStop, onInterrupt } from './interrupt.js';
 
@@ -52,11 +53,14 @@ export function startEngine(o: EngineStart): RunningEngine {
   const line = [o.engine.command, ...o.engine.args, 'run', ...o.args];
   // The user's k6 runs under bin/engine-guard.mjs, which holds the IPC channel for it (k6 takes none).
   const [command, ...args] = o.engine.kind === 'builtin' ? line : [process.execPath, GUARD, ...line];
+  // A live dashboard open in this process is fed by the built-in engine over its IPC channel (src/load/dashboard/).
+  const live = o.engine.kind === 'builtin' ? liveSink() : undefined;
   const child = spawn(command as string, args, {
-    env: o.env,
+    env: { ...o.env, ...live?.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
   }) as ChildProcessWithoutNullStreams;
+  live?.attach(child);
   let ended = false;
   let stopSent = false;
   let byInterrupt: Interruption | undefined;

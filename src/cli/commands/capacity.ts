@@ -8,6 +8,7 @@ import { DEFAULT_SEARCH, type SearchOptions } from '../../capacity/search.js';
 import type { StepResult } from '../../capacity/step.js';
 import { closedWorkOf, SCENARIO_UNITS, searchDefaultsFor, unitOf } from '../../capacity/units.js';
 import { EnvironmentError, EXIT, UsageError } from '../../errors.js';
+import { dashboardOfRun } from '../../load/dashboard/open.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
 import { ENGINE_CHOICES, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
@@ -17,7 +18,7 @@ import { loadProfile } from '../../profile/load.js';
 import { readModel } from '../../traffic/model-file.js';
 import { defineCommand, parseCommand } from '../command.js';
 import { durationSeconds } from '../flag-values.js';
-import { ALLOW_LIVE_FLAG, ENGINE_FLAG, FAIL_ON_REGRESSION_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
+import { ALLOW_LIVE_FLAG, ENGINE_FLAG, FAIL_ON_REGRESSION_FLAG, LIVE_DASHBOARD_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { startProgress } from '../progress.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
@@ -104,6 +105,7 @@ export const spec = defineCommand({
     engine: ENGINE_FLAG,
     'report-dir': REPORT_DIR_FLAG,
     'allow-live': ALLOW_LIVE_FLAG,
+    dashboard: LIVE_DASHBOARD_FLAG,
     capacity: {
       type: 'string',
       multiple: true,
@@ -356,6 +358,8 @@ export async function capacity(argv: string[]): Promise<number> {
     import('../target-session.js'),
     import('../../reference-target/server.js'),
   ]);
+  const dashboard = await dashboardOfRun(values.dashboard, engine.kind, `capacity ${scenario}`);
+  let reportFile: string | undefined;
   const session = values.target
     ? await openTarget(values.target)
     : await startTarget({ capacity: known.settings }).then((t) => ({ loaded: t.loaded, close: () => t.close() }));
@@ -389,6 +393,7 @@ export async function capacity(argv: string[]): Promise<number> {
     if (result.headroom?.growth) console.log(growthLine(result.headroom.growth, result.unit, result.headroom.file));
     else if (observed) console.log(`headroom: none, ${noHeadroom(result)}`);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+    reportFile = resolve(dir, 'index.html');
     const end = capacityExit(result, { learned: learned !== undefined, failOnRegression: values['fail-on-regression'] ?? false });
     if (end.error) console.error(`dialtone: capacity: ${end.error}`);
     return end.code;
@@ -398,6 +403,7 @@ export async function capacity(argv: string[]): Promise<number> {
     return EXIT.internal;
   } finally {
     steps.end();
+    await dashboard?.finish(reportFile);
     await session.close();
   }
 }

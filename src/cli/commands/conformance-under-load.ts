@@ -25,6 +25,8 @@ export async function conformanceUnderLoad(o: {
   defects: DefectId[];
   /** --engine: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
   engine?: EngineChoice | undefined;
+  /** --dashboard: the live dashboard of the load (src/load/dashboard/). */
+  dashboard?: boolean | undefined;
 }): Promise<number> {
   const [{ parseUnderLoad, gateUnderLoad, DELIVERED_SHARE }, { checkScenario }, { SuiteRunner }, { EXIT_LOAD_NOT_DELIVERED }] = await Promise.all([
     import('../../capacity/under-load.js'),
@@ -37,6 +39,9 @@ export async function conformanceUnderLoad(o: {
   // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
   const engine = (await import('../../load/engine.js')).resolveEngine(ROOT, o.engine);
   const reportDir = usableReportDir(o.reportDir);
+  const { dashboardOfRun } = await import('../../load/dashboard/open.js');
+  const dashboard = await dashboardOfRun(o.dashboard, engine.kind, `conformance under load (${scenario} at ${rate}/s)`);
+  let reportFile: string | undefined;
   const session = await openTarget(o.target, o.defects);
   const runner = await SuiteRunner.create(ROOT);
   // A stop signal cancels the gate it is in and stops the load; a gate cut short gives no verdict on either.
@@ -74,6 +79,7 @@ export async function conformanceUnderLoad(o: {
     for (const id of result.failed_only_under_load) console.log(`  FAIL UNDER LOAD ${id} (passed idle)`);
     for (const id of result.failed_in_both) console.log(`  FAIL ${id} (idle too)`);
     console.log(`report: ${relative(process.cwd(), resolve(reportDir, 'conformance', 'under-load.html'))}`);
+    reportFile = resolve(reportDir, 'conformance', 'under-load.html');
     if (result.idle_gate !== 'pass') return EXIT.failed;
     // A gate under a lighter load than asked is no verdict on that load, whatever it found.
     if (!result.load_delivered) {
@@ -84,6 +90,7 @@ export async function conformanceUnderLoad(o: {
     }
     return result.under_load_gate === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {
+    await dashboard?.finish(reportFile);
     offInterrupt();
     await runner.close();
     await session.close();

@@ -10,7 +10,7 @@ import type { IssuedCredentials } from '../../reference-target/tenancy.js';
 import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { defineCommand, parseCommand } from '../command.js';
-import { ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
+import { ENGINE_FLAG, LIVE_DASHBOARD_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
 import { type Progress, startProgress, wallTime } from '../progress.js';
 import { usableReportDir } from '../report-dir.js';
 import { ROOT } from '../root.js';
@@ -45,6 +45,7 @@ export const spec = defineCommand({
       help: 'runs the gate idle, then again while the load scenario holds the target at RATE iterations per second, and lists the rules that passed idle but failed under load (DIR/conformance/under-load.html).',
     },
     engine: { ...ENGINE_FLAG, help: `with --under-load, the engine that holds the load. ${ENGINE_FLAG.help}` },
+    dashboard: { ...LIVE_DASHBOARD_FLAG, help: `with --under-load, ${LIVE_DASHBOARD_FLAG.help}` },
   },
   exits: {
     [EXIT.ok]: 'no documented rule failed (and, with --selftest, every defect was caught exactly)',
@@ -74,6 +75,8 @@ export async function conformance(argv: string[]): Promise<number> {
   const engine = values.engine === undefined ? undefined : engineChoice(values.engine, 'conformance: --engine');
   if (engine !== undefined && values['under-load'] === undefined)
     throw new UsageError('conformance: --engine picks the engine of --under-load; give --under-load SCENARIO@RATE');
+  if (values.dashboard && values['under-load'] === undefined)
+    throw new UsageError('conformance: --dashboard shows the load of --under-load; give --under-load SCENARIO@RATE');
   if (values['under-load'] !== undefined) {
     const { conformanceUnderLoad } = await import('./conformance-under-load.js');
     return conformanceUnderLoad({
@@ -83,6 +86,7 @@ export async function conformance(argv: string[]): Promise<number> {
       reportDir: values['report-dir'],
       defects: defectIds(values.defect ?? []),
       engine,
+      dashboard: values.dashboard,
     });
   }
   const reportDir = usableReportDir(values['report-dir']);

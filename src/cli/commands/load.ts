@@ -3,7 +3,7 @@ import { relative, resolve } from 'node:path';
 import { unitOf } from '../../capacity/units.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config.js';
-import { checkDashboardOfRun } from '../../load/dashboard.js';
+import { dashboardOfRun } from '../../load/dashboard/open.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
 import { profileDialogues } from '../../load/dialogues.js';
@@ -63,7 +63,7 @@ export const spec = defineCommand({
     },
     dashboard: {
       type: 'boolean',
-      help: "exports k6's web dashboard (k6 only) and keeps the samples the page's run over time is drawn from (either engine) on a capacity, --rate or longer-than-15-minute run too; other smoke and nightly runs get both without it, so there the built-in engine (which writes no dashboard) refuses it.",
+      help: "on the built-in engine, serves a live dashboard on http://127.0.0.1:5665 while the run goes, the report page its final state (K6_WEB_DASHBOARD=true does too; K6_WEB_DASHBOARD_HOST, _PORT, _PERIOD and _EXPORT set it as for k6). On k6, exports k6's own web dashboard. On either engine, also keeps the samples the page's run over time is drawn from on a capacity, --rate or longer-than-15-minute run; other smoke and nightly runs keep them without it.",
     },
     ...LOAD_EXTRA_FLAGS,
     control: {
@@ -101,7 +101,8 @@ async function loadScript(script: string, values: FlagValues<(typeof spec)['flag
   });
   const { runScript } = await import('../../load/script-run.js');
   await catchInterruptsDrawing();
-  const { exitCode, result, dir, verdict } = await runScript({
+  const dashboard = await dashboardOfRun(values.dashboard, engine.kind, `load ${scriptRunName(script)}`);
+  const ran = runScript({
     script,
     reportDir,
     engine,
@@ -110,6 +111,12 @@ async function loadScript(script: string, values: FlagValues<(typeof spec)['flag
     dashboard: values.dashboard,
     maxStartLagMs: values['max-start-lag'],
   });
+  // The report page is the dashboard's final state; a run that wrote none leaves the live page as it stood.
+  const { exitCode, result, dir, verdict } = await ran.catch(async (e: unknown) => {
+    await dashboard?.finish(undefined);
+    throw e;
+  });
+  await dashboard?.finish(resolve(dir, 'index.html'));
   console.log(`load ${scriptRunName(script)} on ${engineName(engine)}: ${loadVerdict(exitCode)}`);
   for (const line of result.headline) console.log(`  ${line}`);
   for (const line of failLines(result.thresholds)) console.log(`  ${line}`);
@@ -200,7 +207,6 @@ export async function runLoadCommand(
   }
   // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
   const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
-  checkDashboardOfRun({ ...o, profile: o.profile }, loaded?.profile ?? {}, engine.kind);
   if (engine.kind === 'k6' && o.maxStartLagMs !== undefined)
     throw new UsageError("load: --max-start-lag judges the built-in engine's iteration_start_lag, which k6 does not report: use --engine builtin");
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
@@ -213,9 +219,12 @@ export async function runLoadCommand(
     console.log(`load ${o.scenario} (${o.profile}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
     return EXIT.interrupted;
   }
+  const dashboard = await dashboardOfRun(o.dashboard, engine.kind, `load ${o.scenario} (${o.profile})`);
   const session = await openTarget(o.target);
+  let reportFile: string | undefined;
   const early = interruption();
   if (early) {
+    await dashboard?.finish(undefined);
     await session.close();
     console.log(`load ${o.scenario} (${o.profile}): interrupted by ${early.signal} before the run started`);
     return EXIT.interrupted;
@@ -244,8 +253,10 @@ export async function runLoadCommand(
     if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);
     if (result.control) for (const line of controlLines(result.control)) console.log(line);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
+    reportFile = resolve(dir, 'index.html');
     return exitWithVerdict(exitCode, verdict, o.failOnRegression ?? false);
   } finally {
+    await dashboard?.finish(reportFile);
     await session.close();
   }
 }

@@ -13,17 +13,15 @@ interface Keys {
 }
 
 /**
- * Opens the histograms output on the store; `close` writes the file.
+ * The keys each (metric, tag set) is recorded under, found once per pair and cached by tag set id; the live feed
+ * (src/engine/run/live-feed.ts) records under the same keys.
  *
  * @example
- * const out = openHistogramOutput('reports/load/chat-turns/histograms.json', store);
- * // … the run …
- * await out.close();
+ * const keysOf = sampleKeys(store); keysOf('http_req_duration', 3).interval; // ['http_req_duration{op:chat.respond}']
  */
-export function openHistogramOutput(path: string, store: MetricStore) {
-  const rec = new HistogramRecorder();
+export function sampleKeys(store: MetricStore): (metric: string, tagSetId: number) => Keys {
   const keys = new Map<string, (Keys | undefined)[]>();
-  const keysOf = (metric: string, tagSetId: number): Keys => {
+  const find = (metric: string, tagSetId: number): Keys => {
     const tags = store.tagsOf(tagSetId);
     const entries = store.entries().filter((e) => belongsTo(e.key, metric, tags));
     const judged = entries.filter((e) => e.thresholds.length > 0).map((e) => e.key);
@@ -33,8 +31,22 @@ export function openHistogramOutput(path: string, store: MetricStore) {
     keys.set(metric, byTags);
     return k;
   };
+  return (metric, tagSetId) => keys.get(metric)?.[tagSetId] ?? find(metric, tagSetId);
+}
+
+/**
+ * Opens the histograms output on the store; `close` writes the file.
+ *
+ * @example
+ * const out = openHistogramOutput('reports/load/chat-turns/histograms.json', store);
+ * // … the run …
+ * await out.close();
+ */
+export function openHistogramOutput(path: string, store: MetricStore) {
+  const rec = new HistogramRecorder();
+  const keysOf = sampleKeys(store);
   const off = store.onSample((metric, tagSetId, t, value) => {
-    const k = keys.get(metric)?.[tagSetId] ?? keysOf(metric, tagSetId);
+    const k = keysOf(metric, tagSetId);
     rec.add(store.typeOf(metric) ?? 'trend', t, value, k.whole, k.interval);
   });
   return {
