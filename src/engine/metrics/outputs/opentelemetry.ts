@@ -12,9 +12,7 @@
 import { Metadata } from '@grpc/grpc-js';
 import { type Attributes, type Counter, type Gauge, type Histogram, ValueType } from '@opentelemetry/api';
 import { OTLPMetricExporter as GrpcExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
-import { OTLPMetricExporterBase } from '@opentelemetry/exporter-metrics-otlp-http';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { MetricsExporterMetricsHelper, ProtobufMetricsSerializer } from '@opentelemetry/otlp-transformer';
+import { OTLPMetricExporter as ProtobufExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AggregationType,
@@ -138,21 +136,10 @@ export function otelConfig(env: Readonly<Record<string, string | undefined>>): O
   };
 }
 
-/**
- * OTLP/HTTP with protobuf bodies, as k6's HTTP exporter sends (and as stores such as VictoriaMetrics require; the
- * exporter-metrics-otlp-http package sends JSON). It is what @opentelemetry/exporter-metrics-otlp-proto holds, built
- * from the same two packages the HTTP exporter stands on.
- */
-class ProtobufHttpExporter extends OTLPMetricExporterBase {
-  constructor(url: string, headers: Record<string, string>, timeoutMillis: number) {
-    const options = convertLegacyHttpOptions({ url, headers, timeoutMillis }, 'METRICS', 'v1/metrics', { 'Content-Type': 'application/x-protobuf' });
-    super(createOtlpHttpExportDelegate(options, ProtobufMetricsSerializer, 'otlp_http_metric_exporter', MetricsExporterMetricsHelper, undefined));
-  }
-}
-
 /** The exporter of each type. */
 const EXPORTERS: Record<OtelConfig['exporter'], (c: OtelConfig) => PushMetricExporter> = {
-  http: (c) => new ProtobufHttpExporter(c.url, { ...c.headers }, Math.min(c.exportMs, 10_000)),
+  // Protobuf bodies, as k6's HTTP exporter sends them (and as stores such as VictoriaMetrics require; JSON is refused).
+  http: (c) => new ProtobufExporter({ url: c.url, headers: { ...c.headers }, timeoutMillis: Math.min(c.exportMs, 10_000) }),
   grpc: (c) => {
     // The gRPC exporter takes the headers as call metadata.
     const metadata = new Metadata();
