@@ -22,6 +22,7 @@ import { startEcho } from './k6-examples/echo.js';
 import { EXPECTED, type Expectation, SHORTENED } from './k6-examples/expected.js';
 import { startHttpbin } from './k6-examples/httpbin.js';
 import { startQuickPizza } from './k6-examples/quickpizza.js';
+import { startRouteGuide } from './k6-examples/route-guide.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const ENGINE = join(ROOT, 'bin', 'dialtone-engine.mjs');
@@ -179,6 +180,9 @@ async function main(): Promise<void> {
   await waitFor(upstream);
   const httpbin = await startHttpbin(tls, upstream);
   const echo = await startEcho(tls);
+  // The route_guide.proto k6's gRPC examples load, from the same fetched copy of k6's repository (../internal/…).
+  const proto = join(examples, '..', 'internal', 'lib', 'testutils', 'grpcservice', 'route_guide.proto');
+  const routeGuide = existsSync(proto) ? await startRouteGuide(proto) : undefined;
   const example = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html' });
     res.end('<!doctype html><html><head><title>Example Domain</title></head><body><h1>Example Domain</h1></body></html>');
@@ -201,6 +205,7 @@ async function main(): Promise<void> {
   const seeded = seedModules(cacheDir, scripts(examples));
   const chromium = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();
   const env: NodeJS.ProcessEnv = {
+    ...(routeGuide ? { GRPC_ADDR: `127.0.0.1:${routeGuide.port}`, GRPC_PROTO_PATH: proto } : {}),
     PATH: process.env.PATH,
     HOME: work,
     SSL_CERT_FILE: caFile,
@@ -232,7 +237,7 @@ async function main(): Promise<void> {
   await Promise.all([lane(true), ...Array.from({ length: Math.max(0, jobs - 1) }, () => lane(false)), ...(jobs === 1 ? [lane(false)] : [])]);
   outcomes.sort((a, b) => a.script.localeCompare(b.script));
   for (const b of bins) b.kill();
-  await Promise.all([pizza.close(), httpbin.close(), echo.close()]);
+  await Promise.all([pizza.close(), httpbin.close(), echo.close(), routeGuide?.close()]);
   example.close();
 
   const count = (v: Outcome['verdict']) => outcomes.filter((o) => o.verdict === v).length;

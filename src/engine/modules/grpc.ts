@@ -439,6 +439,8 @@ export class VuGrpcStream {
   #writable = true;
   #release: () => void;
   #untrack: () => void;
+  /** A server-streaming method: one request message, then the client side ends. */
+  #oneRequest = false;
 
   constructor(vu: VuHost, client: unknown, url: string, params?: unknown) {
     if (!(client instanceof VuGrpcClient)) throw new Error('k6/net/grpc: new Stream(client, url) needs a grpc.Client');
@@ -457,6 +459,7 @@ export class VuGrpcStream {
       params && (params as { timeout?: unknown }).timeout !== undefined ? { deadline: Date.now() + p.timeoutMs } : {},
     );
     this.#call = call;
+    this.#oneRequest = !method.requestStream;
     this.#untrack = client.track(call);
     this.#release = vu.hold();
     vu.sink.emit('grpc_streams', 1, this.#sampleTags());
@@ -483,6 +486,9 @@ export class VuGrpcStream {
     if (!this.#writable) throw new Error(`k6/net/grpc: write on ${this.#path} after end() or after the stream ended`);
     this.#call.write((message ?? {}) as object);
     this.#vu.sink.emit('grpc_streams_msgs_sent', 1, this.#sampleTags());
+    // A server-streaming method takes exactly one request message: the client side is done once it is written, as k6's
+    // server-streaming example expects (it never calls end()), and servers that wait for the half-close need it.
+    if (this.#oneRequest) this.end();
   }
 
   /** Stream.end: "Signals to the server that the client has finished sending messages." */
