@@ -247,7 +247,8 @@ describe('the --engine flag', () => {
     const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--out', 'cloud']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      "dialtone: load: --out 'cloud' is a k6 output the built-in engine does not write (it writes json, csv, experimental-prometheus-rw, influxdb): use --engine k6",
+      "dialtone: load: --out 'cloud' is a k6 output the built-in engine does not write " +
+        '(it writes json, csv, experimental-prometheus-rw, influxdb): use --engine k6',
     );
   });
 });

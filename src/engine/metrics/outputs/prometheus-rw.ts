@@ -49,7 +49,8 @@ export function prometheusRwConfig(arg: string, env: NetworkOutputContext['env']
   if (arg !== '') throw new Error(`--out ${PROMETHEUS_RW}=${arg}: this output takes no argument; set K6_PROMETHEUS_RW_SERVER_URL`);
   if (envBool(env, 'K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM', false))
     throw new Error(
-      'K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true: the built-in engine sends trends as stats only (K6_PROMETHEUS_RW_TREND_STATS); use --engine k6 for native histograms',
+      'K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true: the built-in engine sends trends as stats only ' +
+        '(K6_PROMETHEUS_RW_TREND_STATS); use --engine k6 for native histograms',
     );
   const unsupported = UNSUPPORTED.find((n) => env[n]);
   if (unsupported) throw new Error(`${unsupported}: the built-in engine's ${PROMETHEUS_RW} output does not support it; use --engine k6`);
