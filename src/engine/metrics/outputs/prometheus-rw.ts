@@ -7,6 +7,7 @@
 
 import { pushTimeseries } from 'prometheus-remote-write';
 import { Agent, fetch } from 'undici';
+import { emptyHistogram, type LogHistogram, quantile, record } from '../../../core/log-histogram.js';
 import type { MetricDecl } from '../../../core/metrics.js';
 import { Sink } from '../sink.js';
 import type { MetricStore } from '../store.js';
@@ -113,13 +114,32 @@ export function statSuffix(stat: string): string {
 /** A Prometheus label or metric name: letters, digits and underscores, not starting with a digit. */
 const promName = (s: string): string => s.replace(/[^a-zA-Z0-9_]/g, '_').replace(/^(\d)/, '_$1');
 
-/** One time series of the run: its labels once, its aggregate since the start, whether a sample came since the last push. */
+/**
+ * One time series of the run: its labels once, its aggregate since the start, whether a sample came since the last
+ * push. A trend keeps a bounded histogram, not every value as k6 does ("It uses a memory-expensive k6 data
+ * structure"): a nightly's series would otherwise hold a second copy of every duration the store already holds; its
+ * percentiles are within 1 % of the exact ones (src/core/log-histogram.ts), min, max, count and sum exact.
+ */
 interface Series {
   readonly name: string;
   readonly decl: MetricDecl;
   readonly labels: Record<string, string>;
+  /** Counters, gauges and rates (a Sink keeps no values for them). */
   readonly sink: Sink;
+  /** Trends. */
+  readonly hist: LogHistogram;
   touched: boolean;
+}
+
+/** A trend stat read from its histogram: k6's names (med, avg, p(N), …). */
+function trendStat(h: LogHistogram, stat: string): number | undefined {
+  if (h.count === 0) return undefined;
+  if (stat === 'min') return h.min;
+  if (stat === 'max') return h.max;
+  if (stat === 'avg') return h.sum / h.count;
+  if (stat === 'med') return quantile(h, 0.5);
+  const p = /^p\((.+)\)$/.exec(stat);
+  return p ? quantile(h, Number(p[1]) / 100) : undefined;
 }
 
 type Timeseries = Parameters<typeof pushTimeseries>[0] extends infer T ? (T extends readonly (infer U)[] ? U : T) : never;
@@ -138,9 +158,9 @@ function samplesOf(s: Series, trendStats: readonly string[], t: number): Timeser
       return one('_rate', s.sink.count > 0 ? s.sink.nonZero / s.sink.count : undefined);
     case 'trend':
       return trendStats.flatMap((stat) => {
-        if (stat === 'count') return one('_count', s.sink.count);
-        if (stat === 'sum') return one('_sum', s.sink.sum * scale);
-        const v = s.sink.stat(stat, 0);
+        if (stat === 'count') return one('_count', s.hist.count);
+        if (stat === 'sum') return one('_sum', s.hist.sum * scale);
+        const v = trendStat(s.hist, stat);
         return one(`_${statSuffix(stat)}`, v === undefined ? undefined : v * scale);
       });
   }
@@ -170,7 +190,8 @@ export function openPrometheusRwOutput(arg: string, store: MetricStore, ctx: Net
     if (!decl) return undefined;
     const labels: Record<string, string> = {};
     for (const [k, v] of Object.entries(store.tagsOf(tagSetId))) if (v !== '') labels[promName(k)] = v;
-    const s: Series = { name: promName(metric), decl, labels, sink: new Sink(decl.type), touched: false };
+    const sink = new Sink(decl.type === 'trend' ? 'counter' : decl.type);
+    const s: Series = { name: promName(metric), decl, labels, sink, hist: emptyHistogram(), touched: false };
     const row = byMetric.get(metric) ?? [];
     row[tagSetId] = s;
     byMetric.set(metric, row);
@@ -180,7 +201,8 @@ export function openPrometheusRwOutput(arg: string, store: MetricStore, ctx: Net
   const off = store.onSample((metric, tagSetId, _t, value) => {
     const s = byMetric.get(metric)?.[tagSetId] ?? seriesOf(metric, tagSetId);
     if (!s) return;
-    s.sink.add(value);
+    if (s.decl.type === 'trend') record(s.hist, value);
+    else s.sink.add(value);
     s.touched = true;
     pending++;
   });
