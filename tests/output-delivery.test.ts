@@ -26,7 +26,8 @@ describe('a network output’s delivery record', () => {
 
   it('puts the engine’s end line into the load run’s headline, and nothing else the engine wrote', () => {
     const line = 'output experimental-prometheus-rw (http://127.0.0.1:9090/api/v1/write) dropped 5 of 9 samples; last error: HTTP 500';
-    const stderr = `${logLine(1000, 'error', 'output experimental-prometheus-rw (x): 4 sample(s) dropped: HTTP 500; the run goes on')}${logLine(12_000, 'error', line)}`;
+    const first = logLine(1000, 'error', 'output experimental-prometheus-rw (x): 4 sample(s) dropped: HTTP 500; the run goes on');
+    const stderr = `${first}${logLine(12_000, 'error', line)}`;
     expect(outputsDropped(stderr)).toEqual([line]);
   });
 });
