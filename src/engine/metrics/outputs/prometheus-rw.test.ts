@@ -2,7 +2,7 @@
 // here and queried back through its HTTP API: the request count and the p95 it holds after a run are the run's own.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPrometheus, type MetricsStore, startPrometheus } from '../../../../tests/metrics-stores.js';
+import { findPrometheus, findVictoriaMetrics, type MetricsStore, startPrometheus, startVictoriaMetrics } from '../../../../tests/metrics-stores.js';
 import { n } from '../../engine-process.js';
 import { runInProcess } from '../../run/in-process.js';
 import { prometheusRwConfig, statSuffix } from './prometheus-rw.js';
@@ -130,6 +130,40 @@ describe.skipIf(!bin)('--out experimental-prometheus-rw against a real Prometheu
     expect(r.stderr).toMatch(/K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true: the built-in engine sends trends as stats only/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
+});
+
+const vmBin = findVictoriaMetrics();
+
+// VictoriaMetrics takes remote write too, and wants Basic auth when started with it: the credentials' two ways in.
+describe.skipIf(!vmBin)('--out experimental-prometheus-rw to an endpoint that wants credentials', () => {
+  let vm: MetricsStore;
+  let t: Awaited<ReturnType<typeof target>>;
+  beforeAll(async () => {
+    [vm, t] = await Promise.all([startVictoriaMetrics(vmBin as string, 'k6:rw-secret'), target()]);
+  }, 60_000);
+  afterAll(async () => {
+    await vm?.stop();
+    t?.server.close();
+  });
+
+  // "K6_PROMETHEUS_RW_USERNAME … Username for the HTTP Basic authentication"; "K6_PROMETHEUS_RW_HEADERS_<header-key>".
+  it('sends K6_PROMETHEUS_RW_USERNAME and _PASSWORD as Basic auth, and a header of K6_PROMETHEUS_RW_HEADERS_*', async () => {
+    const url = `${vm.url}/api/v1/write`;
+    const basic = `Basic ${Buffer.from('k6:rw-secret').toString('base64')}`;
+    for (const [testid, env] of [
+      ['user', { K6_PROMETHEUS_RW_USERNAME: 'k6', K6_PROMETHEUS_RW_PASSWORD: 'rw-secret' }],
+      ['header', { K6_PROMETHEUS_RW_HEADERS_Authorization: basic }],
+      ['none', {}],
+    ] as const) {
+      const r = await runInProcess(script(t.url), ['--out', 'experimental-prometheus-rw', '--tag', `testid=${testid}`], {
+        env: { K6_PROMETHEUS_RW_SERVER_URL: url, ...env },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('rw-secret');
+      if (testid === 'none') expect(r.stderr).toMatch(/output experimental-prometheus-rw \(.*\) dropped \d+ of \d+ samples; last error: HTTP 401/);
+      else expect(await vm.settled(`sum(k6_http_reqs_total{testid="${testid}"})`, (v) => v === 80)).toBe(80);
+    }
+  }, 90_000);
 });
 
 describe.skipIf(bin)('--out experimental-prometheus-rw against a real Prometheus (skipped)', () => {
