@@ -246,11 +246,11 @@ describe('the --engine flag', () => {
   });
 
   it('refuses a k6 output the built-in engine does not write, naming --engine k6', async () => {
-    const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--out', 'influxdb=http://127.0.0.1:9/k6']);
+    const r = await dialtone(['load', 'chat-turns', '--engine', 'builtin', '--out', 'cloud']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      "dialtone: load: --out 'influxdb=http://127.0.0.1:9/k6' is a k6 output the built-in engine does not write " +
-        '(it writes json, csv and opentelemetry): use --engine k6',
+      "dialtone: load: --out 'cloud' is a k6 output the built-in engine does not write " +
+        '(it writes json, csv, experimental-prometheus-rw, influxdb, opentelemetry, experimental-opentelemetry): use --engine k6',
     );
   });
 });

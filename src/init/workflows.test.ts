@@ -129,3 +129,16 @@ describe('the workflows of dialtone init', () => {
     expect(`${nightly}${gateWorkflow(options('builtin'))}`).not.toContain('null');
   });
 });
+
+describe('the nightly workflow and Prometheus', () => {
+  // Issue 57: "A nightly workflow written by dialtone init shows how to stream a run to a team's Prometheus."
+  it('shows, above the load step, how to stream the run to a Prometheus with the engine’s remote-write output', () => {
+    for (const engine of ['builtin', 'k6'] as const) {
+      const text = nightlyWorkflow({ environments: ['staging'], engine, scenarios: ['chat-turns'] });
+      const above = text.slice(0, text.indexOf('name: Load run and regression verdict'));
+      const comment = above.slice(above.lastIndexOf('\n\n')).replace(/\n\s*# ?/g, ' ');
+      expect(comment).toContain('add `--out experimental-prometheus-rw` to this run line');
+      expect(comment).toContain('K6_PROMETHEUS_RW_SERVER_URL: https://prometheus.example.com/api/v1/write');
+    }
+  });
+});

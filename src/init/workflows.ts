@@ -66,6 +66,14 @@ const BIN_COMMENT =
   "dialtone's bin, not npx: npx runs it through a shell that a stop signal (a cancelled job) ends with the signal, so the step would " +
   "see 130 rather than dialtone's 105 for an interrupted run (docs/reports.md, exit codes).";
 
+/** How the nightly streams its run to a team's Prometheus, the same on either engine (docs/engines.md, "k6 outputs"). */
+export const PROMETHEUS_COMMENT =
+  "To watch the run beside the platform's own metrics, stream it to your team's Prometheus (its remote-write receiver on): " +
+  'add `--out experimental-prometheus-rw` to this run line, and to this env K6_PROMETHEUS_RW_SERVER_URL: ' +
+  'https://prometheus.example.com/api/v1/write, K6_PROMETHEUS_RW_USERNAME and K6_PROMETHEUS_RW_PASSWORD from secrets of those ' +
+  "names, and K6_PROMETHEUS_RW_TREND_STATS: 'p(95),p(99),min,max,count'. A store that cannot be reached never fails the night: " +
+  'the run goes on and its log says how many samples were dropped.';
+
 const checkout: Step = { uses: 'actions/checkout@v4' };
 const setupNode: Step = { uses: 'actions/setup-node@v4', with: { 'node-version': 26, cache: 'npm' } };
 
@@ -89,7 +97,7 @@ function render(header: readonly string[], workflow: Record<string, unknown>): s
       if (!isMap(node)) continue;
       node.spaceBefore = i > 0;
       const comment = job.steps[i]?.comment;
-      if (comment) node.commentBefore = commentBlock([comment]);
+      if (comment) node.commentBefore = commentBlock(comment.split('\n'));
     }
     const matrix = doc.getIn(['jobs', id, 'strategy', 'matrix', 'scenario']);
     if (isSeq(matrix)) matrix.flow = true;
@@ -246,7 +254,7 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
           },
           { name: 'Install (dialtone from package.json)', run: 'npm ci' },
           {
-            comment: BIN_COMMENT,
+            comment: `${BIN_COMMENT}\n${PROMETHEUS_COMMENT}`,
             name: 'Load run and regression verdict',
             run: `${BIN} load "${SCENARIO}" --target "$PROFILE" --workload nightly --report-dir reports --history "$HISTORY" --fail-on-regression`,
             env: secretsEnv(env),

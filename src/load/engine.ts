@@ -70,11 +70,11 @@ export function resolveEngine(root: string, choice?: EngineChoice, env: NodeJS.P
 export const engineId = (e: Engine): EngineId => ({ kind: e.kind, version: e.version });
 
 /** The outputs the built-in engine writes, as k6 does; the others are k6's own. */
-const BUILTIN_OUTPUTS = ['json', 'csv', 'opentelemetry', 'experimental-opentelemetry'];
+const BUILTIN_OUTPUTS = ['json', 'csv', 'experimental-prometheus-rw', 'influxdb', 'opentelemetry', 'experimental-opentelemetry'];
 
 /**
  * The engine of a load run: the one given (resolved once for all segments), else the one its choice (or
- * DIALTONE_ENGINE, or auto) resolves to. A k6 output the built-in engine does not write (--out influxdb=…) is a usage
+ * DIALTONE_ENGINE, or auto) resolves to. A k6 output the built-in engine does not write (--out cloud) is a usage
  * error before anything starts.
  *
  * @example
@@ -88,6 +88,6 @@ export function engineOfRun(o: {
   const engine = typeof o.engine === 'object' ? o.engine : resolveEngine(o.root, o.engine);
   const other = engine.kind === 'builtin' ? o.extras?.outs?.find((out) => !BUILTIN_OUTPUTS.includes(out.split('=')[0] ?? '')) : undefined;
   if (other)
-    throw new UsageError(`load: --out '${other}' is a k6 output the built-in engine does not write (it writes json, csv and opentelemetry): use --engine k6`);
+    throw new UsageError(`load: --out '${other}' is a k6 output the built-in engine does not write (it writes ${BUILTIN_OUTPUTS.join(', ')}): use --engine k6`);
   return engine;
 }

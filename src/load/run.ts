@@ -111,6 +111,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   // no samples (at the limit, or long): no sample is written for it.
   const fromHistograms = segment.histograms !== undefined && (o.extras?.segment ? segment.raw === undefined : !wanted);
   const samples = fromHistograms ? { args: [], files: [], missing: undefined } : timelineSamples({ wanted, work, segmentRaw: segment.raw });
+  let stderrTail = '';
   const run = startEngine({
     engine,
     args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, engine.kind, dir, work), ...samples.args, script],
@@ -124,6 +125,7 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     },
     output: (chunk, stream) => {
       const text = redact(chunk.toString('utf8'), secrets);
+      if (stream === 'stderr') stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
       log.write(text);
       (stream === 'stdout' ? process.stdout : process.stderr).write(text);
     },
@@ -172,7 +174,23 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     interrupted,
     timeline,
     timelineMissing: missing,
+    outputsDropped: outputsDropped(stderrTail),
   });
   rmSync(work, { recursive: true, force: true });
   return { exitCode, result, dir, verdict };
+}
+
+/** How much of the engine's last output is kept for the lines it writes at its end. */
+const STDERR_TAIL = 1 << 16;
+
+/**
+ * The built-in engine's end lines for outputs that dropped samples (src/engine/metrics/outputs/delivery.ts writes them),
+ * for the run's headline: a store out of reach never fails the run, so the page must say so.
+ *
+ * @example
+ * outputsDropped('ERRO[0012] output influxdb (http://db:8086/write) dropped 812 of 812 samples; last error: HTTP 401\n');
+ * // ['output influxdb (http://db:8086/write) dropped 812 of 812 samples; last error: HTTP 401']
+ */
+export function outputsDropped(stderr: string): string[] {
+  return [...stderr.matchAll(/^\S+\s+(output \S+ \(.*?\) dropped \d+ of \d+ samples; last error: .*)$/gm)].map((m) => m[1] as string);
 }

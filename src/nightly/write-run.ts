@@ -63,6 +63,8 @@ export interface FinishedRun {
   readonly timeline?: Timeline | undefined;
   /** Why there is no timeline, as the page says it (default: the run kept no samples). */
   readonly timelineMissing?: string | undefined;
+  /** The engine's lines for outputs that could not deliver every sample (a store out of reach): in the headline. */
+  readonly outputsDropped?: readonly string[] | undefined;
 }
 
 /** The headline of a run a stop signal cut short. */
@@ -91,7 +93,12 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     passed: o.exitCode === 0,
     ...(o.tlsInsecure ? { tls_insecure: true } : {}),
     figures: figures.figures,
-    headline: [...(o.interrupted ? [interruptedLine(o.interrupted)] : []), ...(o.delivery ? deliveryHeadline(o.delivery) : []), ...figures.headline],
+    headline: [
+      ...(o.interrupted ? [interruptedLine(o.interrupted)] : []),
+      ...(o.delivery ? deliveryHeadline(o.delivery) : []),
+      ...figures.headline,
+      ...(o.outputsDropped ?? []),
+    ],
     ...(o.delivery ? { delivery: o.delivery } : {}),
     thresholds: thresholdsOf(o.summary, o.expectations?.slos),
     ...(o.expectations ? { expectations: o.expectations } : {}),

@@ -13,7 +13,7 @@ export const LOAD_EXTRA_FLAGS = {
     type: 'string',
     multiple: true,
     value: 'OUTPUT',
-    help: 'passes a k6 output through: json=FILE, csv=FILE, opentelemetry (K6_OTEL_* variables), and on k6 only experimental-prometheus-rw, influxdb=URL.',
+    help: 'passes a k6 output through: json=FILE, csv=FILE, experimental-prometheus-rw (K6_PROMETHEUS_RW_* variables), influxdb=URL, opentelemetry (K6_OTEL_* variables).',
   },
   segment: {
     type: 'string',

@@ -52,11 +52,15 @@ async function segmentWith(out: string): Promise<{ dir: string; store: MetricSto
 }
 
 describe('parseOutArg', () => {
-  it('reads json=FILE and csv=FILE and refuses other outputs or a missing file', () => {
+  it('reads the file outputs and the network outputs, and refuses other outputs or a missing file', () => {
     expect(parseOutArg('json=a/raw.json.gz')).toEqual({ type: 'json', path: 'a/raw.json.gz' });
     expect(parseOutArg('csv=raw.csv')).toEqual({ type: 'csv', path: 'raw.csv' });
     expect(parseOutArg('histograms=h.json')).toEqual({ type: 'histograms', path: 'h.json' });
-    expect(() => parseOutArg('influxdb=http://x')).toThrow(/json=FILE, csv=FILE, histograms=FILE and opentelemetry only/);
+    expect(parseOutArg('influxdb=http://x/k6')).toEqual({ type: 'influxdb', path: 'http://x/k6' });
+    expect(parseOutArg('experimental-prometheus-rw')).toEqual({ type: 'experimental-prometheus-rw', path: '' });
+    expect(() => parseOutArg('statsd')).toThrow(
+      /json=FILE, csv=FILE, histograms=FILE, experimental-prometheus-rw, influxdb, opentelemetry, experimental-opentelemetry only/,
+    );
     expect(() => parseOutArg('json')).toThrow(/give a file/);
   });
 });

@@ -1,45 +1,59 @@
 // `--out json=FILE` and `--out csv=FILE` (/results-output/real-time/json/, /results-output/real-time/csv/): every
-// sample streamed to a file, gzipped when the name ends in .gz; and `--out histograms=FILE`, dialtone's bounded
-// histograms (histogram-output.ts); `--out opentelemetry`, OTLP to a collector (outputs/opentelemetry.ts). They listen to
-// the store, so without an output the hot path builds no string at all.
+// sample streamed to a file, gzipped when the name ends in .gz; `--out histograms=FILE`, dialtone's bounded
+// histograms (histogram-output.ts); and the network outputs of outputs/ (Prometheus remote write, InfluxDB,
+// OpenTelemetry). They listen to the store, so without an output the hot path builds no string at all.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { openHistogramOutput } from './histogram-output.js';
-import { type Delivery, type OutputContext, openOtelOutput } from './outputs/opentelemetry.js';
+import type { DeliveryReport, NetworkOutputContext } from './outputs/delivery.js';
+import { INFLUXDB, openInfluxdbOutput } from './outputs/influxdb.js';
+import { openOtelOutput } from './outputs/opentelemetry.js';
+import { openPrometheusRwOutput, PROMETHEUS_RW } from './outputs/prometheus-rw.js';
 import type { MetricStore } from './store.js';
 
-/** The outputs the built-in engine writes. */
-const OUTPUT_TYPES = ['json', 'csv', 'histograms', 'opentelemetry', 'experimental-opentelemetry'] as const;
-type OutputType = (typeof OUTPUT_TYPES)[number];
+/** How an output takes its argument: a file it writes, or an address it sends to (optional, its K6_* variables else). */
+type ArgKind = 'file' | 'address';
 
-/** The outputs that stream to a server their variables name, rather than write a file. */
-const STREAMED: ReadonlySet<string> = new Set(['opentelemetry', 'experimental-opentelemetry']);
+/** One output the built-in engine writes: what its argument is and how it opens. */
+interface OutputKind {
+  readonly arg: ArgKind;
+  readonly open: (arg: string, store: MetricStore, ctx: NetworkOutputContext) => Omit<Output, 'spec'>;
+}
 
-/** One `--out` flag: the kind of output and its file (for a streamed output, its argument if any). */
+/** The outputs the built-in engine writes, by the name `--out` gives. */
+const OUTPUTS = {
+  json: { arg: 'file', open: (path, store) => openJsonOutput(path, store) },
+  csv: { arg: 'file', open: (path, store) => openCsvOutput(path, store) },
+  histograms: { arg: 'file', open: openHistogramOutput },
+  [PROMETHEUS_RW]: { arg: 'address', open: openPrometheusRwOutput },
+  [INFLUXDB]: { arg: 'address', open: openInfluxdbOutput },
+  opentelemetry: { arg: 'address', open: openOtelOutput },
+  'experimental-opentelemetry': { arg: 'address', open: openOtelOutput },
+} as const satisfies Record<string, OutputKind>;
+type OutputType = keyof typeof OUTPUTS;
+const OUTPUT_TYPES = Object.keys(OUTPUTS) as OutputType[];
+
+/** One `--out` flag: the kind of output and its file (or, for a network output, its address, maybe empty). */
 export interface OutputSpec {
   readonly type: OutputType;
   readonly path: string;
 }
 
-/** An open output: `close` writes what is buffered and waits until the file is complete. */
+/** An open output: `close` writes what is buffered and waits until the file is complete (or the last push ended). */
 export interface Output {
   readonly spec: OutputSpec;
   /** Resolves once the file is open; rejects when it cannot be (await it before the run to fail early). */
   ready(): Promise<void>;
   close(): Promise<void>;
-  /** A streamed output's count of samples sent and dropped. */
-  delivery?(): Delivery;
+  /** A network output's samples sent and dropped (outputs/delivery.ts). */
+  delivery?(): DeliveryReport;
 }
 
-export type { Delivery, OutputContext };
-
-/** No variables, failures unsaid: for the file outputs, which need neither. */
-const QUIET: OutputContext = { env: {}, warn: () => {} };
-
 /**
- * Parses a `--out` value: `json=FILE` or `csv=FILE`. Throws a one-line error for any other output.
+ * Parses a `--out` value: `json=FILE`, `csv=FILE`, `histograms=FILE`, `experimental-prometheus-rw` or
+ * `influxdb[=URL]`. Throws a one-line error for any other output.
  *
  * @example
  * parseOutArg('json=reports/raw.json.gz'); // { type: 'json', path: 'reports/raw.json.gz' }
@@ -48,32 +62,26 @@ export function parseOutArg(arg: string): OutputSpec {
   const eq = arg.indexOf('=');
   const type = (eq < 0 ? arg : arg.slice(0, eq)).trim();
   const path = eq < 0 ? '' : arg.slice(eq + 1).trim();
-  if (!(OUTPUT_TYPES as readonly string[]).includes(type))
-    throw new Error(`--out ${arg}: the built-in engine writes json=FILE, csv=FILE, histograms=FILE and opentelemetry only`);
-  if (path === '' && !STREAMED.has(type)) throw new Error(`--out ${arg}: give a file, e.g. --out ${type}=results.${type}`);
+  if (!Object.hasOwn(OUTPUTS, type))
+    throw new Error(`--out ${arg}: the built-in engine writes ${OUTPUT_TYPES.map((t) => (OUTPUTS[t].arg === 'file' ? `${t}=FILE` : t)).join(', ')} only`);
+  if (path === '' && OUTPUTS[type as OutputType].arg === 'file') throw new Error(`--out ${arg}: give a file, e.g. --out ${type}=results.${type}`);
   return { type: type as OutputType, path };
 }
 
+/** Whether an output's argument is a file (resolved against the run's directory) rather than an address. */
+export const writesFile = (spec: OutputSpec): boolean => OUTPUTS[spec.type].arg === 'file';
+
 /**
- * Opens an output on the store: from now on every sample the store takes is written to the file.
+ * Opens an output on the store: from now on every sample the store takes is written to the file (or sent).
  *
  * @example
- * const out = openOutput(parseOutArg('csv=raw.csv.gz'), store);
+ * const out = openOutput(parseOutArg('csv=raw.csv.gz'), store, { env: process.env, log });
  * // … the run …
  * await out.close();
  */
-export function openOutput(spec: OutputSpec, store: MetricStore, ctx: OutputContext = QUIET): Output {
-  return { spec, ...OPENERS[spec.type](spec.path, store, ctx) };
+export function openOutput(spec: OutputSpec, store: MetricStore, ctx: NetworkOutputContext = { env: {}, log: () => {} }): Output {
+  return { spec, ...OUTPUTS[spec.type].open(spec.path, store, ctx) };
 }
-
-/** Each output's opener, by type. */
-const OPENERS: Record<OutputType, (path: string, store: MetricStore, ctx: OutputContext) => Omit<Output, 'spec'>> = {
-  json: (path, store) => openJsonOutput(path, store),
-  csv: (path, store) => openCsvOutput(path, store),
-  histograms: openHistogramOutput,
-  opentelemetry: openOtelOutput,
-  'experimental-opentelemetry': openOtelOutput,
-};
 
 /** Characters buffered before one write: a few large writes cost far less than one per sample. */
 const CHUNK = 1 << 20;

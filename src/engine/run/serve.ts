@@ -1,5 +1,5 @@
 // Where the run's samples go besides the store while it runs: the --out outputs and the REST API (--address).
-import { type Output, openOutput, parseOutArg } from '../metrics/outputs.js';
+import { type Output, openOutput, parseOutArg, writesFile } from '../metrics/outputs.js';
 import { type RestApi, startRestApi } from '../metrics/rest.js';
 import type { RunContext } from './context.js';
 import { EXIT, Fatal, orFatal } from './exit-codes.js';
@@ -25,10 +25,12 @@ export async function serve(run: RunContext, plan: RunPlan, live: LiveCounts, se
   orFatal(EXIT.invalidConfig, () => {
     for (const o of args.outs) {
       const spec = parseOutArg(o);
-      const path = spec.path === '' ? '' : written(run.io, spec.path);
-      served.outputs.push(openOutput({ ...spec, path }, plan.store, { env: run.io.env, warn: (line) => run.log.write('warn', line) }));
+      const where = writesFile(spec) ? { ...spec, path: written(run.io, spec.path) } : spec;
+      served.outputs.push(openOutput(where, plan.store, { env: run.io.env, log: (level, message) => run.log.write(level, message) }));
     }
   });
+  // A network output's first call (InfluxDB creates its database) never stops the run: it logs what failed.
+  await Promise.all(served.outputs.filter((o) => !writesFile(o.spec)).map((o) => o.ready()));
   if (!args.address) return;
   try {
     served.rest = await startRestApi({ address: args.address, store: plan.store, summaryTrendStats: plan.trendStats, status: () => live.status() });

@@ -1,6 +1,7 @@
 // The run's end: the summary export, the outputs and the REST API closed, the end-of-test summary (or the script's
 // handleSummary), and k6's exit code.
 import { writeFile } from 'node:fs/promises';
+import { droppedLine } from '../metrics/outputs/delivery.js';
 import { handleSummaryData } from '../metrics/summary-data.js';
 import { writeSummaryExport } from '../metrics/summary-export.js';
 import { textSummary } from '../metrics/text-summary.js';
@@ -31,6 +32,11 @@ export async function writeResults(run: RunContext, init: Initialised, plan: Run
   if (args.summaryExport && args.summaryMode !== 'disabled')
     await writeSummaryExport(written(run.io, args.summaryExport), store, { summaryTrendStats: trendStats, verdicts }, redact);
   await Promise.all(served.outputs.map((o) => o.close()));
+  // An output that could not reach its server never fails the run, as in k6; its end says what it dropped.
+  for (const o of served.outputs) {
+    const line = o.delivery ? droppedLine(o.delivery()) : undefined;
+    if (line) run.log.write('error', line);
+  }
   await served.rest?.close();
   served.rest = undefined;
   if (args.summaryMode !== 'disabled') await endOfTestSummary(run, init.vu0, plan);

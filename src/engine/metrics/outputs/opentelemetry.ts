@@ -26,12 +26,7 @@ import {
 import { parseDuration } from '../../../core/duration.js';
 import { BUILTIN_ENGINE_VERSION } from '../../../core/engine-version.js';
 import type { MetricStore } from '../store.js';
-
-/** What an output is told of the run around it: the variables it reads, and where it says a failure. */
-export interface OutputContext {
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly warn: (line: string) => void;
-}
+import { type NetworkOutputContext, safeUrl } from './delivery.js';
 
 /** How many samples reached the output's server, how many never will, and why the last failure failed. */
 export interface Delivery {
@@ -234,9 +229,11 @@ function histogramView(c: OtelConfig): ViewOptions[] {
  * // … the run …
  * await out.close(); out.delivery(); // { sent: 1200, dropped: 0, lastError: undefined }
  */
-export function openOtelOutput(_arg: string, store: MetricStore, ctx: OutputContext) {
+export function openOtelOutput(_arg: string, store: MetricStore, ctx: NetworkOutputContext) {
   const c = otelConfig(ctx.env);
-  const book = new DeliveryBook((m) => ctx.warn(`output opentelemetry: export to ${c.url} failed (${m}); the run goes on, its samples are counted as dropped`));
+  const book = new DeliveryBook((m) =>
+    ctx.log('warn', `output opentelemetry: export to ${safeUrl(c.url)} failed (${m}); the run goes on, its samples are counted as dropped`),
+  );
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ 'service.name': c.serviceName, 'service.version': c.serviceVersion }),
     views: histogramView(c),
@@ -301,16 +298,13 @@ export function openOtelOutput(_arg: string, store: MetricStore, ctx: OutputCont
   timer.unref();
   return {
     ready: () => Promise.resolve(),
-    delivery: () => book.delivery(),
+    delivery: () => ({ output: 'opentelemetry', where: safeUrl(c.url), ...book.delivery() }),
     close: async () => {
       off();
       clearInterval(timer);
       flush();
       // shutdown exports once more, everything to the end; a failure there is in the book, not thrown.
       await provider.shutdown().catch(() => {});
-      const d = book.delivery();
-      if (d.dropped > 0)
-        ctx.warn(`output opentelemetry: ${d.dropped} of ${d.sent + d.dropped} samples were not delivered to ${c.url} (last error: ${d.lastError})`);
     },
   };
 }

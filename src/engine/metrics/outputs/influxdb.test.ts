@@ -1,0 +1,106 @@
+// `--out influxdb=URL` against a real server that takes InfluxDB v1's line protocol at /write: VictoriaMetrics (the pinned
+// Go tool), started here with Basic auth on and queried back through its HTTP API.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findVictoriaMetrics, type MetricsStore, startVictoriaMetrics } from '../../../../tests/metrics-stores.js';
+import { n } from '../../engine-process.js';
+import { runInProcess } from '../../run/in-process.js';
+import { influxConfig, tagPart, timestamp } from './influxdb.js';
+
+const bin = findVictoriaMetrics();
+
+describe('the InfluxDB output configuration', () => {
+  // "k6 uses the final URL path segment as the database name and preserves the preceding path as the address prefix."
+  it('takes the database from the URL’s last segment and the address prefix from the rest', () => {
+    const c = influxConfig('https://influxdb.example.com/influxdb/myk6db', {});
+    expect([c.addr, c.db]).toEqual(['https://influxdb.example.com/influxdb', 'myk6db']);
+    // "A trailing slash means that the entire path is the prefix … or the default k6 database."
+    const d = influxConfig('https://influxdb.example.com/influxdb/', {});
+    expect([d.addr, d.db]).toEqual(['https://influxdb.example.com/influxdb', 'k6']);
+    expect(influxConfig('http://u:p%40ss@db:8086/k6', {}).password).toBe('p@ss');
+  });
+
+  // "K6_INFLUXDB_TAGS_AS_FIELDS … vu:int,iter:int,url" by default; "The possible field types are int, bool, float and string".
+  it('writes the default tags-as-fields as typed fields, the other tags as sorted tags', () => {
+    const c = influxConfig('http://db:8086/k6', {});
+    expect(tagPart({ vu: '3', status: '200', url: 'http://t/a b', method: 'GET', iter: '7', name: 'a,b=c' }, c.tagsAsFields)).toEqual({
+      tags: ',method=GET,name=a\\,b\\=c,status=200',
+      fields: ',iter=7i,url="http://t/a b",vu=3i',
+    });
+    expect(() => influxConfig('http://db:8086/k6', { K6_INFLUXDB_TAGS_AS_FIELDS: 'vu:integer' })).toThrow(
+      "'vu:integer': the type is int, bool, float or string",
+    );
+  });
+
+  it('writes nanosecond timestamps without losing digits to a double', () => {
+    expect(timestamp(1700000000123.25, 'ns')).toBe('1700000000123250000');
+    expect(timestamp(1700000000123.75, 'u')).toBe('1700000000123750');
+    expect(timestamp(1700000000123.25, 'ms')).toBe('1700000000123');
+    expect(timestamp(1700000000123.25, 's')).toBe('1700000000');
+  });
+});
+
+/** A target that answers after a few milliseconds, so the durations spread. */
+async function target(): Promise<{ server: Server; url: string }> {
+  let n = 0;
+  const server = createServer((_q, s) => {
+    n++;
+    setTimeout(() => s.end('ok'), n % 7);
+  }).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/x` };
+}
+
+/** 80 requests, 2 VUs sharing them, each with a distinct `n` tag so no two lines share a series and a millisecond. */
+const script = (url: string) => `import http from 'k6/http';
+  import exec from 'k6/execution';
+  export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 2, iterations: 80 } } };
+  export default function () { http.get('${url}', { tags: { n: String(exec.scenario.iterationInTest) } }); }`;
+
+describe.skipIf(!bin)('--out influxdb against a real line-protocol server', () => {
+  let vm: MetricsStore;
+  let t: Awaited<ReturnType<typeof target>>;
+  beforeAll(async () => {
+    [vm, t] = await Promise.all([startVictoriaMetrics(bin as string, 'k6:rw-secret'), target()]);
+  }, 60_000);
+  afterAll(async () => {
+    await vm?.stop();
+    t?.server.close();
+  });
+
+  it('holds one point per request with its duration, sent with K6_INFLUXDB_USERNAME and _PASSWORD', async () => {
+    const r = await runInProcess(script(t.url), ['--out', `influxdb=${vm.url}/dialtone`, '--tag', 'testid=influx'], {
+      env: { K6_INFLUXDB_USERNAME: 'k6', K6_INFLUXDB_PASSWORD: 'rw-secret', K6_INFLUXDB_PUSH_INTERVAL: '500ms' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/dropped/);
+    expect(r.stderr).not.toContain('rw-secret');
+    const sel = '{db="dialtone",testid="influx"}';
+    const count = await vm.settled(`sum(count_over_time(http_reqs_value${sel}[1h]))`, (v) => v === 80);
+    expect(count).toBe(n(r, 'http_reqs', 'count'));
+    // Each request is a series of its own (its `n` tag) holding one duration, so the quantile across series is the run's.
+    const p95 = (await vm.query(`quantile(0.95, last_over_time(http_req_duration_value${sel}[1h]))`))[0]?.value as number;
+    const own = n(r, 'http_req_duration', 'p(95)') as number;
+    expect(Math.abs(p95 - own) / own).toBeLessThan(0.01);
+    // "vu:int,iter:int,url" by default are fields, not tags: the URL is never a label of the series.
+    const series = await vm.query(`last_over_time(http_reqs_value${sel}[1h])`);
+    expect(series).toHaveLength(80);
+    expect(series.filter((x) => x.metric.method === 'GET' && x.metric.url === undefined)).toHaveLength(80);
+  }, 60_000);
+
+  it('finishes a run the server refuses (a wrong password), saying how many samples were dropped', async () => {
+    const r = await runInProcess(script(t.url), ['--out', `influxdb=${vm.url}/dialtone`], {
+      env: { K6_INFLUXDB_USERNAME: 'k6', K6_INFLUXDB_PASSWORD: 'wrong' },
+    });
+    expect(r.code).toBe(0);
+    expect(n(r, 'http_reqs', 'count')).toBe(80);
+    const line = /output influxdb \(http:\/\/127\.0\.0\.1:\d+\/write\) dropped (\d+) of (\d+) samples; last error: HTTP 401/.exec(r.stderr);
+    expect(line, r.stderr).not.toBeNull();
+    expect(line?.[1]).toBe(line?.[2]);
+    expect(r.stderr).not.toContain('wrong');
+  }, 60_000);
+});
+
+describe.skipIf(bin)('--out influxdb against a real line-protocol server (skipped)', () => {
+  it.skip('needs VictoriaMetrics built by npm install (.tools/bin/victoria-metrics, src/tools/go-tools.ts)', () => {});
+});
