@@ -220,7 +220,7 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
     expect(n(r, 'iterations', 'count')).toBe(10);
     expect(r.stderr).toMatch(/output opentelemetry: export to http:\/\/127\.0\.0\.1:9\/v1\/metrics failed/);
     // Every sample of the run: 10 iterations of 4 metrics, plus the engine's own (iterations, durations, VUs, data).
-    const dropped = Number(/output opentelemetry: (\d+) of (\d+) samples were not delivered/.exec(r.stderr)?.[1]);
+    const dropped = Number(/output opentelemetry \(http:\/\/127\.0\.0\.1:9\/v1\/metrics\) dropped (\d+) of (\d+) samples/.exec(r.stderr)?.[1]);
     expect(dropped).toBeGreaterThanOrEqual(40);
   }, 60_000);
 });
