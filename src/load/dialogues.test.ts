@@ -12,6 +12,7 @@ import { EXAMPLE_PROFILE } from './example-profile.js';
 import { jobManifests } from './k8s-job.js';
 import { loadConfigOf, prepareRunKit } from './kit.js';
 import { operatorManifests } from './operator.js';
+import { planLoad } from './plan.js';
 import type { DialogueData, PlayedDialogue as VuDialogue } from './vu/dialogues.js';
 import { dialogueAt, openingTurns } from './vu/dialogues.js';
 
@@ -163,26 +164,20 @@ describe('the data file and the run config', () => {
     expect(dialoguesField(undefined, 'chat-turns')).toEqual({});
   });
 
-  it('are written by the run kit, which refuses a bad dialogues file before it builds anything', async () => {
+  it('are written by the run kit, and a bad dialogues file is refused by the load plan before anything is built', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dialtone-dialogues-'));
     writeFileSync(join(dir, 'scripts.json'), JSON.stringify(GOOD));
     const engine = { kind: 'builtin', command: process.execPath, args: [] } as unknown as Engine;
-    const kit = await prepareRunKit({
-      root: ROOT,
-      engine,
-      scenario: 'chat-turns',
-      profile: 'smoke',
-      loaded: profileIn(dir, 'scripts.json'),
-      work: join(dir, 'work'),
-    });
+    const planOf = (file: string) => planLoad({ command: 'load', root: ROOT, engine, scenario: 'chat-turns', workload: 'smoke', target: profileIn(dir, file) });
+    const plan = planOf('scripts.json');
+    const kit = await prepareRunKit(plan, join(dir, 'work'));
     expect(kit.config.dialogues).toEqual({ file: 'scripts.json', count: 3 });
     expect(JSON.parse(readFileSync(kit.config.dataFile, 'utf8')).dialogue_schedule).toEqual([0, 1, 2, 0]);
 
     writeFileSync(join(dir, 'bad.json'), '{"dialogues": [{"turns": [], "expect": "end"}]}');
     const work = join(dir, 'bad-work');
-    await expect(prepareRunKit({ root: ROOT, engine, scenario: 'chat-turns', profile: 'smoke', loaded: profileIn(dir, 'bad.json'), work })).rejects.toThrow(
-      new UsageError(`${join(dir, 'bad.json')}: dialogues.0.turns: a dialogue needs at least one turn`),
-    );
+    // The plan reads the dialogues before any kit is made: nothing is built.
+    expect(() => planOf('bad.json')).toThrow(new UsageError(`${join(dir, 'bad.json')}: dialogues.0.turns: a dialogue needs at least one turn`));
     expect(() => readFileSync(join(work, 'script.js'))).toThrow();
   }, 60_000);
 });

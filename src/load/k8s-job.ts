@@ -1,17 +1,16 @@
 // `dialtone k8s-job`: a Kubernetes Indexed Job that runs one execution segment of a load per pod on the dialtone image
 // (the built-in engine, no k6), for `dialtone merge` to join. The k6-operator's manifests (operator.ts) are the k6 way.
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { parseProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
-import { readDialogues } from './dialogues.js';
+import { builtinEngine } from './engine.js';
 import { HISTOGRAMS_FILE } from './extras.js';
 import { manifestMetadata, manifestName, scenarioConfigMap, secretEnvRefs } from './operator.js';
-import { runLimitSeconds } from './run.js';
+import { planLoad, runLimitSeconds, type TargetedPlan } from './plan.js';
 
 /** Where each pod mounts the ConfigMap (profile.json; ca.pem and dialogues.json when the profile names those files). */
 export const CONFIG_MOUNT = '/config';
@@ -48,7 +47,7 @@ export interface JobOptions {
   /** Default `dialtone:VERSION`, VERSION from package.json (the Dockerfile at the repository root builds it). */
   readonly image?: string | undefined;
   readonly overrides?: LoadConfig['overrides'];
-  /** Passes --allow-live to every pod; without it a live profile is refused here, before anything is applied. */
+  /** Passes --allow-live to every pod; without it the Job's plan refuses a live profile, before anything is applied. */
   readonly allowLive?: boolean | undefined;
 }
 
@@ -66,26 +65,32 @@ export interface JobManifests {
 export const defaultImage = (): string => `dialtone:${DIALTONE_VERSION}`;
 
 /**
+ * The plan of a scenario's Job (src/load/plan.ts): the profile the pods read, checked here (the live refusal, its
+ * expectations, its dialogues) before anything is applied, on the built-in engine the image runs.
+ */
+function jobPlan(o: JobOptions & { profile: NonNullable<JobOptions['profile']> }): TargetedPlan {
+  const loaded = { profile: parseProfile(o.profile.json, o.profile.path), path: o.profile.path, secrets: {} };
+  const { root, scenario, workload, allowLive, overrides } = o;
+  return planLoad({ command: 'k8s-job', root, scenario, workload, target: loaded, allowLive, engine: builtinEngine(root), overrides });
+}
+
+/**
  * The profile as the pods read it, and the ConfigMap's other files: no env_file (the credentials come from the
  * Secret), a tls.ca_file carried in the ConfigMap as ca.pem beside it, and a dialogues file as dialogues.json.
  */
-function podProfile(o: JobOptions & { profile: NonNullable<JobOptions['profile']> }): { data: Record<string, string>; keys: string[] } {
-  const profile = parseProfile(o.profile.json, o.profile.path);
-  if (profile.environment === 'live' && !o.allowLive)
-    throw new UsageError(`k8s-job: refusing a load run against the live environment of '${o.profile.path}'; pass --allow-live to do it on purpose`);
-  const json = { ...(o.profile.json as Record<string, unknown>) };
+function podProfile(plan: TargetedPlan, read: unknown): { data: Record<string, string>; keys: string[] } {
+  const { profile, path } = plan.loaded;
+  const json = { ...(read as Record<string, unknown>) };
   delete json.env_file;
   const data: Record<string, string> = {};
-  const trust = trustOf(profile, o.profile.path);
+  const trust = trustOf(profile, path);
   if (trust.ca) {
     json.tls = { ...(json.tls as Record<string, unknown>), ca_file: 'ca.pem' };
     data['ca.pem'] = `${trust.ca.join('\n')}\n`;
   }
-  if (profile.dialogues) {
-    // Checked here, before anything is applied: a bad file would otherwise stop every pod.
-    const set = readDialogues(resolve(dirname(o.profile.path), profile.dialogues), profile.dialogues);
+  if (plan.dialogues) {
     json.dialogues = 'dialogues.json';
-    data['dialogues.json'] = readFileSync(set.path, 'utf8');
+    data['dialogues.json'] = readFileSync(plan.dialogues.path, 'utf8');
   }
   data['profile.json'] = `${JSON.stringify(json, null, 2)}\n`;
   const refs = [...Object.values(profile.credentials).map((r) => r?.env), profile.control?.token.env];
@@ -152,7 +157,7 @@ export function jobManifests(o: JobOptions): JobManifests {
   // A script's file name holds dots, which a pod's host name (the Job's name and its index) may not.
   const name = manifestName(o.script ? o.scenario.replace(/\.tar$/, '').replace(/\./g, '-') : o.scenario);
   if (!o.script && !o.profile) throw new UsageError('k8s-job: a scenario needs --target PROFILE');
-  const { data, keys } = o.profile && !o.script ? podProfile({ ...o, profile: o.profile }) : { data: {}, keys: [] };
+  const { data, keys } = o.profile && !o.script ? podProfile(jobPlan({ ...o, profile: o.profile }), o.profile.json) : { data: {}, keys: [] };
   const configMap = scenarioConfigMap({
     command: 'k8s-job',
     name,

@@ -6,11 +6,11 @@ import type { LoadedProfile } from '../profile/load.js';
 import { bundleScenario } from './bundle.js';
 import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { chatData } from './data.js';
-import { profileDialogues } from './dialogues.js';
 import type { Engine } from './engine.js';
 import { K6_VERSION } from './k6.js';
 import { loadConfigOf } from './kit.js';
 import { refuseOnK6 } from './own-modules.js';
+import { planLoad } from './plan.js';
 
 /** Where the k6-operator mounts the script's ConfigMap in every runner pod. */
 const MOUNT = '/test';
@@ -28,6 +28,8 @@ export interface OperatorOptions {
   readonly namespace?: string | undefined;
   readonly image?: string | undefined;
   readonly overrides?: LoadConfig['overrides'];
+  /** --allow-live: without it the manifests' plan refuses a live profile, before anything is written. */
+  readonly allowLive?: boolean | undefined;
 }
 
 /** The manifests, by file name, and the credential variables the Secret must hold. */
@@ -107,11 +109,21 @@ const K6_OPERATOR_ENGINE: Engine = { kind: 'k6', version: K6_VERSION, command: '
  * 'dialtone-credentials' });
  */
 export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
+  // The scenario, the live refusal, the profile's expectations and its conversation scripts, checked before anything
+  // is bundled; the dialogues go into the data file as in a local run.
+  const { dialogues } = planLoad({
+    command: 'k6-operator',
+    root: o.root,
+    scenario: o.scenario,
+    workload: o.profile,
+    target: o.loaded,
+    allowLive: o.allowLive,
+    engine: K6_OPERATOR_ENGINE,
+    overrides: o.overrides,
+  });
   // The k6-operator runs k6: a scenario on a module of dialtone's own cannot run there.
   refuseOnK6(K6_OPERATOR_ENGINE, o.root, o.scenario, 'the k6-operator runs k6');
   const name = manifestName(o.scenario);
-  // The profile's conversation scripts go into the data file as in a local run; a bad file stops here, one line.
-  const dialogues = profileDialogues(o.loaded);
   const work = mkdtempSync(join(tmpdir(), 'dialtone-operator-'));
   let script: string;
   try {

@@ -26,18 +26,18 @@ export async function conformanceUnderLoad(o: {
   /** --engine: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
   engine?: EngineChoice | undefined;
 }): Promise<number> {
-  const [{ parseUnderLoad, gateUnderLoad, DELIVERED_SHARE }, { checkScenario }, { SuiteRunner }, { EXIT_LOAD_NOT_DELIVERED }] = await Promise.all([
+  const [{ parseUnderLoad, gateUnderLoad, DELIVERED_SHARE }, { planAgainst, planLoad }, { EXIT_LOAD_NOT_DELIVERED }] = await Promise.all([
     import('../../capacity/under-load.js'),
-    import('../../load/scenarios.js'),
-    import('../../suite/run.js'),
+    import('../../load/plan.js'),
     import('../../load/delivery.js'),
   ]);
   const { scenario, rate } = parseUnderLoad(o.underLoad);
-  checkScenario(ROOT, scenario);
-  // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
-  const engine = (await import('../../load/engine.js')).resolveEngine(ROOT, o.engine);
+  // Before the target is probed or started: the scenario, the live refusal, the profile's expectations, the engine
+  // (--engine k6 without a k6 stops here, exit 3, saying how to install one).
+  const plan = planLoad({ command: 'conformance --under-load', root: ROOT, scenario, workload: 'nightly', target: o.target, engine: o.engine });
   const reportDir = usableReportDir(o.reportDir);
-  const session = await openTarget(o.target, o.defects);
+  const { SuiteRunner } = await import('../../suite/run.js');
+  const session = await openTarget(plan.loaded, o.defects);
   const runner = await SuiteRunner.create(ROOT);
   // A stop signal cancels the gate it is in and stops the load; a gate cut short gives no verdict on either.
   await catchInterruptsDrawing();
@@ -46,9 +46,7 @@ export async function conformanceUnderLoad(o: {
   let gates = 0;
   try {
     const ran = await gateUnderLoad({
-      root: ROOT,
-      loaded: session.loaded,
-      scenario,
+      plan: planAgainst(plan, session.loaded),
       rate,
       reportDir,
       runSuite: () => {
@@ -56,7 +54,6 @@ export async function conformanceUnderLoad(o: {
         const label = gates++ === 0 ? 'idle' : 'under load';
         return runner.run(session.loaded, o.only, { signal: stopped.signal, progress: (line) => process.stderr.write(`${label}: ${line}\n`) });
       },
-      engine,
     }).catch((e: unknown) => {
       if (interruption()) return undefined;
       throw e;
