@@ -5,7 +5,6 @@ import type { K6Summary } from '../core/summary.js';
 import { EXIT } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
-import { writeRunReport } from '../nightly/write-run.js';
 import { secretEnv } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
 import { LOAD_ENV } from './config.js';
@@ -13,6 +12,7 @@ import { dashboardEnv, wantsDashboard } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { engineId } from './engine.js';
 import { HISTOGRAMS_FILE, k6ExtraArgs, RAW_FILE, segmentFiles } from './extras.js';
+import { writeRunReport } from './finish-run.js';
 import { GeneratorWatch } from './generator-watch.js';
 import { interruption } from './interrupt.js';
 import { prepareRunKit } from './kit.js';
@@ -110,7 +110,7 @@ export async function runLoad(plan: TargetedPlan, out: RunOutput): Promise<{ exi
   const delivery = judgeDelivery(summary, watch.stop(), plan.maxStartLagMs, interrupted !== undefined);
   // An interrupted run is reported for what ran, never as a pass or a plain failure.
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
-  // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
+  // Result, history, verdict, trend plots, JUnit and pages: src/load/finish-run.ts (shared with `dialtone merge`).
   const workload = workloadOf(plan.workload, plan.overrides);
   if (extras?.segment) await keepHistograms(dir, summary, segment.raw);
   const { timeline, missing } = fromHistograms

@@ -2,27 +2,27 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineId } from '../core/engine-version.js';
 import type { K6Summary } from '../core/summary.js';
-import { type Delivery, deliveryHeadline } from '../load/delivery.js';
-import { FIGURES } from '../load/figures.js';
-import type { Interruption } from '../load/interrupt.js';
-import { type LoadResult, loadPage, type RunExpectations } from '../load/page.js';
-import { thresholdsOf } from '../load/summary.js';
-import type { Timeline } from '../load/timeline.js';
-import { TIMELINE_FILE } from '../load/timeline-file.js';
-import { sloKeysOf, timelineSection } from '../load/timeline-plots.js';
+import { controlLines, controlReading } from '../nightly/control.js';
+import { appendHistory, baselineOf, readHistory } from '../nightly/history.js';
+import { judgeRun } from '../nightly/judge-run.js';
+import { metricsOf } from '../nightly/metrics.js';
+import { nightlySection } from '../nightly/trend-plots.js';
+import type { Verdict } from '../nightly/verdict.js';
 import { redact } from '../profile/redact.js';
 import { latestCapacityLink } from '../report/capacity-index.js';
 import { esc } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { DIALTONE_VERSION } from '../version.js';
-import { controlLines, controlReading } from './control.js';
-import { appendHistory, baselineOf, readHistory } from './history.js';
-import { judgeRun } from './judge-run.js';
-import { loadJunit } from './load-junit.js';
-import { metricsOf } from './metrics.js';
-import { nightlySection } from './trend-plots.js';
-import type { Verdict } from './verdict.js';
+import { type Delivery, deliveryHeadline } from './delivery.js';
+import { FIGURES } from './figures.js';
+import type { Interruption } from './interrupt.js';
+import { loadJunit } from './junit.js';
+import { type LoadResult, loadPage, type RunExpectations } from './page.js';
+import { thresholdsOf } from './summary.js';
+import type { Timeline } from './timeline.js';
+import { TIMELINE_FILE } from './timeline-file.js';
+import { sloKeysOf, timelineSection } from './timeline-plots.js';
 
 /** What a finished load run (or a merge of segments) hands to the report writer. */
 export interface FinishedRun {
@@ -102,7 +102,7 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
     ...(o.interrupted ? { interrupted: o.interrupted } : {}),
   };
   const historyPath = o.history ?? join(o.dir, 'history.jsonl');
-  const earlier = readHistory(historyPath);
+  const earlier = readHistory<LoadResult>(historyPath);
   const verdict = judgeRun(earlier, result, o.record && !o.interrupted);
   // The control's reading goes on the page and in result.json, never into the history: it judges tonight, not a metric.
   const control = o.control && o.record ? controlReading(verdict, o.control) : undefined;
