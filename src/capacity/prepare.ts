@@ -1,12 +1,12 @@
 // Prepares the run a capacity search repeats, from its load plan: the bundled scenario, the step wrapper and the
-// environment, from the same run kit as `dialtone load` (src/load/kit.ts).
+// environment, from the same run kit as `dialtone load` (src/load/run-kit.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { type ClosedModelDefaults, LOAD_ENV } from '../load/config.js';
 import { defaultsOf } from '../load/defaults.js';
-import { prepareRunKit } from '../load/kit.js';
 import type { TargetedPlan } from '../load/plan.js';
+import { prepareRunKit } from '../load/run-kit.js';
 import { secretEnv } from '../profile/load.js';
 import type { StepContext } from './step.js';
 import { wrapperSource } from './wrapper.js';

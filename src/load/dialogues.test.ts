@@ -10,9 +10,9 @@ import { type DialogueSet, dialogueSchedule, dialoguesField, type PlayedDialogue
 import type { Engine } from './engine.js';
 import { EXAMPLE_PROFILE } from './example-profile.js';
 import { jobManifests } from './k8s-job.js';
-import { loadConfigOf, prepareRunKit } from './kit.js';
 import { operatorManifests } from './operator.js';
 import { planLoad } from './plan.js';
+import { loadConfigOf, prepareRunKit } from './run-kit.js';
 import type { DialogueData, PlayedDialogue as VuDialogue } from './vu/dialogues.js';
 import { dialogueAt, openingTurns } from './vu/dialogues.js';
 

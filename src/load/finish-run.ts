@@ -15,7 +15,7 @@ import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { type Delivery, deliveryHeadline } from './delivery.js';
-import { FIGURES } from './figures.js';
+import { FIGURES } from './headline-figures.js';
 import type { Interruption } from './interrupt.js';
 import { loadJunit } from './junit.js';
 import { type LoadResult, loadPage, type RunExpectations } from './page.js';

@@ -15,10 +15,10 @@ import { HISTOGRAMS_FILE, k6ExtraArgs, RAW_FILE, segmentFiles } from './extras.j
 import { writeRunReport } from './finish-run.js';
 import { GeneratorWatch } from './generator-watch.js';
 import { interruption } from './interrupt.js';
-import { prepareRunKit } from './kit.js';
 import { expectationsOf, type LoadResult } from './page.js';
 import { runLimitSeconds, type TargetedPlan } from './plan.js';
 import { histogramsOfRaw } from './raw-histograms.js';
+import { prepareRunKit } from './run-kit.js';
 import { startEngine } from './spawn-engine.js';
 import { thresholdsOf } from './summary.js';
 import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
