@@ -77,36 +77,40 @@ export const interruptedLine = (i: Interruption) =>
  * @example
  * const { result, verdict } = await writeRunReport({ scenario: 'chat-turns', profile: 'smoke', workload: 'smoke', … });
  */
-export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
-  const figures = (FIGURES[o.scenario] ?? (() => ({ figures: {}, headline: [] })))(o.summary);
+export async function writeRunReport(finished: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
+  const figures = (FIGURES[finished.scenario] ?? (() => ({ figures: {}, headline: [] })))(finished.summary);
   const result: LoadResult = {
     tool_version: DIALTONE_VERSION,
-    scenario: o.scenario,
-    profile: o.profile,
-    target: o.target,
-    engine: { kind: o.engine.kind, version: o.engine.version },
-    started_at: new Date(o.started).toISOString(),
-    duration_ms: o.durationMs ?? Date.now() - o.started,
-    k6_exit_code: o.k6ExitCode ?? o.exitCode,
-    passed: o.exitCode === 0,
-    ...(o.tlsInsecure ? { tls_insecure: true } : {}),
+    scenario: finished.scenario,
+    profile: finished.profile,
+    target: finished.target,
+    engine: { kind: finished.engine.kind, version: finished.engine.version },
+    started_at: new Date(finished.started).toISOString(),
+    duration_ms: finished.durationMs ?? Date.now() - finished.started,
+    k6_exit_code: finished.k6ExitCode ?? finished.exitCode,
+    passed: finished.exitCode === 0,
+    ...(finished.tlsInsecure ? { tls_insecure: true } : {}),
     figures: figures.figures,
-    headline: [...(o.interrupted ? [interruptedLine(o.interrupted)] : []), ...(o.delivery ? deliveryHeadline(o.delivery) : []), ...figures.headline],
-    ...(o.delivery ? { delivery: o.delivery } : {}),
-    thresholds: thresholdsOf(o.summary, o.expectations?.slos),
-    ...(o.expectations ? { expectations: o.expectations } : {}),
-    workload: o.workload,
-    metrics: metricsOf(o.summary),
+    headline: [
+      ...(finished.interrupted ? [interruptedLine(finished.interrupted)] : []),
+      ...(finished.delivery ? deliveryHeadline(finished.delivery) : []),
+      ...figures.headline,
+    ],
+    ...(finished.delivery ? { delivery: finished.delivery } : {}),
+    thresholds: thresholdsOf(finished.summary, finished.expectations?.slos),
+    ...(finished.expectations ? { expectations: finished.expectations } : {}),
+    workload: finished.workload,
+    metrics: metricsOf(finished.summary),
     // A cut-short run is no baseline: pinning one would compare every later night with half a run.
-    ...(o.baselineTag && o.record && !o.interrupted ? { baseline_tag: o.baselineTag } : {}),
-    ...(o.interrupted ? { interrupted: o.interrupted } : {}),
+    ...(finished.baselineTag && finished.record && !finished.interrupted ? { baseline_tag: finished.baselineTag } : {}),
+    ...(finished.interrupted ? { interrupted: finished.interrupted } : {}),
   };
-  const historyPath = o.history ?? join(o.dir, 'history.jsonl');
+  const historyPath = finished.history ?? join(finished.dir, 'history.jsonl');
   const earlier = readHistory<LoadResult>(historyPath);
-  const verdict = judgeRun(earlier, result, o.record && !o.interrupted);
+  const verdict = judgeRun(earlier, result, finished.record && !finished.interrupted);
   // The control's reading goes on the page and in result.json, never into the history: it judges tonight, not a metric.
-  const control = o.control && o.record ? controlReading(verdict, o.control) : undefined;
-  if (o.record) appendHistory(historyPath, redact(JSON.stringify(result), o.secrets));
+  const control = finished.control && finished.record ? controlReading(verdict, finished.control) : undefined;
+  if (finished.record) appendHistory(historyPath, redact(JSON.stringify(result), finished.secrets));
   const shown: LoadResult = control ? { ...result, control } : result;
   const nights = [...baselineOf(earlier, result), result];
   const controlHtml = control
@@ -114,28 +118,28 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
         .map((l) => `<li>${esc(l.trim())}</li>`)
         .join('')}</ul>`
     : '';
-  const section = o.record
-    ? (await nightlySection(verdict, nights, o.summary)) + controlHtml
+  const section = finished.record
+    ? (await nightlySection(verdict, nights, finished.summary)) + controlHtml
     : '<p class="muted">One execution segment: merge the segments (dialtone merge) for the run\'s verdict.</p>';
-  const timeline = await timelineSection(o.timeline, sloKeysOf(result.thresholds), o.timelineMissing);
+  const timeline = await timelineSection(finished.timeline, sloKeysOf(result.thresholds), finished.timelineMissing);
   writeReportFiles(
-    o.dir,
+    finished.dir,
     {
       'index.html': loadPage(
         result,
-        o.summary,
-        [...earlier, ...(o.record ? [result] : [])],
-        existsSync(join(o.dir, 'dashboard.html')),
+        finished.summary,
+        [...earlier, ...(finished.record ? [result] : [])],
+        existsSync(join(finished.dir, 'dashboard.html')),
         section,
-        latestCapacityLink(o.reportDir, o.scenario, '../..'),
+        latestCapacityLink(finished.reportDir, finished.scenario, '../..'),
         timeline,
       ),
       'result.json': `${JSON.stringify(shown, null, 2)}\n`,
-      'junit.xml': loadJunit(result, o.record ? verdict : undefined),
-      ...(o.timeline ? { [TIMELINE_FILE]: `${JSON.stringify(o.timeline)}\n` } : {}),
+      'junit.xml': loadJunit(result, finished.record ? verdict : undefined),
+      ...(finished.timeline ? { [TIMELINE_FILE]: `${JSON.stringify(finished.timeline)}\n` } : {}),
     },
-    o.secrets,
+    finished.secrets,
   );
-  writeIndexPage(o.reportDir);
+  writeIndexPage(finished.reportDir);
   return { result: shown, verdict, historyPath };
 }

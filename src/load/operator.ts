@@ -66,7 +66,7 @@ export function manifestMetadata(name: string, scenario: string, namespace?: str
  * @example
  * scenarioConfigMap({ command: 'k8s-job', name: 'dialtone-chat-turns', scenario: 'chat-turns', data: { 'profile.json': '{}' }, holds: 'the profile' });
  */
-export function scenarioConfigMap(o: {
+export function scenarioConfigMap(map: {
   command: string;
   name: string;
   scenario: string;
@@ -77,10 +77,10 @@ export function scenarioConfigMap(o: {
   /** What the data is, for the message when it is too big. */
   holds: string;
 }): Record<string, unknown> {
-  const size = [...Object.values(o.data), ...Object.values(o.binaryData ?? {})].reduce((a, v) => a + Buffer.byteLength(v), 0);
-  if (size > CONFIGMAP_LIMIT) throw new UsageError(`${o.command}: ${o.holds} of '${o.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
-  const binary = o.binaryData && Object.keys(o.binaryData).length ? { binaryData: o.binaryData } : {};
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: manifestMetadata(o.name, o.scenario, o.namespace), data: o.data, ...binary };
+  const size = [...Object.values(map.data), ...Object.values(map.binaryData ?? {})].reduce((a, v) => a + Buffer.byteLength(v), 0);
+  if (size > CONFIGMAP_LIMIT) throw new UsageError(`${map.command}: ${map.holds} of '${map.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
+  const binary = map.binaryData && Object.keys(map.binaryData).length ? { binaryData: map.binaryData } : {};
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: manifestMetadata(map.name, map.scenario, map.namespace), data: map.data, ...binary };
 }
 
 /**
@@ -108,44 +108,47 @@ const K6_OPERATOR_ENGINE: Engine = { kind: 'k6', version: K6_VERSION, command: '
  * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName:
  * 'dialtone-credentials' });
  */
-export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
+export async function operatorManifests(asked: OperatorOptions): Promise<OperatorManifests> {
   // The scenario, the live refusal, the profile's expectations and its conversation scripts, checked before anything
   // is bundled; the dialogues go into the data file as in a local run.
   const { dialogues } = planLoad({
     command: 'k6-operator',
-    root: o.root,
-    scenario: o.scenario,
-    workload: o.profile,
-    target: o.loaded,
-    allowLive: o.allowLive,
+    root: asked.root,
+    scenario: asked.scenario,
+    workload: asked.profile,
+    target: asked.loaded,
+    allowLive: asked.allowLive,
     engine: K6_OPERATOR_ENGINE,
-    overrides: o.overrides,
+    overrides: asked.overrides,
   });
   // The k6-operator runs k6: a scenario on a module of dialtone's own cannot run there.
-  refuseOnK6(K6_OPERATOR_ENGINE, o.root, o.scenario, 'the k6-operator runs k6');
-  const name = manifestName(o.scenario);
+  refuseOnK6(K6_OPERATOR_ENGINE, asked.root, asked.scenario, 'the k6-operator runs k6');
+  const name = manifestName(asked.scenario);
   const work = mkdtempSync(join(tmpdir(), 'dialtone-operator-'));
   let script: string;
   try {
     // The inline source map would double the size; a pod's stack trace still names the bundled lines.
-    script = readFileSync(await bundleScenario(o.root, o.scenario, join(work, 'script.js')), 'utf8').replace(/\n\/\/# sourceMappingURL=data:[^\n]*\n?$/, '\n');
+    script = readFileSync(await bundleScenario(asked.root, asked.scenario, join(work, 'script.js')), 'utf8').replace(
+      /\n\/\/# sourceMappingURL=data:[^\n]*\n?$/,
+      '\n',
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   const config = loadConfigOf({
-    scenario: o.scenario,
-    profile: o.profile,
-    loaded: o.loaded,
+    scenario: asked.scenario,
+    profile: asked.profile,
+    loaded: asked.loaded,
     dataFile: `${MOUNT}/data.json`,
-    overrides: o.overrides,
+    overrides: asked.overrides,
     dialogues,
   });
   const data = { 'script.js': script, 'data.json': JSON.stringify(chatData(20261121, 500, dialogues)), 'config.json': JSON.stringify(config) };
   const configMap = scenarioConfigMap({
     command: 'k6-operator',
     name,
-    scenario: o.scenario,
-    namespace: o.namespace,
+    scenario: asked.scenario,
+    namespace: asked.namespace,
     data,
     holds: 'the bundle, data and config',
   });
@@ -153,17 +156,17 @@ export async function operatorManifests(o: OperatorOptions): Promise<OperatorMan
   const testRun = {
     apiVersion: 'k6.io/v1alpha1',
     kind: 'TestRun',
-    metadata: manifestMetadata(name, o.scenario, o.namespace),
+    metadata: manifestMetadata(name, asked.scenario, asked.namespace),
     spec: {
-      parallelism: o.parallelism,
+      parallelism: asked.parallelism,
       script: { configMap: { name, file: 'script.js' } },
       arguments: '--no-color',
       runner: {
-        image: o.image ?? `grafana/k6:${K6_VERSION.slice(1)}`,
+        image: asked.image ?? `grafana/k6:${K6_VERSION.slice(1)}`,
         env: [
           { name: LOAD_ENV, valueFrom: { configMapKeyRef: { name, key: 'config.json' } } },
           { name: 'K6_NO_USAGE_REPORT', value: 'true' },
-          ...secretEnvRefs(o.secretName, secretKeys),
+          ...secretEnvRefs(asked.secretName, secretKeys),
         ],
       },
     },

@@ -25,7 +25,7 @@ import { effectiveShape } from './workload.js';
  * @example
  * const config = loadConfigOf({ scenario: 'chat-turns', profile: 'smoke', loaded, dataFile: '/test/data.json' });
  */
-export function loadConfigOf(o: {
+export function loadConfigOf(run: {
   scenario: string;
   profile: WorkloadName;
   loaded: LoadedProfile;
@@ -37,12 +37,12 @@ export function loadConfigOf(o: {
   /** The profile's dialogues (src/load/dialogues.ts), already read: the config names the file and counts them. */
   dialogues?: DialogueSet | undefined;
 }): LoadConfig {
-  const p = o.loaded.profile;
-  const thresholds = thresholdsFor(o.scenario, o.profile, p);
-  const { shape, sources, iterationS } = effectiveShape({ scenario: o.scenario, workload: o.profile, profile: p, thresholds, overrides: o.overrides });
+  const p = run.loaded.profile;
+  const thresholds = thresholdsFor(run.scenario, run.profile, p);
+  const { shape, sources, iterationS } = effectiveShape({ scenario: run.scenario, workload: run.profile, profile: p, thresholds, overrides: run.overrides });
   return {
-    scenario: o.scenario,
-    profile: o.profile,
+    scenario: run.scenario,
+    profile: run.profile,
     target: {
       name: p.name,
       kind: p.kind,
@@ -54,13 +54,13 @@ export function loadConfigOf(o: {
       chat_script: p.chat_script,
       messaging_host: p.messaging_host,
       names: p.names,
-      records_window: recordsWindow(p, o.now ?? Date.now()),
+      records_window: recordsWindow(p, run.now ?? Date.now()),
     },
     secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
-    dataFile: o.dataFile,
-    ...dialoguesField(o.dialogues, o.scenario),
-    ...(o.voiceClientFile ? { voiceClientFile: o.voiceClientFile } : {}),
-    overrides: o.overrides,
+    dataFile: run.dataFile,
+    ...dialoguesField(run.dialogues, run.scenario),
+    ...(run.voiceClientFile ? { voiceClientFile: run.voiceClientFile } : {}),
+    overrides: run.overrides,
     thresholds,
     shape,
     sloBoundsMs: Object.fromEntries(
@@ -70,7 +70,7 @@ export function loadConfigOf(o: {
       }),
     ),
     ...(iterationS === undefined ? {} : { iterationBoundMs: iterationS * 1000 }),
-    provenance: { slos: effectiveSlos(o.scenario, p), shape: sources, iterationS },
+    provenance: { slos: effectiveSlos(run.scenario, p), shape: sources, iterationS },
   };
 }
 
