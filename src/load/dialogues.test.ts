@@ -157,7 +157,7 @@ describe('the data file and the run config', () => {
     writeFileSync(join(dir, 'scripts.json'), JSON.stringify(GOOD));
     const loaded = profileIn(dir, 'scripts.json');
     const dialogues = profileDialogues(loaded);
-    const config = (scenario: string) => loadConfigOf({ scenario, profile: 'smoke', loaded, dataFile: '/test/data.json', dialogues });
+    const config = (scenario: string) => loadConfigOf({ scenario, workload: 'smoke', loaded, dataFile: '/test/data.json', dialogues });
     expect(config('chat-turns').dialogues).toEqual({ file: 'scripts.json', count: 3 });
     expect(config('messaging-sockets').dialogues).toEqual({ file: 'scripts.json', count: 3 });
     expect('dialogues' in config('outbound-polling')).toBe(false);
@@ -189,7 +189,7 @@ describe('distributed runs', () => {
     const { files } = await operatorManifests({
       root: ROOT,
       scenario: 'chat-turns',
-      profile: 'nightly',
+      workload: 'nightly',
       loaded: profileIn(dir, 'scripts.json'),
       parallelism: 2,
       secretName: 'dialtone-credentials',

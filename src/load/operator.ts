@@ -20,7 +20,8 @@ const CONFIGMAP_LIMIT = 1024 * 1024;
 export interface OperatorOptions {
   readonly root: string;
   readonly scenario: string;
-  readonly profile: WorkloadName;
+  /** How hard the run pushes (smoke, nightly, capacity). */
+  readonly workload: WorkloadName;
   readonly loaded: LoadedProfile;
   readonly parallelism: number;
   /** The Kubernetes Secret whose keys are the credential variables' names. */
@@ -105,7 +106,7 @@ const K6_OPERATOR_ENGINE: Engine = { kind: 'k6', version: K6_VERSION, command: '
  * is ever written.
  *
  * @example
- * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName:
+ * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', workload: 'nightly', loaded, parallelism: 4, secretName:
  * 'dialtone-credentials' });
  */
 export async function operatorManifests(asked: OperatorOptions): Promise<OperatorManifests> {
@@ -115,7 +116,7 @@ export async function operatorManifests(asked: OperatorOptions): Promise<Operato
     command: 'k6-operator',
     root: asked.root,
     scenario: asked.scenario,
-    workload: asked.profile,
+    workload: asked.workload,
     target: asked.loaded,
     allowLive: asked.allowLive,
     engine: K6_OPERATOR_ENGINE,
@@ -137,7 +138,7 @@ export async function operatorManifests(asked: OperatorOptions): Promise<Operato
   }
   const config = loadConfigOf({
     scenario: asked.scenario,
-    profile: asked.profile,
+    workload: asked.workload,
     loaded: asked.loaded,
     dataFile: `${MOUNT}/data.json`,
     overrides: asked.overrides,

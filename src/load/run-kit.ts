@@ -23,11 +23,11 @@ import { effectiveShape } from './workload.js';
  * Shared by `dialtone load` and the k6-operator manifests, whose pods read the data file at /test.
  *
  * @example
- * const config = loadConfigOf({ scenario: 'chat-turns', profile: 'smoke', loaded, dataFile: '/test/data.json' });
+ * const config = loadConfigOf({ scenario: 'chat-turns', workload: 'smoke', loaded, dataFile: '/test/data.json' });
  */
 export function loadConfigOf(run: {
   scenario: string;
-  profile: WorkloadName;
+  workload: WorkloadName;
   loaded: LoadedProfile;
   dataFile: string;
   /** Browser scenarios: the voice client page the scenario serves to its own pages. */
@@ -38,11 +38,11 @@ export function loadConfigOf(run: {
   dialogues?: DialogueSet | undefined;
 }): LoadConfig {
   const p = run.loaded.profile;
-  const thresholds = thresholdsFor(run.scenario, run.profile, p);
-  const { shape, sources, iterationS } = effectiveShape({ scenario: run.scenario, workload: run.profile, profile: p, thresholds, overrides: run.overrides });
+  const thresholds = thresholdsFor(run.scenario, run.workload, p);
+  const { shape, sources, iterationS } = effectiveShape({ scenario: run.scenario, workload: run.workload, profile: p, thresholds, overrides: run.overrides });
   return {
     scenario: run.scenario,
-    profile: run.profile,
+    profile: run.workload,
     target: {
       name: p.name,
       kind: p.kind,
@@ -111,6 +111,6 @@ export async function prepareRunKit(plan: TargetedPlan, work: string): Promise<R
   // The browser scenario serves the voice client page itself (page.route), so any gateway can be loaded.
   const voiceClientFile = isBrowser ? join(work, 'voice-client.html') : undefined;
   if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
-  const config = loadConfigOf({ scenario, profile: plan.workload, loaded, dataFile, voiceClientFile, overrides: plan.overrides, dialogues });
+  const config = loadConfigOf({ scenario, workload: plan.workload, loaded, dataFile, voiceClientFile, overrides: plan.overrides, dialogues });
   return { engine, script, config, env: { ...browser, ...k6TlsEnv(trust, work), ...engineThreadsEnv(engine, p) }, insecure: trust.insecure };
 }

@@ -103,15 +103,15 @@ export function baselineOf<R extends RunRecord>(history: readonly R[], tonight: 
 }
 
 /**
- * The workload key: the load profile, with --rate and --duration when they replace its own.
+ * The workload key: the workload's name, with --rate and --duration when they replace its own.
  *
  * @example
  * workloadOf('smoke', { duration: '5s' }); // 'smoke for 5s'
  */
 export function workloadOf(
-  profile: string,
+  workload: string,
   overrides?: { rate?: number | undefined; duration?: string | undefined; learned?: { file: string; compress: number } | undefined },
 ): string {
   const learned = overrides?.learned ? ` learned from ${overrides.learned.file}${overrides.learned.compress > 1 ? ` ×${overrides.learned.compress}` : ''}` : '';
-  return `${profile}${learned}${overrides?.rate ? ` at ${overrides.rate}/s` : ''}${overrides?.duration ? ` for ${overrides.duration}` : ''}`;
+  return `${workload}${learned}${overrides?.rate ? ` at ${overrides.rate}/s` : ''}${overrides?.duration ? ` for ${overrides.duration}` : ''}`;
 }

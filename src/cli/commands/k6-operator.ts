@@ -42,7 +42,7 @@ export async function k6Operator(argv: string[]): Promise<number> {
   const { files, secretKeys } = await operatorManifests({
     root: ROOT,
     scenario,
-    profile: workloadName(values.workload),
+    workload: workloadName(values.workload),
     loaded: { profile: parseProfile(profileJson(values.target), values.target), path: values.target, secrets: {} },
     parallelism,
     secretName,

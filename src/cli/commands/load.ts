@@ -155,7 +155,7 @@ export async function load(argv: string[]): Promise<number> {
   return runLoadCommand({
     scenario,
     target: values.target,
-    profile: learned ? 'nightly' : workloadName(values.workload),
+    workload: learned ? 'nightly' : workloadName(values.workload),
     reportDir: values['report-dir'],
     allowLive: values['allow-live'] ?? false,
     overrides: rate || values.duration || maxVUs || learned ? { rate, duration: learned ? undefined : values.duration, maxVUs, learned } : undefined,
@@ -171,7 +171,7 @@ export async function runLoadCommand(
   o: {
     scenario: string;
     target?: string | undefined;
-    profile: WorkloadName;
+    workload: WorkloadName;
     reportDir?: string | undefined;
     allowLive?: boolean;
     overrides?: LoadConfig['overrides'];
@@ -189,7 +189,7 @@ export async function runLoadCommand(
     command: 'load',
     root: ROOT,
     scenario: o.scenario,
-    workload: o.profile,
+    workload: o.workload,
     target: o.target,
     allowLive: o.allowLive,
     engine: o.engine,
@@ -206,14 +206,14 @@ export async function runLoadCommand(
   const control = o.control ? await controlRun(plan, reportDir) : undefined;
   const cut = interruption();
   if (cut) {
-    console.log(`load ${o.scenario} (${o.profile}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
+    console.log(`load ${o.scenario} (${o.workload}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
     return EXIT.interrupted;
   }
   const session = await openTarget(plan.loaded);
   const early = interruption();
   if (early) {
     await session.close();
-    console.log(`load ${o.scenario} (${o.profile}): interrupted by ${early.signal} before the run started`);
+    console.log(`load ${o.scenario} (${o.workload}): interrupted by ${early.signal} before the run started`);
     return EXIT.interrupted;
   }
   try {
@@ -223,7 +223,7 @@ export async function runLoadCommand(
     const { exitCode, result, dir, verdict } = o.segments
       ? await (await import('../../load/segments.js')).runSegments(run, out, o.segments)
       : await runLoad(run, out);
-    console.log(`load ${o.scenario} (${o.profile}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
+    console.log(`load ${o.scenario} (${o.workload}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     if (result.expectations) console.log(`  SLOs: ${result.expectations.slo_set}`);
     // An interrupted run is neither passed nor failed: its thresholds are said as they stood when it stopped.
