@@ -112,7 +112,7 @@ const K6_OPERATOR_ENGINE: Engine = { kind: 'k6', version: K6_VERSION, command: '
 export async function operatorManifests(asked: OperatorOptions): Promise<OperatorManifests> {
   // The scenario, the live refusal, the profile's expectations and its conversation scripts, checked before anything
   // is bundled; the dialogues go into the data file as in a local run.
-  const { dialogues } = planLoad({
+  const { dialogues, shaped } = planLoad({
     command: 'k6-operator',
     root: asked.root,
     scenario: asked.scenario,
@@ -143,6 +143,7 @@ export async function operatorManifests(asked: OperatorOptions): Promise<Operato
     dataFile: `${MOUNT}/data.json`,
     overrides: asked.overrides,
     dialogues,
+    shaped,
   });
   const data = { 'script.js': script, 'data.json': JSON.stringify(chatData(20261121, 500, dialogues)), 'config.json': JSON.stringify(config) };
   const configMap = scenarioConfigMap({

@@ -3,7 +3,8 @@ import { ROOT } from '../cli/root.js';
 import { UsageError } from '../errors.js';
 import { type LoadedProfile, parseProfile } from '../profile/load.js';
 import { EXAMPLE_PROFILE } from './example-profile.js';
-import { planAgainst, planLoad, runLimitSeconds } from './plan.js';
+import { planAgainst, planLoad, planWith, runLimitSeconds } from './plan.js';
+import { shapeDuration } from './workload.js';
 
 describe('the wall-time bound of a load run', () => {
   it('is the workload bound unless a --duration needs longer, and then the duration with room to start and stop', () => {
@@ -51,5 +52,17 @@ describe('the load plan', () => {
     const given = planLoad({ ...request, target: loadedAs('sandbox') });
     expect(planAgainst(given, given.loaded)).toBe(given);
     expect(() => planAgainst(given, reference)).toThrow(/cannot be bound/);
+  });
+
+  it('shapes the workload once its target is known: the time limit and the sample policy, again when overrides change', () => {
+    const plan = planLoad({ ...request, target: loadedAs('sandbox'), graceSeconds: 5 });
+    // The smoke workload's own length, with room to start and stop, and the grace asked.
+    expect(plan.limitSeconds).toBe(runLimitSeconds('smoke', shapeDuration(plan.shaped.shape)) + 5);
+    expect(plan.keepsSamples).toBe(true);
+    // An hour-long run keeps no samples (past the timeline's 15 minutes), and is bounded by its hour.
+    const hour = planWith(plan, { overrides: { duration: '1h' } });
+    expect([shapeDuration(hour.shaped.shape), hour.limitSeconds, hour.keepsSamples]).toEqual(['1h', runLimitSeconds('smoke', '1h') + 5, false]);
+    // A run at a rate of its own pushes the limit: no samples unless --dashboard asks for them.
+    expect(planLoad({ ...request, target: loadedAs('sandbox'), overrides: { rate: 50 } }).keepsSamples).toBe(false);
   });
 });

@@ -6,13 +6,16 @@ import { durationSeconds } from '../core/duration.js';
 import { UsageError } from '../errors.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { loadProfile } from '../profile/load.js';
-import type { LoadConfig, WorkloadName } from './config.js';
-import { checkDashboardOfRun } from './dashboard.js';
+import type { EffectiveShape, LoadConfig, Thresholds, WorkloadName } from './config.js';
+import { checkDashboardOfRun, wantsDashboard } from './dashboard.js';
 import { type DialogueSet, profileDialogues } from './dialogues.js';
 import { type Engine, type EngineChoice, engineOfRun } from './engine.js';
 import { checkExpectations } from './expectations.js';
 import type { LoadExtras } from './extras.js';
 import { checkScenario } from './scenarios.js';
+import { thresholdsFor } from './slos.js';
+import { keepsSamples } from './timeline-file.js';
+import { effectiveShape, shapeDuration } from './workload.js';
 
 /** The commands that send load, as the user types them: a refusal names the command and a flag it takes. */
 export type LoadCommand = 'load' | 'capacity' | 'conformance --under-load' | 'k6-operator' | 'k8s-job';
@@ -74,8 +77,18 @@ export interface LoadPlan {
   readonly graceSeconds: number;
 }
 
+/** The workload as the target's profile and the flags shape it, and the thresholds it is judged by. */
+export type ShapedWorkload = EffectiveShape & { readonly thresholds: Thresholds };
+
 /** A plan bound to the target it sends load to: what the code that runs load takes. */
-export type TargetedPlan = LoadPlan & { readonly loaded: LoadedProfile };
+export type TargetedPlan = LoadPlan & {
+  readonly loaded: LoadedProfile;
+  readonly shaped: ShapedWorkload;
+  /** The run's wall-time bound, grace included: the engine is stopped there. */
+  readonly limitSeconds: number;
+  /** Whether the run keeps its samples for the page's run over time (src/load/timeline-file.ts). */
+  readonly keepsSamples: boolean;
+};
 
 /**
  * Checks what the user asked of a run that sends load, in the order a user should hear of a mistake, before anything
@@ -97,21 +110,22 @@ export function planLoad(request: LoadRequest): LoadPlan {
   checkDashboardOfRun({ profile, scenario, overrides, dashboard }, loaded?.profile ?? {}, engine.kind);
   if (engine.kind === 'k6' && request.maxStartLagMs !== undefined)
     throw new UsageError("load: --max-start-lag judges the built-in engine's iteration_start_lag, which k6 does not report: use --engine builtin");
-  return Object.freeze({
+  const plan: LoadPlan = {
     command: request.command,
     root: request.root,
     scenario,
     workload: request.workload,
-    loaded,
+    loaded: undefined,
     allowLive: request.allowLive ?? false,
-    dialogues,
+    dialogues: undefined,
     engine,
     overrides,
     extras: request.extras,
     dashboard,
     maxStartLagMs: request.maxStartLagMs,
     graceSeconds: request.graceSeconds ?? 0,
-  });
+  };
+  return loaded ? targeted(plan, loaded, dialogues) : Object.freeze(plan);
 }
 
 /**
@@ -125,7 +139,26 @@ export function planLoad(request: LoadRequest): LoadPlan {
 export function planAgainst(plan: LoadPlan, loaded: LoadedProfile): TargetedPlan {
   if (plan.loaded === loaded) return plan as TargetedPlan;
   if (plan.loaded) throw new Error(`a plan for '${plan.loaded.profile.name}' cannot be bound to '${loaded.profile.name}'`);
-  return Object.freeze({ ...plan, loaded, dialogues: checkTarget(plan, loaded) });
+  return targeted(plan, loaded, checkTarget(plan, loaded));
+}
+
+/** A checked plan with its target and its dialogues: the workload shaped, the time limit and the sample policy set. */
+function targeted(plan: LoadPlan, loaded: LoadedProfile, dialogues: DialogueSet | undefined): TargetedPlan {
+  const { scenario, workload, overrides, dashboard } = plan;
+  const p = loaded.profile;
+  const thresholds = thresholdsFor(scenario, workload, p);
+  const shaped = { ...effectiveShape({ scenario, workload, profile: p, thresholds, overrides }), thresholds };
+  const duration = shapeDuration(shaped.shape);
+  // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
+  const atLimit = !wantsDashboard({ profile: workload, overrides, dashboard });
+  return Object.freeze({
+    ...plan,
+    loaded,
+    dialogues,
+    shaped,
+    limitSeconds: runLimitSeconds(workload, duration) + plan.graceSeconds,
+    keepsSamples: keepsSamples({ dashboard, atLimit, seconds: durationSeconds(duration ?? '') }),
+  });
 }
 
 /**
@@ -133,7 +166,9 @@ export function planAgainst(plan: LoadPlan, loaded: LoadedProfile): TargetedPlan
  * the plan knew the scenario (a capacity search's traffic model). Nothing planLoad refuses depends on either.
  */
 export function planWith<P extends LoadPlan>(plan: P, change: Partial<Pick<LoadPlan, 'extras' | 'overrides'>>): P {
-  return Object.freeze({ ...plan, ...change });
+  const next = { ...plan, ...change };
+  // New overrides shape the workload again, and with it the time limit and the sample policy.
+  return (plan.loaded ? targeted(next, plan.loaded, plan.dialogues) : Object.freeze(next)) as P;
 }
 
 /**
@@ -144,7 +179,9 @@ export function planWith<P extends LoadPlan>(plan: P, change: Partial<Pick<LoadP
  * const control = planAgainst(controlPlan(plan, { outs: [], history: 'control.jsonl' }), reference.loaded);
  */
 export function controlPlan(plan: LoadPlan, extras: LoadExtras): LoadPlan {
-  return Object.freeze({ ...plan, loaded: undefined, dialogues: undefined, extras, dashboard: undefined, maxStartLagMs: undefined });
+  const { command, root, scenario, workload, allowLive, engine, overrides, graceSeconds } = plan;
+  const base = { command, root, scenario, workload, allowLive, engine, overrides, graceSeconds };
+  return Object.freeze({ ...base, loaded: undefined, dialogues: undefined, extras, dashboard: undefined, maxStartLagMs: undefined });
 }
 
 /** The rules every target of a load run meets: the live refusal first, then its expectations and dialogues. */

@@ -11,7 +11,7 @@ import { type DialogueSet, dialoguesField } from './dialogues.js';
 import type { Engine } from './engine.js';
 import { engineThreadsEnv } from './engine-threads.js';
 import { refuseOnK6 } from './own-modules.js';
-import type { TargetedPlan } from './plan.js';
+import type { ShapedWorkload, TargetedPlan } from './plan.js';
 import { recordsWindow } from './records-window.js';
 import { effectiveSlos, latencyBoundMs, thresholdsFor } from './slos.js';
 import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
@@ -36,10 +36,13 @@ export function loadConfigOf(run: {
   now?: number;
   /** The profile's dialogues (src/load/dialogues.ts), already read: the config names the file and counts them. */
   dialogues?: DialogueSet | undefined;
+  /** The workload as the load plan shaped it (src/load/plan.ts); shaped here when not given. */
+  shaped?: ShapedWorkload | undefined;
 }): LoadConfig {
   const p = run.loaded.profile;
-  const thresholds = thresholdsFor(run.scenario, run.workload, p);
-  const { shape, sources, iterationS } = effectiveShape({ scenario: run.scenario, workload: run.workload, profile: p, thresholds, overrides: run.overrides });
+  const thresholds = run.shaped?.thresholds ?? thresholdsFor(run.scenario, run.workload, p);
+  const { shape, sources, iterationS } =
+    run.shaped ?? effectiveShape({ scenario: run.scenario, workload: run.workload, profile: p, thresholds, overrides: run.overrides });
   return {
     scenario: run.scenario,
     profile: run.workload,
@@ -111,6 +114,15 @@ export async function prepareRunKit(plan: TargetedPlan, work: string): Promise<R
   // The browser scenario serves the voice client page itself (page.route), so any gateway can be loaded.
   const voiceClientFile = isBrowser ? join(work, 'voice-client.html') : undefined;
   if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
-  const config = loadConfigOf({ scenario, workload: plan.workload, loaded, dataFile, voiceClientFile, overrides: plan.overrides, dialogues });
+  const config = loadConfigOf({
+    scenario,
+    workload: plan.workload,
+    loaded,
+    dataFile,
+    voiceClientFile,
+    overrides: plan.overrides,
+    dialogues,
+    shaped: plan.shaped,
+  });
   return { engine, script, config, env: { ...browser, ...k6TlsEnv(trust, work), ...engineThreadsEnv(engine, p) }, insecure: trust.insecure };
 }

@@ -1,6 +1,5 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { durationSeconds } from '../core/duration.js';
 import type { K6Summary } from '../core/summary.js';
 import { EXIT } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
@@ -8,7 +7,7 @@ import type { Verdict } from '../nightly/verdict.js';
 import { secretEnv } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
 import { LOAD_ENV } from './config.js';
-import { dashboardEnv, wantsDashboard } from './dashboard.js';
+import { dashboardEnv } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { engineId } from './engine.js';
 import { HISTOGRAMS_FILE, k6ExtraArgs, RAW_FILE, segmentFiles } from './extras.js';
@@ -16,14 +15,13 @@ import { writeRunReport } from './finish-run.js';
 import { GeneratorWatch } from './generator-watch.js';
 import { interruption } from './interrupt.js';
 import { expectationsOf, type LoadResult } from './page.js';
-import { runLimitSeconds, type TargetedPlan } from './plan.js';
+import type { TargetedPlan } from './plan.js';
 import { histogramsOfRaw } from './raw-histograms.js';
 import { prepareRunKit } from './run-kit.js';
 import { startEngine } from './spawn-engine.js';
 import { thresholdsOf } from './summary.js';
-import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
+import { TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
 import { timelineOfHistogramFiles } from './timeline-series.js';
-import { shapeDuration } from './workload.js';
 
 /** Where a planned run writes, and what it is read beside: what a plan does not decide. */
 export interface RunOutput {
@@ -67,10 +65,10 @@ export async function runLoad(plan: TargetedPlan, out: RunOutput): Promise<{ exi
   const log = createWriteStream(join(dir, 'engine.log'));
   const secrets = Object.values(env);
   const watch = new GeneratorWatch();
-  const limitS = runLimitSeconds(plan.workload, shapeDuration(config.shape)) + plan.graceSeconds;
-  // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
+  const limitS = plan.limitSeconds;
   const choice = { profile: plan.workload, overrides: plan.overrides, dashboard: plan.dashboard };
-  const wanted = keepsSamples({ dashboard: plan.dashboard, atLimit: !wantsDashboard(choice), seconds: durationSeconds(shapeDuration(config.shape) ?? '') });
+  // Whether the run keeps its samples for the page's run over time: the plan's sample policy.
+  const wanted = plan.keepsSamples;
   // The built-in engine's histograms draw the run over time of a segment without raw samples, and of a run that keeps
   // no samples (at the limit, or long): no sample is written for it.
   const fromHistograms = segment.histograms !== undefined && (extras?.segment ? segment.raw === undefined : !wanted);
