@@ -55,8 +55,8 @@ module.exports = {
     only(
       'nightly',
       '^src/nightly/',
-      ['^src/contract/', '^src/profile/', '^src/report/', '^src/load/', SHARED],
-      'the nightly verdict may import spec, profile, report, load',
+      ['^src/contract/', '^src/profile/', '^src/report/', SHARED],
+      "the nightly verdict may import spec, profile, report; never load, whose run's finishing step hands it the run's record",
     ),
     only(
       'capacity',

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { type CapacityResult, runCapacity } from '../src/capacity/run.js';
 import { DEFAULT_SEARCH, held, type SearchOptions } from '../src/capacity/search.js';
 import { SCENARIO_UNITS, searchDefaultsFor } from '../src/capacity/units.js';
+import { planLoad } from '../src/load/plan.js';
 import type { Profile } from '../src/profile/schema.js';
 import { parseLatency } from '../src/reference-target/latency-spec.js';
 import { startTarget } from '../src/reference-target/server.js';
@@ -84,9 +85,7 @@ async function one(scenario: string, setting: boolean) {
   const loaded = latency ? { ...target.loaded, profile: { ...target.loaded.profile, slos: REALISTIC_SLOS } } : target.loaded;
   try {
     const { result, dir } = await runCapacity({
-      root: ROOT,
-      scenario,
-      loaded,
+      plan: planLoad({ command: 'capacity', root: ROOT, scenario, workload: 'nightly', target: loaded }),
       reportDir: join(ROOT, 'reports', 'bench', setting ? 'capacity-known' : 'capacity-own'),
       search,
       onStep: (s) =>

@@ -15,15 +15,17 @@ describe("ARCHITECTURE.md's import rules", () => {
     expect(r.stdout).toContain('no dependency violations found');
   }, 60_000);
 
-  it('catch a profile module that imports the CLI, the built-in engine importing the profile, src/core importing src/load, and a cycle between two folders', async () => {
+  it('catch a profile module that imports the CLI, the built-in engine importing the profile, src/core importing src/load, src/nightly importing src/load, and a cycle between two folders', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dialtone-layers-'));
-    for (const d of ['src/profile', 'src/cli', 'src/reference-target/a', 'src/reference-target/b', 'src/engine', 'src/load', 'src/core'])
+    for (const d of ['src/profile', 'src/cli', 'src/reference-target/a', 'src/reference-target/b', 'src/engine', 'src/load', 'src/core', 'src/nightly'])
       mkdirSync(join(dir, d), { recursive: true });
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
     copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     writeFileSync(join(dir, 'src/cli/usage.ts'), 'export const usage = 1;\n');
     writeFileSync(join(dir, 'src/profile/load.ts'), "import { usage } from '../cli/usage.js';\nexport const x = usage;\n");
     writeFileSync(join(dir, 'src/load/slos.ts'), "export const slo = 'p(95)<500';\n");
+    // load stands above nightly: the run's finishing step hands nightly a record, never the other way round.
+    writeFileSync(join(dir, 'src/nightly/verdict.ts'), "import { slo } from '../load/slos.js';\nexport const judged = [slo];\n");
     writeFileSync(
       join(dir, 'src/core/engine-version.ts'),
       "import { slo } from '../load/slos.js';\nexport const BUILTIN_ENGINE_VERSION = ['v0', slo].join(' ');\n",
@@ -42,6 +44,7 @@ describe("ARCHITECTURE.md's import rules", () => {
     expect(r.stdout).toContain('error profile: src/profile/load.ts → src/cli/usage.ts');
     expect(r.stdout).toContain('error engine: src/engine/cli.ts → src/profile/load.ts');
     expect(r.stdout).toContain('error core: src/core/engine-version.ts → src/load/slos.ts');
+    expect(r.stdout).toContain('error nightly: src/nightly/verdict.ts → src/load/slos.ts');
     expect(r.stdout).not.toContain('src/engine/cli.ts → src/core/engine-version.ts');
     expect(r.stdout).toContain('no-cycles-between-folders');
   }, 60_000);

@@ -9,8 +9,8 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { K6Summary } from '../src/core/summary.js';
 import type { Delivery } from '../src/load/delivery.js';
+import { writeRunReport } from '../src/load/finish-run.js';
 import { addSample, emptyTally, type Timeline, timelineOf } from '../src/load/timeline.js';
-import { writeRunReport } from '../src/nightly/write-run.js';
 
 const executable =
   process.env.DIALTONE_CHROMIUM || spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();

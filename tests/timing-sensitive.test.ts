@@ -13,7 +13,7 @@ function testFiles(dir: string): string[] {
 }
 
 /** Files that name those commands only to see them refused before anything starts (usage errors, a missing k6). */
-const REFUSED_BEFORE_STARTING = ['tests/cli-errors.test.ts', 'src/cli/flag-values.test.ts'];
+const REFUSED_BEFORE_STARTING = ['tests/cli-errors.test.ts', 'src/cli/flag-values.test.ts', 'tests/live-refusal.test.ts'];
 
 /** What starts load whose outcome depends on time: a capacity search, the gate under load, the engine as a process. */
 const STARTS_TIMED_LOAD = [/dialtone\(\s*\[\s*'capacity'/, /'--under-load'/, /runEngine(Process)?\(/];

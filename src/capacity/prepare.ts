@@ -1,55 +1,40 @@
-// Prepares the run a capacity search repeats: the engine, the bundled scenario, the step wrapper and the
-// environment, from the same run kit as `dialtone load` (src/load/kit.ts).
+// Prepares the run a capacity search repeats, from its load plan: the bundled scenario, the step wrapper and the
+// environment, from the same run kit as `dialtone load` (src/load/run-kit.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { type ClosedModelDefaults, type LearnedWorkload, LOAD_ENV } from '../load/config.js';
+import { type ClosedModelDefaults, LOAD_ENV } from '../load/config.js';
 import { defaultsOf } from '../load/defaults.js';
-import { type Engine, type EngineChoice, engineOfRun } from '../load/engine.js';
-import { prepareRunKit } from '../load/kit.js';
-import type { LoadedProfile } from '../profile/load.js';
+import type { TargetedPlan } from '../load/plan.js';
+import { prepareRunKit } from '../load/run-kit.js';
 import { secretEnv } from '../profile/load.js';
 import type { StepContext } from './step.js';
 import { wrapperSource } from './wrapper.js';
 
 /**
- * Resolves the engine (the --engine choice, else DIALTONE_ENGINE, else auto), bundles the scenario once and writes the
- * wrapper every step runs. `learned`: the scenario plays a traffic model's conversations, as `load --workload learned`
- * does (the step's executor replaces the model's rate).
+ * Bundles a plan's scenario once and writes the wrapper every step runs; the plan resolved the engine and refused what
+ * it refuses. A plan whose overrides carry a traffic model plays its conversations, as `load --workload learned` does
+ * (the step's executor replaces the model's rate).
  *
  * @example
- * const ctx = await prepareSteps(ROOT, 'chat-turns', loaded, '/tmp/work', false, 'builtin');
+ * const ctx = await prepareSteps(planAgainst(plan, session.loaded), '/tmp/work');
  */
-export async function prepareSteps(
-  root: string,
-  scenario: string,
-  loaded: LoadedProfile,
-  workDir: string,
-  allowLive: boolean,
-  engineChoice?: Engine | EngineChoice,
-  closed?: { readonly messageRate: number },
-  learned?: LearnedWorkload,
-): Promise<StepContext> {
-  const p = loaded.profile;
-  const closedModel = closed ? closedModelOf(scenario, closed.messageRate) : undefined;
-  if (p.environment === 'live' && !allowLive) {
-    throw new UsageError(`refusing a capacity search against the live environment of '${p.name}'; pass --allow-live to do it on purpose`);
-  }
+export async function prepareSteps(plan: TargetedPlan, workDir: string, closed?: { readonly messageRate: number }): Promise<StepContext> {
+  const closedModel = closed ? closedModelOf(plan.scenario, closed.messageRate) : undefined;
   // The nightly shape is the constant-arrival-rate one with no abort-on-fail; the wrapper replaces its rate.
-  const engine = engineOfRun({ root, engine: engineChoice });
-  const kit = await prepareRunKit({ root, engine, scenario, profile: 'nightly', loaded, work: workDir, ...(learned ? { overrides: { learned } } : {}) });
+  const kit = await prepareRunKit(plan, workDir);
   const script = join(workDir, 'step.js');
   writeFileSync(script, wrapperSource(kit.script));
-  const env = secretEnv(loaded);
+  const env = secretEnv(plan.loaded);
   return {
-    engine,
+    engine: plan.engine,
     script,
     env: { ...env, ...kit.env, [LOAD_ENV]: JSON.stringify(kit.config) },
     secrets: Object.values(env),
     workDir,
     slos: kit.config.provenance.slos,
     closed: closedModel,
-    learned,
+    learned: plan.overrides?.learned,
   };
 }
 

@@ -1,11 +1,10 @@
 // A whole capacity run: prepare the engine and the scenario, search, analyse, write DIR/capacity/SCENARIO/.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LearnedWorkload } from '../load/config.js';
-import { type Engine, type EngineChoice, engineId } from '../load/engine.js';
+import { engineId } from '../load/engine.js';
 import { interruption } from '../load/interrupt.js';
+import type { TargetedPlan } from '../load/plan.js';
 import { sloSetName } from '../load/slos.js';
-import type { LoadedProfile } from '../profile/load.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { analyse } from './analysis.js';
 import { headroomOf, type ObservedPeak } from './headroom.js';
@@ -21,45 +20,42 @@ import { unitOf } from './units.js';
 export type { CapacityResult } from './result.js';
 
 export interface CapacityRun {
-  readonly root: string;
-  readonly scenario: string;
-  readonly loaded: LoadedProfile;
+  /** The load plan (src/load/plan.ts): the scenario, its target, the engine; a traffic model in its overrides. */
+  readonly plan: TargetedPlan;
   readonly reportDir: string;
   readonly search: SearchOptions;
-  readonly allowLive?: boolean;
   readonly onStep?: (s: StepResult) => void;
-  /** The engine, or the --engine choice: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
-  readonly engine?: Engine | EngineChoice | undefined;
   /** The search history (src/capacity/history.ts); default DIR/capacity/SCENARIO/history.jsonl. */
   readonly history?: string | undefined;
   /** The platform's observed peak from a traffic model (`--traffic FILE`): the report puts it beside the capacity found. */
   readonly observed?: ObservedPeak | undefined;
-  /** `--workload learned`: every step plays the traffic model's conversations, its rate the conversations arriving. */
-  readonly learned?: LearnedWorkload | undefined;
 }
 
 /**
  * Runs the search for one scenario and writes capacity.json, steps.csv and index.html.
  *
  * @example
- * const { result } = await runCapacity({ root: ROOT, scenario: 'chat-turns', loaded, reportDir: 'reports', search: DEFAULT_SEARCH });
+ * const { result } = await runCapacity({ plan: planAgainst(plan, session.loaded), reportDir: 'reports', search: DEFAULT_SEARCH });
  * result.analysis.max_sustainable_rate;
  */
 export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityResult; dir: string }> {
-  const dir = join(o.reportDir, 'capacity', o.scenario);
+  const { scenario, loaded } = o.plan;
+  // `--workload learned`: every step plays the traffic model's conversations, its rate the conversations arriving.
+  const learned = o.plan.overrides?.learned;
+  const dir = join(o.reportDir, 'capacity', scenario);
   const work = join(dir, '.work');
   rmSync(work, { recursive: true, force: true });
-  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, work, o.allowLive ?? false, o.engine, o.search.closed, o.learned);
+  const ctx = await prepareSteps(o.plan, work, o.search.closed);
   const started = new Date().toISOString();
   const outcome = await searchCapacity((plan) => runStep(ctx, plan), o.search, o.onStep);
   const cut = outcome.stopped === 'interrupted' ? interruption() : undefined;
-  const analysis = analyse(outcome.steps, o.search, o.scenario);
+  const analysis = analyse(outcome.steps, o.search, scenario);
   const found: CapacityResult = {
     tool_version: DIALTONE_VERSION,
-    scenario: o.scenario,
-    unit: ctx.closed?.held ?? unitOf(o.scenario).unit,
+    scenario,
+    unit: ctx.closed?.held ?? unitOf(scenario).unit,
     ...(ctx.closed ? { model: { kind: 'closed' as const, sockets: ctx.closed.sockets, message_rate_per_socket: ctx.closed.messageRate } } : {}),
-    target: o.loaded.profile.name,
+    target: loaded.profile.name,
     engine: engineId(ctx.engine),
     started_at: started,
     search: o.search,
@@ -68,10 +64,8 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     // Half a search claims no figure: what held so far is a floor, not the capacity.
     analysis: cut ? { ...analysis, max_sustainable_rate: null } : analysis,
     steps: outcome.steps,
-    ...(ctx.slos ? { slos: { slo_set: sloSetName(o.loaded.profile.name, ctx.slos), entries: ctx.slos } } : {}),
-    ...(o.learned
-      ? { workload: { kind: 'learned' as const, file: o.learned.file, turns_p50: o.learned.turns.p50, think_time_p50_s: o.learned.thinkTimeS.p50 } }
-      : {}),
+    ...(ctx.slos ? { slos: { slo_set: sloSetName(loaded.profile.name, ctx.slos), entries: ctx.slos } } : {}),
+    ...(learned ? { workload: { kind: 'learned' as const, file: learned.file, turns_p50: learned.turns.p50, think_time_p50_s: learned.thinkTimeS.p50 } } : {}),
     ...(cut ? { interrupted: cut } : {}),
   };
   if (cut) {

@@ -5,8 +5,9 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { type K6Summary, stat } from '../core/summary.js';
 import { EnvironmentError, UsageError } from '../errors.js';
-import { type Engine, type EngineChoice, type EngineId, engineId, engineName } from '../load/engine.js';
+import { type EngineId, engineId, engineName } from '../load/engine.js';
 import { interruption } from '../load/interrupt.js';
+import type { TargetedPlan } from '../load/plan.js';
 import { sloSetName } from '../load/slos.js';
 import { startEngine } from '../load/spawn-engine.js';
 import { timelineOfRun } from '../load/timeline-file.js';
@@ -161,25 +162,24 @@ const failing = (r: Results) => new Set(r.rules.filter((x) => x.outcome === 'fai
  * `runSuite` is the conformance runner (one SuiteRunner serves both runs).
  *
  * @example
- * const r = await gateUnderLoad({ root, loaded, scenario: 'chat-turns', rate: 30, reportDir, runSuite });
+ * const r = await gateUnderLoad({ plan: planAgainst(plan, session.loaded), rate: 30, reportDir, runSuite });
  * r.failed_only_under_load; // ['chat.close.success-true']
  */
 export async function gateUnderLoad(o: {
-  root: string;
-  loaded: LoadedProfile;
-  scenario: string;
+  /** The load plan (src/load/plan.ts): the scenario, its target and the engine that holds the load. */
+  plan: TargetedPlan;
   rate: number;
   reportDir: string;
   runSuite: () => Promise<Results>;
-  /** The engine, or the --engine choice: the user's k6 or the built-in engine (default: DIALTONE_ENGINE, then auto). */
-  engine?: Engine | EngineChoice | undefined;
 }): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results | undefined }> {
+  const { scenario, loaded } = o.plan;
+  const told: GateOptions = { scenario, loaded, rate: o.rate, reportDir: o.reportDir };
   const idle = await o.runSuite();
-  const ctx = await prepareSteps(o.root, o.scenario, o.loaded, join(o.reportDir, 'conformance', '.under-load'), false, o.engine);
+  const ctx = await prepareSteps(o.plan, join(o.reportDir, 'conformance', '.under-load'));
   const cutIdle = interruption();
   if (cutIdle) {
-    const result = resultOf(o, ctx, idle, undefined, { iterations: 0, seconds: 0 }, { ...cutIdle, during: 'the idle gate' });
-    await writeUnderLoad(o, ctx, result, '');
+    const result = resultOf(told, ctx, idle, undefined, { iterations: 0, seconds: 0 }, { ...cutIdle, during: 'the idle gate' });
+    await writeUnderLoad(told, ctx, result, '');
     return { result, idle, underLoad: undefined };
   }
   const hold = holdLoad(ctx, o.rate, await freePort());
@@ -193,12 +193,12 @@ export async function gateUnderLoad(o: {
     const deadline = Date.now() + START_TIMEOUT_S * 1000;
     while (((await hold.running()) ?? 0) === 0) {
       stopIfInterrupted();
-      if (Date.now() > deadline) throw new EnvironmentError(`conformance: the ${o.scenario} load did not start within ${START_TIMEOUT_S} s`);
+      if (Date.now() > deadline) throw new EnvironmentError(`conformance: the ${scenario} load did not start within ${START_TIMEOUT_S} s`);
       await new Promise((r) => setTimeout(r, 500));
     }
     await new Promise((r) => setTimeout(r, RAMP_S * 1000));
     stopIfInterrupted();
-    const before = { n: await countOf(hold, o.scenario), t: Date.now() };
+    const before = { n: await countOf(hold, scenario), t: Date.now() };
     during = 'the gate under load';
     gateSpan = { from: before.t, to: before.t };
     underLoad = await o.runSuite();
@@ -206,7 +206,7 @@ export async function gateUnderLoad(o: {
     stopIfInterrupted();
     const short = MIN_MEASURE_S * 1000 - (Date.now() - before.t);
     if (short > 0) await new Promise((r) => setTimeout(r, short));
-    const after = { n: await countOf(hold, o.scenario), t: Date.now() };
+    const after = { n: await countOf(hold, scenario), t: Date.now() };
     gate = { iterations: after.n - before.n, seconds: (after.t - before.t) / 1000 };
     gateSpan = { from: before.t, to: after.t };
   } catch (e) {
@@ -217,14 +217,14 @@ export async function gateUnderLoad(o: {
   }
   const cut = interruption();
   if (cut) {
-    const result = resultOf(o, ctx, idle, underLoad, held, { ...cut, during });
-    await writeUnderLoad(o, ctx, result, hold.samples, gateSpan);
+    const result = resultOf(told, ctx, idle, underLoad, held, { ...cut, during });
+    await writeUnderLoad(told, ctx, result, hold.samples, gateSpan);
     return { result, idle, underLoad };
   }
   // A gate "under load" with no load behind it would be a verdict on something that did not happen.
-  if (gate.iterations <= 0) throw new EnvironmentError(`conformance: the ${o.scenario} load completed no iteration while the gate ran`);
-  const result = resultOf(o, ctx, idle, underLoad, gate, undefined);
-  await writeUnderLoad(o, ctx, result, hold.samples, gateSpan);
+  if (gate.iterations <= 0) throw new EnvironmentError(`conformance: the ${scenario} load completed no iteration while the gate ran`);
+  const result = resultOf(told, ctx, idle, underLoad, gate, undefined);
+  await writeUnderLoad(told, ctx, result, hold.samples, gateSpan);
   return { result, idle, underLoad };
 }
 

@@ -21,8 +21,16 @@ export interface TargetSession {
   close(): Promise<void>;
 }
 
-/** Without --target, start the reference target on free loopback ports; with it, load and probe the profile. */
-export async function openTarget(profilePath: string | undefined, defects: DefectId[] = []): Promise<TargetSession> {
+/**
+ * Without --target, start the reference target on free loopback ports; with it, load and probe the profile. A profile a
+ * load plan already read and checked (src/load/plan.ts) is probed as it is.
+ */
+export async function openTarget(target: string | LoadedProfile | undefined, defects: DefectId[] = []): Promise<TargetSession> {
+  if (typeof target === 'object') {
+    await probe(target, target.path ?? target.profile.name);
+    return { loaded: target, reference: undefined, close: async () => {} };
+  }
+  const profilePath = target;
   if (profilePath) {
     const loaded = loadProfile(profilePath);
     // SLOs or workloads k6 would not take are a usage error before the target is even probed.

@@ -1,10 +1,10 @@
 // A worker thread of the engine: runs its part of the run and posts samples, logs and its state to the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { type ConsoleLevel, vuConsole } from './console.js';
-import { type PartSpec, startPart } from './part.js';
 import { scriptFrame } from './script.js';
 import { BatchSink } from './transport.js';
 import { errorText } from './vu.js';
+import { type PartSpec, startPart } from './worker-part.js';
 
 /** Messages the main thread sends. */
 export type ToWorker = { t: 'start'; t0: number } | { t: 'stop' };

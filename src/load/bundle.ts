@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { checkScenario } from './scenarios.js';
 
 /**
- * Bundles one scenario into a single k6 script.
+ * Bundles one scenario into a single k6 script; its name was checked by the run's load plan (src/load/plan.ts).
  *
  * - k6 modules stay external: k6 provides them at run time (`k6`, `k6/http`, `k6/websockets`, …).
  * - Everything else the scenario imports (src/contract, src/load/vu, zod) is inlined, so k6 gets one file.
@@ -12,7 +11,6 @@ import { checkScenario } from './scenarios.js';
  * - No minification: a k6 stack trace should point at readable code.
  */
 export async function bundleScenario(root: string, name: string, outFile: string): Promise<string> {
-  checkScenario(root, name);
   await build({
     entryPoints: [join(root, 'scenarios', `${name}.ts`)],
     outfile: outFile,

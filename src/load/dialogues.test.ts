@@ -10,8 +10,9 @@ import { type DialogueSet, dialogueSchedule, dialoguesField, type PlayedDialogue
 import type { Engine } from './engine.js';
 import { EXAMPLE_PROFILE } from './example-profile.js';
 import { jobManifests } from './k8s-job.js';
-import { loadConfigOf, prepareRunKit } from './kit.js';
 import { operatorManifests } from './operator.js';
+import { planLoad } from './plan.js';
+import { loadConfigOf, prepareRunKit } from './run-kit.js';
 import type { DialogueData, PlayedDialogue as VuDialogue } from './vu/dialogues.js';
 import { dialogueAt, openingTurns } from './vu/dialogues.js';
 
@@ -156,33 +157,27 @@ describe('the data file and the run config', () => {
     writeFileSync(join(dir, 'scripts.json'), JSON.stringify(GOOD));
     const loaded = profileIn(dir, 'scripts.json');
     const dialogues = profileDialogues(loaded);
-    const config = (scenario: string) => loadConfigOf({ scenario, profile: 'smoke', loaded, dataFile: '/test/data.json', dialogues });
+    const config = (scenario: string) => loadConfigOf({ scenario, workload: 'smoke', loaded, dataFile: '/test/data.json', dialogues });
     expect(config('chat-turns').dialogues).toEqual({ file: 'scripts.json', count: 3 });
     expect(config('messaging-sockets').dialogues).toEqual({ file: 'scripts.json', count: 3 });
     expect('dialogues' in config('outbound-polling')).toBe(false);
     expect(dialoguesField(undefined, 'chat-turns')).toEqual({});
   });
 
-  it('are written by the run kit, which refuses a bad dialogues file before it builds anything', async () => {
+  it('are written by the run kit, and a bad dialogues file is refused by the load plan before anything is built', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dialtone-dialogues-'));
     writeFileSync(join(dir, 'scripts.json'), JSON.stringify(GOOD));
     const engine = { kind: 'builtin', command: process.execPath, args: [] } as unknown as Engine;
-    const kit = await prepareRunKit({
-      root: ROOT,
-      engine,
-      scenario: 'chat-turns',
-      profile: 'smoke',
-      loaded: profileIn(dir, 'scripts.json'),
-      work: join(dir, 'work'),
-    });
+    const planOf = (file: string) => planLoad({ command: 'load', root: ROOT, engine, scenario: 'chat-turns', workload: 'smoke', target: profileIn(dir, file) });
+    const plan = planOf('scripts.json');
+    const kit = await prepareRunKit(plan, join(dir, 'work'));
     expect(kit.config.dialogues).toEqual({ file: 'scripts.json', count: 3 });
     expect(JSON.parse(readFileSync(kit.config.dataFile, 'utf8')).dialogue_schedule).toEqual([0, 1, 2, 0]);
 
     writeFileSync(join(dir, 'bad.json'), '{"dialogues": [{"turns": [], "expect": "end"}]}');
     const work = join(dir, 'bad-work');
-    await expect(prepareRunKit({ root: ROOT, engine, scenario: 'chat-turns', profile: 'smoke', loaded: profileIn(dir, 'bad.json'), work })).rejects.toThrow(
-      new UsageError(`${join(dir, 'bad.json')}: dialogues.0.turns: a dialogue needs at least one turn`),
-    );
+    // The plan reads the dialogues before any kit is made: nothing is built.
+    expect(() => planOf('bad.json')).toThrow(new UsageError(`${join(dir, 'bad.json')}: dialogues.0.turns: a dialogue needs at least one turn`));
     expect(() => readFileSync(join(work, 'script.js'))).toThrow();
   }, 60_000);
 });
@@ -194,7 +189,7 @@ describe('distributed runs', () => {
     const { files } = await operatorManifests({
       root: ROOT,
       scenario: 'chat-turns',
-      profile: 'nightly',
+      workload: 'nightly',
       loaded: profileIn(dir, 'scripts.json'),
       parallelism: 2,
       secretName: 'dialtone-credentials',

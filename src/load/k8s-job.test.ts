@@ -9,7 +9,7 @@ import { makeTlsMaterial } from '../reference-target/tls.js';
 import { findGo, findGoTool } from '../tools/go-tools.js';
 import { EXAMPLE_PROFILE } from './example-profile.js';
 import { COLLECT_WINDOW_S, collectLines, type JobOptions, jobManifests, START_ALLOWANCE_S } from './k8s-job.js';
-import { runLimitSeconds } from './run.js';
+import { runLimitSeconds } from './plan.js';
 
 /**
  * The Kubernetes release whose OpenAPI (api/openapi-spec/v3 in the k8s.io/kubernetes Go module) the manifests are

@@ -1,17 +1,16 @@
 // `dialtone k8s-job`: a Kubernetes Indexed Job that runs one execution segment of a load per pod on the dialtone image
 // (the built-in engine, no k6), for `dialtone merge` to join. The k6-operator's manifests (operator.ts) are the k6 way.
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { parseProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
-import { readDialogues } from './dialogues.js';
+import { builtinEngine } from './engine.js';
 import { HISTOGRAMS_FILE } from './extras.js';
 import { manifestMetadata, manifestName, scenarioConfigMap, secretEnvRefs } from './operator.js';
-import { runLimitSeconds } from './run.js';
+import { planLoad, runLimitSeconds, type TargetedPlan } from './plan.js';
 
 /** Where each pod mounts the ConfigMap (profile.json; ca.pem and dialogues.json when the profile names those files). */
 export const CONFIG_MOUNT = '/config';
@@ -48,7 +47,7 @@ export interface JobOptions {
   /** Default `dialtone:VERSION`, VERSION from package.json (the Dockerfile at the repository root builds it). */
   readonly image?: string | undefined;
   readonly overrides?: LoadConfig['overrides'];
-  /** Passes --allow-live to every pod; without it a live profile is refused here, before anything is applied. */
+  /** Passes --allow-live to every pod; without it the Job's plan refuses a live profile, before anything is applied. */
   readonly allowLive?: boolean | undefined;
 }
 
@@ -66,26 +65,32 @@ export interface JobManifests {
 export const defaultImage = (): string => `dialtone:${DIALTONE_VERSION}`;
 
 /**
+ * The plan of a scenario's Job (src/load/plan.ts): the profile the pods read, checked here (the live refusal, its
+ * expectations, its dialogues) before anything is applied, on the built-in engine the image runs.
+ */
+function jobPlan(o: JobOptions & { profile: NonNullable<JobOptions['profile']> }): TargetedPlan {
+  const loaded = { profile: parseProfile(o.profile.json, o.profile.path), path: o.profile.path, secrets: {} };
+  const { root, scenario, workload, allowLive, overrides } = o;
+  return planLoad({ command: 'k8s-job', root, scenario, workload, target: loaded, allowLive, engine: builtinEngine(root), overrides });
+}
+
+/**
  * The profile as the pods read it, and the ConfigMap's other files: no env_file (the credentials come from the
  * Secret), a tls.ca_file carried in the ConfigMap as ca.pem beside it, and a dialogues file as dialogues.json.
  */
-function podProfile(o: JobOptions & { profile: NonNullable<JobOptions['profile']> }): { data: Record<string, string>; keys: string[] } {
-  const profile = parseProfile(o.profile.json, o.profile.path);
-  if (profile.environment === 'live' && !o.allowLive)
-    throw new UsageError(`k8s-job: refusing a load run against the live environment of '${o.profile.path}'; pass --allow-live to do it on purpose`);
-  const json = { ...(o.profile.json as Record<string, unknown>) };
+function podProfile(plan: TargetedPlan, read: unknown): { data: Record<string, string>; keys: string[] } {
+  const { profile, path } = plan.loaded;
+  const json = { ...(read as Record<string, unknown>) };
   delete json.env_file;
   const data: Record<string, string> = {};
-  const trust = trustOf(profile, o.profile.path);
+  const trust = trustOf(profile, path);
   if (trust.ca) {
     json.tls = { ...(json.tls as Record<string, unknown>), ca_file: 'ca.pem' };
     data['ca.pem'] = `${trust.ca.join('\n')}\n`;
   }
-  if (profile.dialogues) {
-    // Checked here, before anything is applied: a bad file would otherwise stop every pod.
-    const set = readDialogues(resolve(dirname(o.profile.path), profile.dialogues), profile.dialogues);
+  if (plan.dialogues) {
     json.dialogues = 'dialogues.json';
-    data['dialogues.json'] = readFileSync(set.path, 'utf8');
+    data['dialogues.json'] = readFileSync(plan.dialogues.path, 'utf8');
   }
   data['profile.json'] = `${JSON.stringify(json, null, 2)}\n`;
   const refs = [...Object.values(profile.credentials).map((r) => r?.env), profile.control?.token.env];
@@ -113,14 +118,14 @@ function loadArgs(o: JobOptions): string[] {
  * those on the whole run); one that did not fails, and with backoffLimit 0 fails the Job without a retry that would
  * add load. A finished pod turns Ready and waits for its results to be copied.
  */
-export function segmentScript(o: JobOptions): string {
+export function segmentScript(job: JobOptions): string {
   // Every word is checked before it gets here (a scenario file's name, a workload, numbers, a duration): no quoting needed.
-  const args = loadArgs(o).join(' ');
+  const args = loadArgs(job).join(' ');
   if (!/^[-\w ./]+$/.test(args)) throw new UsageError(`k8s-job: cannot put '${args}' in a shell command`);
-  const dir = `${RESULTS_MOUNT}/load/${o.scenario}`;
+  const dir = `${RESULTS_MOUNT}/load/${job.scenario}`;
   return [
     'if [ -z "$JOB_COMPLETION_INDEX" ]; then echo "dialtone: no JOB_COMPLETION_INDEX: this script runs in a pod of an Indexed Job" >&2; exit 2; fi',
-    `segment="$((JOB_COMPLETION_INDEX + 1))/${o.parallelism}"`,
+    `segment="$((JOB_COMPLETION_INDEX + 1))/${job.parallelism}"`,
     `${args} --segment "$segment" --report-dir ${RESULTS_MOUNT}`,
     'code=$?',
     `if [ ! -f ${dir}/${HISTOGRAMS_FILE} ]; then`,
@@ -146,35 +151,36 @@ export function segmentScript(o: JobOptions): string {
  * const { files, secretKeys } = jobManifests({ root, scenario: 'chat-turns', workload: 'nightly', profile: { json, path: 'staging.json' }, parallelism: 4,
  * secretName: 'dialtone-credentials' });
  */
-export function jobManifests(o: JobOptions): JobManifests {
-  if (!(Number.isInteger(o.parallelism) && o.parallelism >= 1 && o.parallelism <= 64))
-    throw new UsageError(`k8s-job: --parallelism must be an integer from 1 to 64, got '${o.parallelism}'`);
+export function jobManifests(asked: JobOptions): JobManifests {
+  if (!(Number.isInteger(asked.parallelism) && asked.parallelism >= 1 && asked.parallelism <= 64))
+    throw new UsageError(`k8s-job: --parallelism must be an integer from 1 to 64, got '${asked.parallelism}'`);
   // A script's file name holds dots, which a pod's host name (the Job's name and its index) may not.
-  const name = manifestName(o.script ? o.scenario.replace(/\.tar$/, '').replace(/\./g, '-') : o.scenario);
-  if (!o.script && !o.profile) throw new UsageError('k8s-job: a scenario needs --target PROFILE');
-  const { data, keys } = o.profile && !o.script ? podProfile({ ...o, profile: o.profile }) : { data: {}, keys: [] };
+  const name = manifestName(asked.script ? asked.scenario.replace(/\.tar$/, '').replace(/\./g, '-') : asked.scenario);
+  if (!asked.script && !asked.profile) throw new UsageError('k8s-job: a scenario needs --target PROFILE');
+  const { data, keys } =
+    asked.profile && !asked.script ? podProfile(jobPlan({ ...asked, profile: asked.profile }), asked.profile.json) : { data: {}, keys: [] };
   const configMap = scenarioConfigMap({
     command: 'k8s-job',
     name,
-    scenario: o.scenario,
-    namespace: o.namespace,
+    scenario: asked.scenario,
+    namespace: asked.namespace,
     data,
-    ...(o.script ? { binaryData: { [o.script.name]: o.script.archive.toString('base64') } } : {}),
-    holds: o.script ? 'the archive' : 'the profile',
+    ...(asked.script ? { binaryData: { [asked.script.name]: asked.script.archive.toString('base64') } } : {}),
+    holds: asked.script ? 'the archive' : 'the profile',
   });
-  const browser = o.script ? /["']k6\/browser["']/.test(o.script.archive.toString('latin1')) : usesBrowser(o.root, o.scenario);
-  const image = o.image ?? defaultImage();
+  const browser = asked.script ? /["']k6\/browser["']/.test(asked.script.archive.toString('latin1')) : usesBrowser(asked.root, asked.scenario);
+  const image = asked.image ?? defaultImage();
   // The Job's whole life: the start, the scenario's own bound (as `dialtone load` bounds it), the window to collect.
-  const activeDeadlineSeconds = START_ALLOWANCE_S + runLimitSeconds(o.workload, o.overrides?.duration) + COLLECT_WINDOW_S;
-  const { labels } = manifestMetadata(name, o.scenario) as { labels: Record<string, string> };
+  const activeDeadlineSeconds = START_ALLOWANCE_S + runLimitSeconds(asked.workload, asked.overrides?.duration) + COLLECT_WINDOW_S;
+  const { labels } = manifestMetadata(name, asked.scenario) as { labels: Record<string, string> };
   const job = {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: manifestMetadata(name, o.scenario, o.namespace),
+    metadata: manifestMetadata(name, asked.scenario, asked.namespace),
     spec: {
       completionMode: 'Indexed',
-      completions: o.parallelism,
-      parallelism: o.parallelism,
+      completions: asked.parallelism,
+      parallelism: asked.parallelism,
       backoffLimit: 0,
       activeDeadlineSeconds,
       template: {
@@ -185,8 +191,8 @@ export function jobManifests(o: JobOptions): JobManifests {
             {
               name: 'dialtone',
               image,
-              command: ['sh', '-c', segmentScript(o)],
-              env: secretEnvRefs(o.secretName, keys),
+              command: ['sh', '-c', segmentScript(asked)],
+              env: secretEnvRefs(asked.secretName, keys),
               resources: browser ? BROWSER_RESOURCES : RESOURCES,
               readinessProbe: { exec: { command: ['test', '-f', DONE] }, periodSeconds: 5 },
               volumeMounts: [
@@ -216,7 +222,7 @@ export function jobManifests(o: JobOptions): JobManifests {
  * @example
  * collectLines({ name: 'dialtone-chat-turns', scenario: 'chat-turns', parallelism: 3, dir: 'reports/k8s-job/chat-turns' });
  */
-export function collectLines(o: {
+export function collectLines(job: {
   name: string;
   scenario: string;
   parallelism: number;
@@ -224,16 +230,16 @@ export function collectLines(o: {
   namespace?: string | undefined;
   timeoutSeconds: number;
 }): string[] {
-  const k = `kubectl${o.namespace ? ` -n ${o.namespace}` : ''}`;
-  const segments = `${o.dir}/segments`;
+  const k = `kubectl${job.namespace ? ` -n ${job.namespace}` : ''}`;
+  const segments = `${job.dir}/segments`;
   return [
     `mkdir -p ${segments}`,
-    `until [ "$(${k} get pod -l job-name=${o.name} -o name | wc -l)" -ge ${o.parallelism} ]; do sleep 5; done`,
-    `${k} wait --for=condition=Ready pod -l job-name=${o.name} --timeout=${o.timeoutSeconds}s`,
-    `for i in $(seq 0 ${o.parallelism - 1}); do` +
-      ` pod=$(${k} get pod -l job-name=${o.name},batch.kubernetes.io/job-completion-index=$i -o jsonpath='{.items[0].metadata.name}')` +
-      ` && ${k} cp "$pod:${RESULTS_MOUNT}/load/${o.scenario}" "${segments}/$((i + 1))"` +
+    `until [ "$(${k} get pod -l job-name=${job.name} -o name | wc -l)" -ge ${job.parallelism} ]; do sleep 5; done`,
+    `${k} wait --for=condition=Ready pod -l job-name=${job.name} --timeout=${job.timeoutSeconds}s`,
+    `for i in $(seq 0 ${job.parallelism - 1}); do` +
+      ` pod=$(${k} get pod -l job-name=${job.name},batch.kubernetes.io/job-completion-index=$i -o jsonpath='{.items[0].metadata.name}')` +
+      ` && ${k} cp "$pod:${RESULTS_MOUNT}/load/${job.scenario}" "${segments}/$((i + 1))"` +
       ` && ${k} exec "$pod" -- touch ${COLLECTED} || exit 1; done`,
-    `npx dialtone merge ${segments}/* --report-dir ${o.dir}/merged`,
+    `npx dialtone merge ${segments}/* --report-dir ${job.dir}/merged`,
   ];
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EngineId } from '../core/engine-version.js';
 import { EXIT } from '../errors.js';
 import type { Verdict } from '../nightly/verdict.js';
-import { writeRunReport } from '../nightly/write-run.js';
+import { writeRunReport } from './finish-run.js';
 import { mergeSegments, type SegmentFiles } from './merge.js';
 import type { LoadResult } from './page.js';
 import { thresholdsOf } from './summary.js';

@@ -101,7 +101,14 @@ beforeAll(async () => {
   writeFileSync(join(schemas, 'testrun_v1alpha1.json'), JSON.stringify(schema));
   writeFileSync(join(schemas, 'configmap_v1.json'), JSON.stringify(CONFIGMAP));
   const loaded = { profile: parseProfile(PROFILE, 'staging-us.json'), path: 'staging-us.json', secrets: { chat_api_key: 'never-written-7f3a' } };
-  ({ files } = await operatorManifests({ root: ROOT, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName: 'dialtone-credentials' }));
+  ({ files } = await operatorManifests({
+    root: ROOT,
+    scenario: 'chat-turns',
+    workload: 'nightly',
+    loaded,
+    parallelism: 4,
+    secretName: 'dialtone-credentials',
+  }));
 }, 60_000);
 
 describe('k6-operator manifests', () => {
@@ -145,7 +152,7 @@ describe('k6-operator manifests', () => {
       workloads: { 'chat-turns': { nightly: { rate: 12 } } },
     };
     const loaded = { profile: parseProfile(profile, 'staging-us.json'), path: 'staging-us.json', secrets: {} };
-    const m = await operatorManifests({ root: ROOT, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 2, secretName: 'dialtone-credentials' });
+    const m = await operatorManifests({ root: ROOT, scenario: 'chat-turns', workload: 'nightly', loaded, parallelism: 2, secretName: 'dialtone-credentials' });
     const config = JSON.parse((m.files['configmap.yaml'] as { data: Record<string, string> }).data['config.json'] as string);
     expect(config.thresholds['http_req_duration{op:chat.respond}']).toEqual(['p(95)<3000']);
     expect(config.thresholds['http_req_duration{op:chat.create}']).toEqual(['p(95)<500']);

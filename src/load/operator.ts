@@ -6,11 +6,11 @@ import type { LoadedProfile } from '../profile/load.js';
 import { bundleScenario } from './bundle.js';
 import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { chatData } from './data.js';
-import { profileDialogues } from './dialogues.js';
 import type { Engine } from './engine.js';
 import { K6_VERSION } from './k6.js';
-import { loadConfigOf } from './kit.js';
 import { refuseOnK6 } from './own-modules.js';
+import { planLoad } from './plan.js';
+import { loadConfigOf } from './run-kit.js';
 
 /** Where the k6-operator mounts the script's ConfigMap in every runner pod. */
 const MOUNT = '/test';
@@ -20,7 +20,8 @@ const CONFIGMAP_LIMIT = 1024 * 1024;
 export interface OperatorOptions {
   readonly root: string;
   readonly scenario: string;
-  readonly profile: WorkloadName;
+  /** How hard the run pushes (smoke, nightly, capacity). */
+  readonly workload: WorkloadName;
   readonly loaded: LoadedProfile;
   readonly parallelism: number;
   /** The Kubernetes Secret whose keys are the credential variables' names. */
@@ -28,6 +29,8 @@ export interface OperatorOptions {
   readonly namespace?: string | undefined;
   readonly image?: string | undefined;
   readonly overrides?: LoadConfig['overrides'];
+  /** --allow-live: without it the manifests' plan refuses a live profile, before anything is written. */
+  readonly allowLive?: boolean | undefined;
 }
 
 /** The manifests, by file name, and the credential variables the Secret must hold. */
@@ -64,7 +67,7 @@ export function manifestMetadata(name: string, scenario: string, namespace?: str
  * @example
  * scenarioConfigMap({ command: 'k8s-job', name: 'dialtone-chat-turns', scenario: 'chat-turns', data: { 'profile.json': '{}' }, holds: 'the profile' });
  */
-export function scenarioConfigMap(o: {
+export function scenarioConfigMap(map: {
   command: string;
   name: string;
   scenario: string;
@@ -75,10 +78,10 @@ export function scenarioConfigMap(o: {
   /** What the data is, for the message when it is too big. */
   holds: string;
 }): Record<string, unknown> {
-  const size = [...Object.values(o.data), ...Object.values(o.binaryData ?? {})].reduce((a, v) => a + Buffer.byteLength(v), 0);
-  if (size > CONFIGMAP_LIMIT) throw new UsageError(`${o.command}: ${o.holds} of '${o.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
-  const binary = o.binaryData && Object.keys(o.binaryData).length ? { binaryData: o.binaryData } : {};
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: manifestMetadata(o.name, o.scenario, o.namespace), data: o.data, ...binary };
+  const size = [...Object.values(map.data), ...Object.values(map.binaryData ?? {})].reduce((a, v) => a + Buffer.byteLength(v), 0);
+  if (size > CONFIGMAP_LIMIT) throw new UsageError(`${map.command}: ${map.holds} of '${map.scenario}' take ${size} bytes, more than a ConfigMap holds (1 MiB)`);
+  const binary = map.binaryData && Object.keys(map.binaryData).length ? { binaryData: map.binaryData } : {};
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: manifestMetadata(map.name, map.scenario, map.namespace), data: map.data, ...binary };
 }
 
 /**
@@ -103,37 +106,51 @@ const K6_OPERATOR_ENGINE: Engine = { kind: 'k6', version: K6_VERSION, command: '
  * is ever written.
  *
  * @example
- * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', profile: 'nightly', loaded, parallelism: 4, secretName:
+ * const { files, secretKeys } = await operatorManifests({ root, scenario: 'chat-turns', workload: 'nightly', loaded, parallelism: 4, secretName:
  * 'dialtone-credentials' });
  */
-export async function operatorManifests(o: OperatorOptions): Promise<OperatorManifests> {
+export async function operatorManifests(asked: OperatorOptions): Promise<OperatorManifests> {
+  // The scenario, the live refusal, the profile's expectations and its conversation scripts, checked before anything
+  // is bundled; the dialogues go into the data file as in a local run.
+  const { dialogues, shaped } = planLoad({
+    command: 'k6-operator',
+    root: asked.root,
+    scenario: asked.scenario,
+    workload: asked.workload,
+    target: asked.loaded,
+    allowLive: asked.allowLive,
+    engine: K6_OPERATOR_ENGINE,
+    overrides: asked.overrides,
+  });
   // The k6-operator runs k6: a scenario on a module of dialtone's own cannot run there.
-  refuseOnK6(K6_OPERATOR_ENGINE, o.root, o.scenario, 'the k6-operator runs k6');
-  const name = manifestName(o.scenario);
-  // The profile's conversation scripts go into the data file as in a local run; a bad file stops here, one line.
-  const dialogues = profileDialogues(o.loaded);
+  refuseOnK6(K6_OPERATOR_ENGINE, asked.root, asked.scenario, 'the k6-operator runs k6');
+  const name = manifestName(asked.scenario);
   const work = mkdtempSync(join(tmpdir(), 'dialtone-operator-'));
   let script: string;
   try {
     // The inline source map would double the size; a pod's stack trace still names the bundled lines.
-    script = readFileSync(await bundleScenario(o.root, o.scenario, join(work, 'script.js')), 'utf8').replace(/\n\/\/# sourceMappingURL=data:[^\n]*\n?$/, '\n');
+    script = readFileSync(await bundleScenario(asked.root, asked.scenario, join(work, 'script.js')), 'utf8').replace(
+      /\n\/\/# sourceMappingURL=data:[^\n]*\n?$/,
+      '\n',
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   const config = loadConfigOf({
-    scenario: o.scenario,
-    profile: o.profile,
-    loaded: o.loaded,
+    scenario: asked.scenario,
+    workload: asked.workload,
+    loaded: asked.loaded,
     dataFile: `${MOUNT}/data.json`,
-    overrides: o.overrides,
+    overrides: asked.overrides,
     dialogues,
+    shaped,
   });
   const data = { 'script.js': script, 'data.json': JSON.stringify(chatData(20261121, 500, dialogues)), 'config.json': JSON.stringify(config) };
   const configMap = scenarioConfigMap({
     command: 'k6-operator',
     name,
-    scenario: o.scenario,
-    namespace: o.namespace,
+    scenario: asked.scenario,
+    namespace: asked.namespace,
     data,
     holds: 'the bundle, data and config',
   });
@@ -141,17 +158,17 @@ export async function operatorManifests(o: OperatorOptions): Promise<OperatorMan
   const testRun = {
     apiVersion: 'k6.io/v1alpha1',
     kind: 'TestRun',
-    metadata: manifestMetadata(name, o.scenario, o.namespace),
+    metadata: manifestMetadata(name, asked.scenario, asked.namespace),
     spec: {
-      parallelism: o.parallelism,
+      parallelism: asked.parallelism,
       script: { configMap: { name, file: 'script.js' } },
       arguments: '--no-color',
       runner: {
-        image: o.image ?? `grafana/k6:${K6_VERSION.slice(1)}`,
+        image: asked.image ?? `grafana/k6:${K6_VERSION.slice(1)}`,
         env: [
           { name: LOAD_ENV, valueFrom: { configMapKeyRef: { name, key: 'config.json' } } },
           { name: 'K6_NO_USAGE_REPORT', value: 'true' },
-          ...secretEnvRefs(o.secretName, secretKeys),
+          ...secretEnvRefs(asked.secretName, secretKeys),
         ],
       },
     },

@@ -1,68 +1,33 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { durationSeconds } from '../core/duration.js';
 import type { K6Summary } from '../core/summary.js';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT } from '../errors.js';
 import { workloadOf } from '../nightly/history.js';
 import type { Verdict } from '../nightly/verdict.js';
-import { writeRunReport } from '../nightly/write-run.js';
-import type { LoadedProfile } from '../profile/load.js';
 import { secretEnv } from '../profile/load.js';
 import { redact } from '../profile/redact.js';
-import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
-import { dashboardEnv, wantsDashboard } from './dashboard.js';
+import { LOAD_ENV } from './config.js';
+import { dashboardEnv } from './dashboard.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
-import { type Engine, type EngineChoice, engineId, engineOfRun } from './engine.js';
-import { HISTOGRAMS_FILE, k6ExtraArgs, type LoadExtras, RAW_FILE, segmentFiles } from './extras.js';
+import { engineId } from './engine.js';
+import { HISTOGRAMS_FILE, k6ExtraArgs, RAW_FILE, segmentFiles } from './extras.js';
+import { writeRunReport } from './finish-run.js';
 import { GeneratorWatch } from './generator-watch.js';
 import { interruption } from './interrupt.js';
-import { prepareRunKit } from './kit.js';
 import { expectationsOf, type LoadResult } from './page.js';
+import type { TargetedPlan } from './plan.js';
 import { histogramsOfRaw } from './raw-histograms.js';
-import { checkScenario } from './scenarios.js';
+import { prepareRunKit } from './run-kit.js';
 import { startEngine } from './spawn-engine.js';
 import { thresholdsOf } from './summary.js';
-import { keepsSamples, TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
+import { TIMELINE_FILE, timelineOfRun, timelineSamples } from './timeline-file.js';
 import { timelineOfHistogramFiles } from './timeline-series.js';
-import { shapeDuration } from './workload.js';
 
-export interface LoadRun {
-  readonly root: string;
-  readonly scenario: string;
-  readonly profile: WorkloadName;
-  readonly loaded: LoadedProfile;
+/** Where a planned run writes, and what it is read beside: what a plan does not decide. */
+export interface RunOutput {
   readonly reportDir: string;
-  readonly allowLive?: boolean;
-  readonly overrides?: LoadConfig['overrides'];
-  /** --dashboard: export k6's web dashboard even on a run that pushes the limit (src/load/dashboard.ts). */
-  readonly dashboard?: boolean | undefined;
-  /** --max-start-lag: the p99 iteration start lag, ms, above which the generator is behind schedule (delivery.ts). */
-  readonly maxStartLagMs?: number | undefined;
-  /** Extra seconds past the scenario's own length before the run is stopped. */
-  readonly graceSeconds?: number;
-  /** k6 outputs, an execution segment, the history file: src/load/extras.ts. */
-  readonly extras?: LoadExtras | undefined;
-  /** The engine (resolved once for all segments), or the --engine choice (default: DIALTONE_ENGINE, then auto). */
-  readonly engine?: Engine | EngineChoice | undefined;
   /** `--control`: the control run's verdict, read beside this run's on its page (src/nightly/control.ts). */
   readonly control?: Verdict | undefined;
-}
-
-/** Upper bound on a run's wall time per load profile: every loop is bounded in time. */
-const MAX_SECONDS: Record<WorkloadName, number> = { smoke: 120, nightly: 900, capacity: 1200 };
-/** Seconds a run with its own --duration may take past it: k6's start, the graceful stop, the summary. */
-const DURATION_ALLOWANCE_S = 300;
-
-/**
- * The wall-time bound of a run: its workload's, or a --duration's with room to start and stop, whichever is longer (a
- * 30-minute soak must not be cut at the nightly 15).
- *
- * @example
- * runLimitSeconds('nightly', '30m') // 2100
- */
-export function runLimitSeconds(profile: WorkloadName, duration: string | undefined): number {
-  const asked = duration === undefined ? undefined : durationSeconds(duration);
-  return Math.max(MAX_SECONDS[profile], asked === undefined ? 0 : asked + DURATION_ALLOWANCE_S);
 }
 
 /**
@@ -80,48 +45,45 @@ async function keepHistograms(dir: string, summary: K6Summary, raw: string | und
 }
 
 /**
- * Runs one scenario on its engine (the user's k6 or the built-in one) against a loaded profile and writes
+ * Runs a plan's scenario on its engine (the user's k6 or the built-in one) against its target and writes
  * DIR/load/SCENARIO/. Returns the engine's exit code (99 when a threshold failed, as k6), or 5 when the load was not
  * delivered.
  */
-export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
-  checkScenario(o.root, o.scenario);
-  const p = o.loaded.profile;
-  if (p.environment === 'live' && !o.allowLive) {
-    throw new UsageError(`refusing a load run against the live environment of '${p.name}'; pass --allow-live to do it on purpose`);
-  }
-  const dir = join(o.reportDir, 'load', o.scenario);
+export async function runLoad(plan: TargetedPlan, out: RunOutput): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
+  const { engine, extras, loaded } = plan;
+  const p = loaded.profile;
+  const dir = join(out.reportDir, 'load', plan.scenario);
   mkdirSync(dir, { recursive: true });
-  const engine = engineOfRun(o);
   // What an earlier run in this folder left must not pass for this run's.
   for (const f of ['summary.json', 'dashboard.html', 'engine.log', TIMELINE_FILE, HISTOGRAMS_FILE, RAW_FILE]) rmSync(join(dir, f), { force: true });
   const work = join(dir, '.work');
-  const segment = segmentFiles(o.extras, engine.kind, dir, work);
-  const kit = await prepareRunKit({ root: o.root, engine, scenario: o.scenario, profile: o.profile, loaded: o.loaded, work, overrides: o.overrides });
+  const segment = segmentFiles(extras, engine.kind, dir, work);
+  const kit = await prepareRunKit(plan, work);
   const { script, config } = kit;
-  const env = secretEnv(o.loaded);
+  const env = secretEnv(loaded);
   const started = Date.now();
   const log = createWriteStream(join(dir, 'engine.log'));
   const secrets = Object.values(env);
   const watch = new GeneratorWatch();
-  const limitS = runLimitSeconds(o.profile, shapeDuration(config.shape)) + (o.graceSeconds ?? 0);
-  // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
-  const wanted = keepsSamples({ dashboard: o.dashboard, atLimit: !wantsDashboard(o), seconds: durationSeconds(shapeDuration(config.shape) ?? '') });
+  const limitS = plan.limitSeconds;
+  const choice = { profile: plan.workload, overrides: plan.overrides, dashboard: plan.dashboard };
+  // Whether the run keeps its samples for the page's run over time: the plan's sample policy.
+  const wanted = plan.keepsSamples;
   // The built-in engine's histograms draw the run over time of a segment without raw samples, and of a run that keeps
   // no samples (at the limit, or long): no sample is written for it.
-  const fromHistograms = segment.histograms !== undefined && (o.extras?.segment ? segment.raw === undefined : !wanted);
+  const fromHistograms = segment.histograms !== undefined && (extras?.segment ? segment.raw === undefined : !wanted);
   const samples = fromHistograms ? { args: [], files: [], missing: undefined } : timelineSamples({ wanted, work, segmentRaw: segment.raw });
   let stderrTail = '';
   const run = startEngine({
     engine,
-    args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(o.extras, engine.kind, dir, work), ...samples.args, script],
+    args: ['--no-color', '--summary-export', join(dir, 'summary.json'), ...k6ExtraArgs(extras, engine.kind, dir, work), ...samples.args, script],
     env: {
       ...process.env,
       ...env,
       ...kit.env,
       [LOAD_ENV]: JSON.stringify(config),
       K6_NO_USAGE_REPORT: 'true',
-      ...dashboardEnv(o, join(dir, 'dashboard.html')),
+      ...dashboardEnv(choice, join(dir, 'dashboard.html')),
     },
     output: (chunk, stream) => {
       const text = redact(chunk.toString('utf8'), secrets);
@@ -145,17 +107,20 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
   const summaryPath = join(dir, 'summary.json');
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
   // Load that was not delivered fails the gate too (exit 5), and the headline says so first.
-  const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs, interrupted !== undefined);
+  const delivery = judgeDelivery(summary, watch.stop(), plan.maxStartLagMs, interrupted !== undefined);
   // An interrupted run is reported for what ran, never as a pass or a plain failure.
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
-  // Result, history, verdict, trend plots, JUnit and pages: src/nightly/write-run.ts (shared with `dialtone merge`).
-  const workload = workloadOf(o.profile, o.overrides);
-  if (o.extras?.segment) await keepHistograms(dir, summary, segment.raw);
+  // Result, history, verdict, trend plots, JUnit and pages: src/load/finish-run.ts (shared with `dialtone merge`).
+  const workload = workloadOf(plan.workload, plan.overrides);
+  if (extras?.segment) await keepHistograms(dir, summary, segment.raw);
   const { timeline, missing } = fromHistograms
     ? timelineOfHistogramFiles([join(dir, HISTOGRAMS_FILE)], thresholdsOf(summary))
     : await timelineOfRun(samples, thresholdsOf(summary));
   const { result, verdict } = await writeRunReport({
-    ...o,
+    scenario: plan.scenario,
+    profile: plan.workload,
+    reportDir: out.reportDir,
+    control: out.control,
     target: p.name,
     workload,
     started,
@@ -163,9 +128,9 @@ export async function runLoad(o: LoadRun): Promise<{ exitCode: number; result: L
     summary,
     dir,
     secrets,
-    history: o.extras?.history,
-    baselineTag: o.extras?.baselineTag,
-    record: !o.extras?.segment,
+    history: extras?.history,
+    baselineTag: extras?.baselineTag,
+    record: !extras?.segment,
     tlsInsecure: kit.insecure,
     engine: engineId(engine),
     k6ExitCode: k6Exit,

@@ -7,10 +7,10 @@ import { basename, join, relative, resolve } from 'node:path';
 import type { K6Summary } from '../core/summary.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Verdict } from '../nightly/verdict.js';
-import { writeRunReport } from '../nightly/write-run.js';
 import { exitWithDelivery, judgeDelivery } from './delivery.js';
 import { type Engine, engineId } from './engine.js';
 import { HISTOGRAMS_FILE, k6ExtraArgs, type LoadExtras, RAW_FILE } from './extras.js';
+import { writeRunReport } from './finish-run.js';
 import { GeneratorWatch } from './generator-watch.js';
 import { interruption } from './interrupt.js';
 import type { LoadResult } from './page.js';
@@ -48,26 +48,26 @@ export const scriptRunName = (script: string) => basename(script);
  * @example
  * const { exitCode, dir } = await runScript({ script: './quickstart.js', reportDir: 'reports', engine });
  */
-export async function runScript(o: ScriptRun): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
-  const script = resolve(o.script);
+export async function runScript(asked: ScriptRun): Promise<{ exitCode: number; result: LoadResult; dir: string; verdict: Verdict }> {
+  const script = resolve(asked.script);
   const name = scriptRunName(script);
-  const dir = join(o.reportDir, 'load', name);
+  const dir = join(asked.reportDir, 'load', name);
   mkdirSync(dir, { recursive: true });
   for (const f of ['summary.json', 'engine.log', TIMELINE_FILE, HISTOGRAMS_FILE, RAW_FILE]) rmSync(join(dir, f), { force: true });
   const work = join(dir, '.work');
   mkdirSync(work, { recursive: true });
-  const samples = timelineSamples({ wanted: keepsSamples({ dashboard: o.dashboard, atLimit: false, seconds: undefined }), work });
+  const samples = timelineSamples({ wanted: keepsSamples({ dashboard: asked.dashboard, atLimit: false, seconds: undefined }), work });
   const started = Date.now();
   const log = createWriteStream(join(dir, 'engine.log'));
   const watch = new GeneratorWatch();
   const run = startEngine({
-    engine: o.engine,
+    engine: asked.engine,
     args: [
       '--no-color',
       '--summary-export',
       join(dir, 'summary.json'),
-      ...(o.duration ? ['--duration', o.duration] : []),
-      ...k6ExtraArgs(o.extras, o.engine.kind, dir, work),
+      ...(asked.duration ? ['--duration', asked.duration] : []),
+      ...k6ExtraArgs(asked.extras, asked.engine.kind, dir, work),
       ...samples.args,
       script,
     ],
@@ -78,7 +78,7 @@ export async function runScript(o: ScriptRun): Promise<{ exitCode: number; resul
     },
   });
   watch.attach(run.child);
-  run.child.on('error', (e) => process.stderr.write(`dialtone: load: could not start ${o.engine.command}: ${e.message}\n`));
+  run.child.on('error', (e) => process.stderr.write(`dialtone: load: could not start ${asked.engine.command}: ${e.message}\n`));
   const k6Exit = await run.exited;
   const interrupted = run.interrupted() ?? interruption();
   await new Promise((r) => log.end(r));
@@ -89,25 +89,25 @@ export async function runScript(o: ScriptRun): Promise<{ exitCode: number; resul
     throw new UsageError(`load: the engine refused ${name} before it ran (exit ${k6Exit}; its line above says why); nothing was recorded`);
   }
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
-  const delivery = judgeDelivery(summary, watch.stop(), o.maxStartLagMs);
+  const delivery = judgeDelivery(summary, watch.stop(), asked.maxStartLagMs);
   const exitCode = interrupted ? EXIT.interrupted : exitWithDelivery(k6Exit, delivery);
   const { timeline, missing } = await timelineOfRun(samples, thresholdsOf(summary));
   const { result, verdict } = await writeRunReport({
     scenario: name,
     profile: 'script',
     // One script, one workload: its own options; a --duration makes it another.
-    workload: o.duration ? `script --duration ${o.duration}` : 'script',
+    workload: asked.duration ? `script --duration ${asked.duration}` : 'script',
     target: relative(process.cwd(), script) || script,
-    engine: engineId(o.engine),
+    engine: engineId(asked.engine),
     started,
     exitCode,
     summary,
     dir,
-    reportDir: o.reportDir,
+    reportDir: asked.reportDir,
     secrets: [],
-    history: o.extras?.history,
-    baselineTag: o.extras?.baselineTag,
-    record: !o.extras?.segment,
+    history: asked.extras?.history,
+    baselineTag: asked.extras?.baselineTag,
+    record: !asked.extras?.segment,
     k6ExitCode: k6Exit,
     delivery,
     interrupted,

@@ -48,15 +48,15 @@ export interface RunningEngine {
  * const run = startEngine({ engine, args: ['--summary-export', 's.json', 'script.js'], env });
  * const code = await run.exited;
  */
-export function startEngine(o: EngineStart): RunningEngine {
+export function startEngine(start: EngineStart): RunningEngine {
   const releaseSignals = catchInterrupts();
-  const line = [o.engine.command, ...o.engine.args, 'run', ...o.args];
+  const line = [start.engine.command, ...start.engine.args, 'run', ...start.args];
   // The user's k6 runs under bin/engine-guard.mjs, which holds the IPC channel for it (k6 takes none).
-  const [command, ...args] = o.engine.kind === 'builtin' ? line : [process.execPath, GUARD, ...line];
+  const [command, ...args] = start.engine.kind === 'builtin' ? line : [process.execPath, GUARD, ...line];
   // A live dashboard open in this process is fed by the built-in engine over its IPC channel (src/load/dashboard/).
-  const live = o.engine.kind === 'builtin' ? liveSink() : undefined;
+  const live = start.engine.kind === 'builtin' ? liveSink() : undefined;
   const child = spawn(command as string, args, {
-    env: { ...o.env, ...live?.env },
+    env: { ...start.env, ...live?.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
   }) as ChildProcessWithoutNullStreams;
@@ -86,8 +86,8 @@ export function startEngine(o: EngineStart): RunningEngine {
     stop(i.signal === 'SIGHUP' ? 'SIGTERM' : i.signal);
   });
   const offHard = onHardStop(() => kill('SIGKILL'));
-  if (o.limit) {
-    const { seconds, signal, onLimit } = o.limit;
+  if (start.limit) {
+    const { seconds, signal, onLimit } = start.limit;
     timers.push(
       setTimeout(() => {
         onLimit?.();
@@ -96,8 +96,8 @@ export function startEngine(o: EngineStart): RunningEngine {
       }, seconds * 1000),
     );
   }
-  if (o.output) {
-    const out = o.output;
+  if (start.output) {
+    const out = start.output;
     child.stdout.on('data', (c: Buffer) => out(c, 'stdout'));
     child.stderr.on('data', (c: Buffer) => out(c, 'stderr'));
   }

@@ -82,8 +82,8 @@ export const TIMELINE_MAX_S = 900;
  * keepsSamples({ dashboard: undefined, atLimit: false, seconds: 300 }); // true (a nightly run)
  * keepsSamples({ dashboard: undefined, atLimit: false, seconds: 3600 }); // false (a learned hour, a soak)
  */
-export function keepsSamples(o: { readonly dashboard: boolean | undefined; readonly atLimit: boolean; readonly seconds: number | undefined }): boolean {
-  return o.dashboard === true || (!o.atLimit && (o.seconds ?? 0) <= TIMELINE_MAX_S);
+export function keepsSamples(run: { readonly dashboard: boolean | undefined; readonly atLimit: boolean; readonly seconds: number | undefined }): boolean {
+  return run.dashboard === true || (!run.atLimit && (run.seconds ?? 0) <= TIMELINE_MAX_S);
 }
 
 /**
@@ -95,9 +95,9 @@ export function keepsSamples(o: { readonly dashboard: boolean | undefined; reado
  * timelineSamples({ wanted: true, work: 'reports/load/chat-turns/.work' });
  * // { args: ['--out', 'json=reports/load/chat-turns/.work/samples.json.gz'], files: ['…/samples.json.gz'], missing: undefined }
  */
-export function timelineSamples(o: { readonly wanted: boolean; readonly work: string; readonly segmentRaw?: string | undefined }): TimelineSamples {
-  if (o.segmentRaw) return { args: [], files: [o.segmentRaw], missing: undefined };
-  if (!o.wanted)
+export function timelineSamples(kept: { readonly wanted: boolean; readonly work: string; readonly segmentRaw?: string | undefined }): TimelineSamples {
+  if (kept.segmentRaw) return { args: [], files: [kept.segmentRaw], missing: undefined };
+  if (!kept.wanted)
     return {
       args: [],
       files: [],
@@ -105,7 +105,7 @@ export function timelineSamples(o: { readonly wanted: boolean; readonly work: st
         `a run that pushes the generator's limit (the capacity workload, or --rate) or lasts longer than ${TIMELINE_MAX_S / 60} minutes keeps ` +
         `its samples only with --dashboard`,
     };
-  const file = join(o.work, 'samples.json.gz');
+  const file = join(kept.work, 'samples.json.gz');
   return { args: ['--out', `json=${file}`], files: [file], missing: undefined };
 }
 

@@ -125,7 +125,7 @@ type ArrivalShape = Scenario & { rate?: number; duration?: string; preAllocatedV
  * effectiveShape({ scenario: 'chat-turns', workload: 'smoke', profile, thresholds });
  * // { shape: { rate: 5, preAllocatedVUs: 18, maxVUs: 35, … }, sources: { rate: 'default', maxVUs: 'sized', … }, iterationS: 3.5 }
  */
-export function effectiveShape(o: {
+export function effectiveShape(request: {
   scenario: string;
   workload: WorkloadName;
   /** The profile's `workloads` (its `slos` reach here as `thresholds`). */
@@ -133,9 +133,9 @@ export function effectiveShape(o: {
   thresholds: Thresholds;
   overrides?: LoadConfig['overrides'];
 }): EffectiveShape {
-  const base = defaultsOf(o.scenario).workloads[o.workload] as ArrivalShape;
-  const own = o.profile.workloads?.[o.scenario]?.[o.workload] ?? {};
-  const flags = o.overrides ?? {};
+  const base = defaultsOf(request.scenario).workloads[request.workload] as ArrivalShape;
+  const own = request.profile.workloads?.[request.scenario]?.[request.workload] ?? {};
+  const flags = request.overrides ?? {};
   const sources: Record<string, ValueSource> = {};
   const pick = <T>(field: string, flag: T | undefined, profile: T | undefined, fallback: T | undefined): T | undefined => {
     const value = flag ?? profile ?? fallback;
@@ -148,7 +148,7 @@ export function effectiveShape(o: {
     const vus = pick('vus', flags.rate, own.rate, base.vus);
     const duration = pick('duration', flags.duration, own.duration, base.duration);
     // Only a browser scenario's VUs are Chromiums; another's (voice-calls: a werift call each) go as high as asked.
-    const cap = defaultsOf(o.scenario).modules.includes('browser') ? MAX_BROWSERS : MAX_SIZED_VUS;
+    const cap = defaultsOf(request.scenario).modules.includes('browser') ? MAX_BROWSERS : MAX_SIZED_VUS;
     return { shape: { ...base, vus: Math.min(vus ?? 1, cap), ...(duration ? { duration } : {}) }, sources };
   }
   if (!base.executor.endsWith('arrival-rate')) return { shape: base, sources };
@@ -157,7 +157,7 @@ export function effectiveShape(o: {
   const rate = constant ? pick('rate', flags.rate, own.rate, base.rate) : undefined;
   const duration = constant ? pick('duration', flags.duration, own.duration, base.duration) : undefined;
   const shape: ArrivalShape = { ...base, ...(rate !== undefined ? { rate } : {}), ...(duration ? { duration } : {}) };
-  const iterationS = iterationSeconds(o.scenario, o.thresholds);
+  const iterationS = iterationSeconds(request.scenario, request.thresholds);
   const needed = iterationS === undefined ? undefined : Math.ceil(peakRate(shape) * iterationS);
 
   let maxVUs = pick('maxVUs', flags.maxVUs, own.max_vus, undefined);
@@ -189,6 +189,6 @@ export function effectiveShape(o: {
   const stopS = durationSeconds(String(base.gracefulStop ?? '30s')) ?? 30;
   const gracefulStop = iterationS !== undefined && iterationS > stopS ? `${Math.ceil(Math.min(iterationS, MAX_GRACEFUL_STOP_S))}s` : undefined;
   if (gracefulStop) sources.gracefulStop = 'sized';
-  if (pre > maxVUs) throw new UsageError(`workloads.${o.scenario}.${o.workload}: pre_allocated_vus (${pre}) is more than max_vus (${maxVUs})`);
+  if (pre > maxVUs) throw new UsageError(`workloads.${request.scenario}.${request.workload}: pre_allocated_vus (${pre}) is more than max_vus (${maxVUs})`);
   return { shape: { ...shape, preAllocatedVUs: pre, maxVUs, ...(gracefulStop ? { gracefulStop } : {}) } as Scenario, sources, iterationS };
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineId } from '../core/engine-version.js';
 import type { K6Summary } from '../core/summary.js';
+import { writeRunReport } from '../load/finish-run.js';
 import type { LoadResult } from '../load/page.js';
 import { baselineOf, readHistory } from './history.js';
-import { writeRunReport } from './write-run.js';
 
 const K6: EngineId = { kind: 'k6', version: 'k6 v2.2.0 (go1.25.1, linux/amd64)' };
 const BUILTIN: EngineId = { kind: 'builtin', version: 'v0.1.0' };

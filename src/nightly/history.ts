@@ -2,8 +2,24 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { EngineKind } from '../core/engine-version.js';
-import type { LoadResult } from '../load/page.js';
 import { NightMetric } from './metrics.js';
+
+/**
+ * What the verdict and the trend read of a recorded run. A load run's result (src/load/page.ts) is one: the run's
+ * finishing step in src/load hands it here, and nothing in src/nightly imports src/load.
+ */
+export interface RunRecord {
+  readonly scenario: string;
+  readonly started_at: string;
+  /** The engine's exit code (k6's codes), whichever engine ran. */
+  readonly k6_exit_code: number;
+  /** Absent in runs from before the built-in engine, which were all on k6. */
+  readonly engine?: { readonly kind: EngineKind; readonly version: string } | undefined;
+  readonly workload?: string | undefined;
+  readonly metrics?: Readonly<Record<string, NightMetric>> | undefined;
+  readonly baseline_tag?: string | undefined;
+  readonly interrupted?: unknown;
+}
 
 /** The fields of a history line the trend and the verdict read; other fields pass through. */
 export const HistoryLine = z.looseObject({
@@ -31,8 +47,8 @@ export const HistoryLine = z.looseObject({
  * @example
  * readHistory('reports/load/chat-turns/history.jsonl').at(-1)?.started_at;
  */
-export function readHistory(path: string): LoadResult[] {
-  return readJsonLines(path, HistoryLine) as LoadResult[];
+export function readHistory<R extends RunRecord = RunRecord>(path: string): R[] {
+  return readJsonLines(path, HistoryLine) as unknown as R[];
 }
 
 /**
@@ -67,14 +83,14 @@ export function appendHistory(path: string, line: string): void {
  * The kind of engine a run was on. A record without one comes from before the built-in engine existed, when every run
  * was on k6.
  */
-export const engineKindOf = (r: Pick<LoadResult, 'engine'>): EngineKind => r.engine?.kind ?? 'k6';
+export const engineKindOf = (r: Pick<RunRecord, 'engine'>): EngineKind => r.engine?.kind ?? 'k6';
 
 /**
  * The earlier runs tonight is compared with: same scenario, same target, same workload (profile plus any
  * --rate or --duration), the same kind of engine (runs of k6 and of the built-in engine are never compared), the
  * engine having finished (0, or 99 for a threshold failure), not interrupted, with metrics recorded.
  */
-export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadResult, 'scenario' | 'workload' | 'engine'>): LoadResult[] {
+export function baselineOf<R extends RunRecord>(history: readonly R[], tonight: Pick<RunRecord, 'scenario' | 'workload' | 'engine'>): R[] {
   return history.filter(
     (h) =>
       h.scenario === tonight.scenario &&
@@ -87,15 +103,15 @@ export function baselineOf(history: readonly LoadResult[], tonight: Pick<LoadRes
 }
 
 /**
- * The workload key: the load profile, with --rate and --duration when they replace its own.
+ * The workload key: the workload's name, with --rate and --duration when they replace its own.
  *
  * @example
  * workloadOf('smoke', { duration: '5s' }); // 'smoke for 5s'
  */
 export function workloadOf(
-  profile: string,
+  workload: string,
   overrides?: { rate?: number | undefined; duration?: string | undefined; learned?: { file: string; compress: number } | undefined },
 ): string {
   const learned = overrides?.learned ? ` learned from ${overrides.learned.file}${overrides.learned.compress > 1 ? ` ×${overrides.learned.compress}` : ''}` : '';
-  return `${profile}${learned}${overrides?.rate ? ` at ${overrides.rate}/s` : ''}${overrides?.duration ? ` for ${overrides.duration}` : ''}`;
+  return `${workload}${learned}${overrides?.rate ? ` at ${overrides.rate}/s` : ''}${overrides?.duration ? ` for ${overrides.duration}` : ''}`;
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineId } from '../core/engine-version.js';
 import type { K6Summary } from '../core/summary.js';
+import { writeRunReport } from '../load/finish-run.js';
 import type { LoadResult } from '../load/page.js';
 import { baselineOf, readHistory } from './history.js';
-import { writeRunReport } from './write-run.js';
 
 const ENGINE: EngineId = { kind: 'builtin', version: 'v0.1.0' };
 const CUT = { signal: 'SIGTERM' as const, at: '2026-11-20T02:17:09.000Z' };

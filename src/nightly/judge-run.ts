@@ -1,5 +1,4 @@
-import type { LoadResult } from '../load/page.js';
-import { baselineOf } from './history.js';
+import { baselineOf, type RunRecord } from './history.js';
 import { BAND, judge, type Verdict } from './verdict.js';
 
 /**
@@ -11,7 +10,7 @@ import { BAND, judge, type Verdict } from './verdict.js';
  * const history = readHistory('reports/load/chat-turns/history.jsonl');
  * judgeRun(history.slice(0, -1), history.at(-1)).status; // 'unchanged'
  */
-export function judgeRun(earlier: readonly LoadResult[], tonight: LoadResult, judged = true): Verdict {
+export function judgeRun(earlier: readonly RunRecord[], tonight: RunRecord, judged = true): Verdict {
   const baseline = baselineOf(earlier, tonight);
   return judge(
     baseline.map((r) => r.metrics ?? {}),

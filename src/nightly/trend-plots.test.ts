@@ -6,7 +6,7 @@ import { nightlySection, trendSpec } from './trend-plots.js';
 import { BAND, judge } from './verdict.js';
 
 const P95 = 'http_req_duration p95';
-/** Tonight's verdict over a synthetic history, as write-run gives it, with the nights the page plots. */
+/** Tonight's verdict over a synthetic history, as the run's finishing step (src/load/finish-run.ts) gives it, with the nights the page plots. */
 const judged = (runs: LoadResult[]) => ({
   verdict: judge(
     runs.slice(0, -1).map((r) => r.metrics ?? {}),

@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { K6Summary } from '../core/summary.js';
-import type { LoadResult } from '../load/page.js';
 import { esc } from '../report/html.js';
+import type { RunRecord } from './history.js';
 import { BAND, changeText, driftLine, type MetricVerdict, tagLine, type Verdict } from './verdict.js';
 
 const STATUS_COLOUR: Record<MetricVerdict['status'], string> = { improved: '#1a7f37', unchanged: '#57606a', regressed: '#cf222e', 'no baseline': '#bf8700' };
@@ -35,7 +35,7 @@ const driftText = (m: MetricVerdict) =>
  * @example
  * await renderSvg(trendSpec(verdict.metrics[0], nights));
  */
-export function trendSpec(m: MetricVerdict, nights: readonly LoadResult[]): TopLevelSpec {
+export function trendSpec(m: MetricVerdict, nights: readonly RunRecord[]): TopLevelSpec {
   const values = nights.flatMap((n, i) => {
     const v = n.metrics?.[m.metric]?.value;
     return v === undefined ? [] : [{ night: n.started_at, value: v, tonight: i === nights.length - 1 }];
@@ -118,7 +118,7 @@ const driftCell = (m: MetricVerdict) =>
  * @example
  * loadPage(result, summary, history, true, await nightlySection(verdict, nights, summary));
  */
-export async function nightlySection(verdict: Verdict, nights: readonly LoadResult[], summary: K6Summary): Promise<string> {
+export async function nightlySection(verdict: Verdict, nights: readonly RunRecord[], summary: K6Summary): Promise<string> {
   const overall = verdict.status === 'no baseline' ? 'no baseline' : verdict.status;
   const cls = { regressed: 'fail', improved: 'pass', unchanged: 'skip', 'no baseline': 'uncovered' }[overall];
   // A trend of one or two runs is a dot or a segment: one line says so instead of a row of empty plots.

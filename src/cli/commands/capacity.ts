@@ -11,10 +11,9 @@ import { EnvironmentError, EXIT, UsageError } from '../../errors.js';
 import { dashboardOfRun } from '../../load/dashboard/open.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED } from '../../load/delivery.js';
-import { ENGINE_CHOICES, engineChoice, engineName, resolveEngine } from '../../load/engine.js';
-import { checkExpectations } from '../../load/expectations.js';
-import { checkScenario, scenarioNames } from '../../load/scenarios.js';
-import { loadProfile } from '../../profile/load.js';
+import { ENGINE_CHOICES, engineChoice, engineName } from '../../load/engine.js';
+import { planAgainst, planLoad, planWith } from '../../load/plan.js';
+import { scenarioNames } from '../../load/scenarios.js';
 import { readModel } from '../../traffic/model-file.js';
 import { defineCommand, parseCommand } from '../command.js';
 import { durationSeconds } from '../flag-values.js';
@@ -323,7 +322,17 @@ export async function capacity(argv: string[]): Promise<number> {
   const [scenario, ...extra] = positionals;
   if (!scenario) throw new UsageError('capacity: name a scenario, e.g. dialtone capacity chat-turns');
   if (extra.length) throw new UsageError(`capacity: unexpected argument '${extra[0]}'`);
-  checkScenario(ROOT, scenario);
+  // Before anything connects: the scenario, the live refusal, the profile's expectations and dialogues, the engine.
+  const planned = planLoad({
+    command: 'capacity',
+    root: ROOT,
+    scenario,
+    // The nightly shape is the constant-arrival-rate one with no abort-on-fail; each step replaces its rate.
+    workload: 'nightly',
+    target: values.target,
+    allowLive: values['allow-live'],
+    engine: values.engine === undefined ? undefined : engineChoice(values.engine, 'capacity: --engine'),
+  });
   const closed = closedOf(scenario, values.model, values['message-rate']);
   if (values.workload === LEARNED && closed)
     throw new UsageError('capacity: --workload learned is an open model (conversations arrive); leave out --model closed');
@@ -333,18 +342,13 @@ export async function capacity(argv: string[]): Promise<number> {
     closed,
   };
   if (values.capacity?.length && values.target) throw new UsageError('capacity: --capacity sets up the reference target; it cannot be used with --target');
-  if (values.target) {
-    const { profile } = loadProfile(values.target);
-    checkExpectations(profile, values.target);
-    if (profile.environment === 'live' && !values['allow-live'])
-      throw new UsageError(`refusing a capacity search against the live environment of '${values.target}'; pass --allow-live to do it on purpose`);
-    if (profile.kind !== 'reference') await confirmLargeRate(scenario, search.maxRate, profile.name, values.yes ?? false);
-  }
+  const profile = planned.loaded?.profile;
+  if (profile && profile.kind !== 'reference') await confirmLargeRate(scenario, search.maxRate, profile.name, values.yes ?? false);
   const [{ parseCapacity }, { SURFACES }] = await Promise.all([import('../../reference-target/capacity.js'), import('../../reference-target/surfaces.js')]);
   const known = parseCapacity(values.capacity ?? [], Object.keys(SURFACES));
   if ('error' in known) throw new UsageError(`capacity: ${known.error}`);
-  // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
-  const engine = resolveEngine(ROOT, values.engine === undefined ? undefined : engineChoice(values.engine, 'capacity: --engine'));
+  const plan = learned ? planWith(planned, { overrides: { learned } }) : planned;
+  const { engine } = plan;
 
   // A learned search always has its model's busiest hour to set beside what it finds.
   const observed = learned ? observedPeak(scenario, learned.file) : values.traffic === undefined ? undefined : observedPeak(scenario, values.traffic);
@@ -360,24 +364,19 @@ export async function capacity(argv: string[]): Promise<number> {
   ]);
   const dashboard = await dashboardOfRun(values.dashboard, engine.kind, `capacity ${scenario}`);
   let reportFile: string | undefined;
-  const session = values.target
-    ? await openTarget(values.target)
+  const session = plan.loaded
+    ? await openTarget(plan.loaded)
     : await startTarget({ capacity: known.settings }).then((t) => ({ loaded: t.loaded, close: () => t.close() }));
   // A step runs for 20 s to minutes with the engine quiet: the search says it is alive, its steps of the budget and its wall time.
   const offered = offeredLine(scenario, closed !== undefined);
   const steps = startProgress(`capacity ${scenario}: steps`, search.maxSteps, process.stdout);
   try {
     const { result, dir } = await runCapacity({
-      root: ROOT,
-      scenario,
-      loaded: session.loaded,
+      plan: planAgainst(plan, session.loaded),
       reportDir,
       search,
-      allowLive: values['allow-live'] ?? false,
-      engine,
       history: values.history,
       observed,
-      learned,
       onStep: (s) => {
         steps.tick();
         steps.note(

@@ -28,21 +28,21 @@ export async function conformanceUnderLoad(o: {
   /** --dashboard: the live dashboard of the load (src/load/dashboard/). */
   dashboard?: boolean | undefined;
 }): Promise<number> {
-  const [{ parseUnderLoad, gateUnderLoad, DELIVERED_SHARE }, { checkScenario }, { SuiteRunner }, { EXIT_LOAD_NOT_DELIVERED }] = await Promise.all([
+  const [{ parseUnderLoad, gateUnderLoad, DELIVERED_SHARE }, { planAgainst, planLoad }, { EXIT_LOAD_NOT_DELIVERED }] = await Promise.all([
     import('../../capacity/under-load.js'),
-    import('../../load/scenarios.js'),
-    import('../../suite/run.js'),
+    import('../../load/plan.js'),
     import('../../load/delivery.js'),
   ]);
   const { scenario, rate } = parseUnderLoad(o.underLoad);
-  checkScenario(ROOT, scenario);
-  // Before the target starts: --engine k6 without a k6 stops here (exit 3), saying how to install one.
-  const engine = (await import('../../load/engine.js')).resolveEngine(ROOT, o.engine);
+  // Before the target is probed or started: the scenario, the live refusal, the profile's expectations, the engine
+  // (--engine k6 without a k6 stops here, exit 3, saying how to install one).
+  const plan = planLoad({ command: 'conformance --under-load', root: ROOT, scenario, workload: 'nightly', target: o.target, engine: o.engine });
   const reportDir = usableReportDir(o.reportDir);
   const { dashboardOfRun } = await import('../../load/dashboard/open.js');
-  const dashboard = await dashboardOfRun(o.dashboard, engine.kind, `conformance under load (${scenario} at ${rate}/s)`);
+  const dashboard = await dashboardOfRun(o.dashboard, plan.engine.kind, `conformance under load (${scenario} at ${rate}/s)`);
   let reportFile: string | undefined;
-  const session = await openTarget(o.target, o.defects);
+  const { SuiteRunner } = await import('../../suite/run.js');
+  const session = await openTarget(plan.loaded, o.defects);
   const runner = await SuiteRunner.create(ROOT);
   // A stop signal cancels the gate it is in and stops the load; a gate cut short gives no verdict on either.
   await catchInterruptsDrawing();
@@ -51,9 +51,7 @@ export async function conformanceUnderLoad(o: {
   let gates = 0;
   try {
     const ran = await gateUnderLoad({
-      root: ROOT,
-      loaded: session.loaded,
-      scenario,
+      plan: planAgainst(plan, session.loaded),
       rate,
       reportDir,
       runSuite: () => {
@@ -61,7 +59,6 @@ export async function conformanceUnderLoad(o: {
         const label = gates++ === 0 ? 'idle' : 'under load';
         return runner.run(session.loaded, o.only, { signal: stopped.signal, progress: (line) => process.stderr.write(`${label}: ${line}\n`) });
       },
-      engine,
     }).catch((e: unknown) => {
       if (interruption()) return undefined;
       throw e;

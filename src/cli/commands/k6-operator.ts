@@ -4,6 +4,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { WORKLOADS } from '../../load/config.js';
 import { scenarioNames } from '../../load/scenarios.js';
 import { defineCommand, parseCommand } from '../command.js';
+import { ALLOW_LIVE_FLAG } from '../flags.js';
 import { MANIFEST_FLAGS, profileJson } from '../manifests.js';
 import { ROOT } from '../root.js';
 import { workloadName } from './load.js';
@@ -13,8 +14,9 @@ export const spec = defineCommand({
   summary: 'writes the k6-operator manifests (ConfigMap, TestRun) to run a scenario on N pods',
   positionals: 'SCENARIO',
   description: `Writes the k6-operator manifests for a scenario into DIR (default reports/k6-operator/SCENARIO): configmap.yaml
-  (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods, 1 to 1000).`,
-  flags: { ...MANIFEST_FLAGS, parallelism: { ...MANIFEST_FLAGS.parallelism, max: 1000 } },
+  (the bundled script, its data and its config) and testrun.yaml (a k6.io/v1alpha1 TestRun on N pods, 1 to 1000). A
+  profile whose environment is live is refused unless --allow-live is given.`,
+  flags: { ...MANIFEST_FLAGS, parallelism: { ...MANIFEST_FLAGS.parallelism, max: 1000 }, 'allow-live': ALLOW_LIVE_FLAG },
   exits: { [EXIT.ok]: 'written', [EXIT.usage]: 'a usage error or a bad profile' },
   accepts: () => ({ scenarios: scenarioNames(ROOT), workloads: WORKLOADS }),
 });
@@ -31,23 +33,23 @@ export async function k6Operator(argv: string[]): Promise<number> {
   const secretName = values.secret;
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(secretName))
     throw new UsageError(`k6-operator: --secret must be a Kubernetes name (lowercase letters, digits, '-', '.'), got '${secretName}'`);
-  const [{ checkScenario }, { parseProfile }, { operatorManifests }, { stringify }] = await Promise.all([
-    import('../../load/scenarios.js'),
+  const [{ parseProfile }, { operatorManifests }, { stringify }] = await Promise.all([
     import('../../profile/load.js'),
     import('../../load/operator.js'),
     import('yaml'),
   ]);
-  checkScenario(ROOT, scenario);
+  // The manifests' load plan checks the scenario and the profile (the live refusal first) before anything is written.
   const { files, secretKeys } = await operatorManifests({
     root: ROOT,
     scenario,
-    profile: workloadName(values.workload),
+    workload: workloadName(values.workload),
     loaded: { profile: parseProfile(profileJson(values.target), values.target), path: values.target, secrets: {} },
     parallelism,
     secretName,
     namespace: values.namespace,
     image: values.image,
     overrides: rate || values.duration ? { rate, duration: values.duration } : undefined,
+    allowLive: values['allow-live'],
   });
   const dir = resolve(values['out-dir'] ?? `reports/k6-operator/${scenario}`);
   mkdirSync(dir, { recursive: true });

@@ -5,11 +5,9 @@ import { basename, join, relative, resolve } from 'node:path';
 import { EXIT, UsageError } from '../../errors.js';
 import { WORKLOADS } from '../../load/config.js';
 import { builtinEngine } from '../../load/engine.js';
-import { checkExpectations } from '../../load/expectations.js';
 import type { JobManifests } from '../../load/k8s-job.js';
 import { scenarioNames } from '../../load/scenarios.js';
 import { isScriptPath } from '../../load/script-run.js';
-import { parseProfile } from '../../profile/load.js';
 import { defineCommand, type FlagValues, parseCommand } from '../command.js';
 import { ALLOW_LIVE_FLAG } from '../flags.js';
 import { MANIFEST_FLAGS, profileJson } from '../manifests.js';
@@ -51,16 +49,11 @@ export async function k8sJob(argv: string[]): Promise<number> {
   if (values.engine !== undefined && values.engine !== 'builtin')
     throw new UsageError(`k8s-job: --engine must be builtin (the dialtone image has no k6; for k6, use dialtone k6-operator), got '${values.engine}'`);
   const workload = workloadName(values.workload);
-  const [{ checkScenario }, { kubernetesName }, { jobManifests }] = await Promise.all([
-    import('../../load/scenarios.js'),
-    import('../../load/operator.js'),
-    import('../../load/k8s-job.js'),
-  ]);
-  checkScenario(ROOT, scenario);
+  const [{ kubernetesName }, { jobManifests }] = await Promise.all([import('../../load/operator.js'), import('../../load/k8s-job.js')]);
   const secretName = values.secret;
   checkNames(values, kubernetesName);
   const json = profileJson(values.target);
-  checkExpectations(parseProfile(json, values.target), values.target);
+  // The Job's load plan checks the scenario and the profile (the live refusal first) before anything is written.
   const m = jobManifests({
     root: ROOT,
     scenario,

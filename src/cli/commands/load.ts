@@ -6,16 +6,14 @@ import { type LoadConfig, WORKLOADS, type WorkloadName } from '../../load/config
 import { dashboardOfRun } from '../../load/dashboard/open.js';
 import { SCENARIO_DEFAULTS } from '../../load/defaults.js';
 import { EXIT_LOAD_NOT_DELIVERED, loadVerdict } from '../../load/delivery.js';
-import { profileDialogues } from '../../load/dialogues.js';
 import { ENGINE_CHOICES, type EngineChoice, engineChoice, engineName, engineOfRun } from '../../load/engine.js';
-import { checkExpectations } from '../../load/expectations.js';
 import { interruption } from '../../load/interrupt.js';
-import { checkScenario, scenarioNames } from '../../load/scenarios.js';
+import { controlPlan, type LoadPlan, planAgainst, planLoad } from '../../load/plan.js';
+import { scenarioNames } from '../../load/scenarios.js';
 import { isScriptPath, scriptRunName } from '../../load/script-run.js';
 import { failLines } from '../../load/summary.js';
 import { controlLines } from '../../nightly/control.js';
 import { type Verdict, verdictLines } from '../../nightly/verdict.js';
-import { loadProfile } from '../../profile/load.js';
 import { defineCommand, type FlagValues, parseCommand } from '../command.js';
 import { orList } from '../flag-values.js';
 import { ALLOW_LIVE_FLAG, ENGINE_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
@@ -165,7 +163,7 @@ export async function load(argv: string[]): Promise<number> {
   return runLoadCommand({
     scenario,
     target: values.target,
-    profile: learned ? 'nightly' : workloadName(values.workload),
+    workload: learned ? 'nightly' : workloadName(values.workload),
     reportDir: values['report-dir'],
     allowLive: values['allow-live'] ?? false,
     overrides: rate || values.duration || maxVUs || learned ? { rate, duration: learned ? undefined : values.duration, maxVUs, learned } : undefined,
@@ -181,7 +179,7 @@ export async function runLoadCommand(
   o: {
     scenario: string;
     target?: string | undefined;
-    profile: WorkloadName;
+    workload: WorkloadName;
     reportDir?: string | undefined;
     allowLive?: boolean;
     overrides?: LoadConfig['overrides'];
@@ -194,58 +192,49 @@ export async function runLoadCommand(
     control?: boolean;
   } & Partial<ParsedExtras>,
 ): Promise<number> {
-  checkScenario(ROOT, o.scenario); // before starting anything: an unknown scenario is a usage error
+  // Before anything connects: the scenario, the live refusal, the profile's expectations and dialogues, the engine.
+  const plan = planLoad({
+    command: 'load',
+    root: ROOT,
+    scenario: o.scenario,
+    workload: o.workload,
+    target: o.target,
+    allowLive: o.allowLive,
+    engine: o.engine,
+    overrides: o.overrides,
+    extras: o.extras,
+    dashboard: o.dashboard,
+    maxStartLagMs: o.maxStartLagMs,
+  });
   const reportDir = usableReportDir(o.reportDir);
-  // Refuse live, and SLOs or workloads k6 would not take, before touching the network: config decisions.
-  const loaded = o.target ? loadProfile(o.target) : undefined;
-  if (o.target && loaded) {
-    const { profile } = loaded;
-    checkExpectations(profile, o.target);
-    profileDialogues(loaded);
-    if (profile.environment === 'live' && !o.allowLive)
-      throw new UsageError(`refusing a load run against the live environment of '${o.target}'; pass --allow-live to do it on purpose`);
-  }
-  // Before the target starts: a bad DIALTONE_ENGINE, --engine k6 without a k6, an output the engine does not write.
-  const engine = engineOfRun({ root: ROOT, engine: o.engine, extras: o.extras });
-  if (engine.kind === 'k6' && o.maxStartLagMs !== undefined)
-    throw new UsageError("load: --max-start-lag judges the built-in engine's iteration_start_lag, which k6 does not report: use --engine builtin");
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
   await catchInterruptsDrawing();
-  const control = o.control ? await controlRun(o, reportDir, engine) : undefined;
+  const control = o.control ? await controlRun(plan, reportDir) : undefined;
   const cut = interruption();
   if (cut) {
-    console.log(`load ${o.scenario} (${o.profile}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
+    console.log(`load ${o.scenario} (${o.workload}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
     return EXIT.interrupted;
   }
-  const dashboard = await dashboardOfRun(o.dashboard, engine.kind, `load ${o.scenario} (${o.profile})`);
-  const session = await openTarget(o.target);
+  const dashboard = await dashboardOfRun(o.dashboard, plan.engine.kind, `load ${o.scenario} (${o.workload})`);
+  const session = await openTarget(plan.loaded);
   let reportFile: string | undefined;
   const early = interruption();
   if (early) {
     await dashboard?.finish(undefined);
     await session.close();
-    console.log(`load ${o.scenario} (${o.profile}): interrupted by ${early.signal} before the run started`);
+    console.log(`load ${o.scenario} (${o.workload}): interrupted by ${early.signal} before the run started`);
     return EXIT.interrupted;
   }
   try {
-    const run = {
-      root: ROOT,
-      scenario: o.scenario,
-      profile: o.profile,
-      loaded: session.loaded,
-      reportDir,
-      allowLive: o.allowLive ?? false,
-      overrides: o.overrides,
-      extras: o.extras,
-      dashboard: o.dashboard,
-      maxStartLagMs: o.maxStartLagMs,
-      engine,
-      control: control?.verdict,
-    };
-    const { exitCode, result, dir, verdict } = o.segments ? await (await import('../../load/segments.js')).runSegments(run, o.segments) : await runLoad(run);
-    console.log(`load ${o.scenario} (${o.profile}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
+    const run = planAgainst(plan, session.loaded);
+    const out = { reportDir, control: control?.verdict };
+    const { engine } = plan;
+    const { exitCode, result, dir, verdict } = o.segments
+      ? await (await import('../../load/segments.js')).runSegments(run, out, o.segments)
+      : await runLoad(run, out);
+    console.log(`load ${o.scenario} (${o.workload}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     if (result.expectations) console.log(`  SLOs: ${result.expectations.slo_set}`);
     // An interrupted run is neither passed nor failed: its thresholds are said as they stood when it stopped.
@@ -265,22 +254,15 @@ export async function runLoadCommand(
  * The control: the same scenario and workload against the reference target on this machine, recorded in a history of
  * its own and judged like any run. Its thresholds and exit code are its own business; only its verdict is read.
  */
-async function controlRun(o: Parameters<typeof runLoadCommand>[0], reportDir: string, engine: ReturnType<typeof engineOfRun>): Promise<{ verdict: Verdict }> {
+async function controlRun(plan: LoadPlan, reportDir: string): Promise<{ verdict: Verdict }> {
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   const session = await openTarget(undefined);
   try {
-    const history = o.extras?.history === undefined ? undefined : `${o.extras.history.replace(/\.jsonl$/, '')}.control.jsonl`;
-    const { exitCode, verdict } = await runLoad({
-      root: ROOT,
-      scenario: o.scenario,
-      profile: o.profile,
-      loaded: session.loaded,
-      reportDir: resolve(reportDir, 'control'),
-      overrides: o.overrides,
-      extras: { outs: [], segment: undefined, history, baselineTag: undefined },
-      engine,
-    });
-    console.log(`control ${o.scenario} (${o.profile}) against the reference target: ${loadVerdict(exitCode)}`);
+    const own = plan.extras?.history;
+    const history = own === undefined ? undefined : `${own.replace(/\.jsonl$/, '')}.control.jsonl`;
+    const extras = { outs: [], segment: undefined, history, baselineTag: undefined };
+    const { exitCode, verdict } = await runLoad(planAgainst(controlPlan(plan, extras), session.loaded), { reportDir: resolve(reportDir, 'control') });
+    console.log(`control ${plan.scenario} (${plan.workload}) against the reference target: ${loadVerdict(exitCode)}`);
     return { verdict };
   } finally {
     await session.close();

@@ -27,7 +27,7 @@ export async function start(argv: string[]): Promise<number> {
   const { results } = await runConformance({ reportDir, selftest: true });
   // Stopped during the gate: nothing more starts.
   if (results.interrupted) return EXIT.interrupted;
-  const loadCode = await runLoadCommand({ scenario: 'chat-turns', profile: 'smoke', reportDir });
+  const loadCode = await runLoadCommand({ scenario: 'chat-turns', workload: 'smoke', reportDir });
   if (loadCode === EXIT.interrupted) return loadCode;
   const selftestOk = (results.selftest?.defects.every((d) => d.exact) ?? true) && proofHolds(results);
   console.log(`\nall reports: ${relative(process.cwd(), resolve(reportDir, 'index.html'))}`);

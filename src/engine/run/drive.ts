@@ -3,13 +3,13 @@
 import { Worker } from 'node:worker_threads';
 import { abortingVerdict } from '../metrics/thresholds.js';
 import { progressLine, type ScenarioPlan, scheduledMs } from '../options.js';
-import type { PartSpec } from '../part.js';
 import type { Failures } from '../ran-as-written.js';
 import { shareOf } from '../segments.js';
 import { SharedCounters, sharedCounterBuffer } from '../shared-counters.js';
 import { BatchReceiver, type SampleBatch } from '../transport.js';
 import { errorText } from '../vu.js';
 import type { FromWorker } from '../worker.js';
+import type { PartSpec } from '../worker-part.js';
 import { type RunContext, stopWorkers } from './context.js';
 import type { Initialised } from './init.js';
 import type { LiveCounts } from './live.js';

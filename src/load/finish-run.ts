@@ -2,27 +2,27 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineId } from '../core/engine-version.js';
 import type { K6Summary } from '../core/summary.js';
-import { type Delivery, deliveryHeadline } from '../load/delivery.js';
-import { FIGURES } from '../load/figures.js';
-import type { Interruption } from '../load/interrupt.js';
-import { type LoadResult, loadPage, type RunExpectations } from '../load/page.js';
-import { thresholdsOf } from '../load/summary.js';
-import type { Timeline } from '../load/timeline.js';
-import { TIMELINE_FILE } from '../load/timeline-file.js';
-import { sloKeysOf, timelineSection } from '../load/timeline-plots.js';
+import { controlLines, controlReading } from '../nightly/control.js';
+import { appendHistory, baselineOf, readHistory } from '../nightly/history.js';
+import { judgeRun } from '../nightly/judge-run.js';
+import { metricsOf } from '../nightly/metrics.js';
+import { nightlySection } from '../nightly/trend-plots.js';
+import type { Verdict } from '../nightly/verdict.js';
 import { redact } from '../profile/redact.js';
 import { latestCapacityLink } from '../report/capacity-index.js';
 import { esc } from '../report/html.js';
 import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { DIALTONE_VERSION } from '../version.js';
-import { controlLines, controlReading } from './control.js';
-import { appendHistory, baselineOf, readHistory } from './history.js';
-import { judgeRun } from './judge-run.js';
-import { loadJunit } from './load-junit.js';
-import { metricsOf } from './metrics.js';
-import { nightlySection } from './trend-plots.js';
-import type { Verdict } from './verdict.js';
+import { type Delivery, deliveryHeadline } from './delivery.js';
+import { FIGURES } from './headline-figures.js';
+import type { Interruption } from './interrupt.js';
+import { loadJunit } from './junit.js';
+import { type LoadResult, loadPage, type RunExpectations } from './page.js';
+import { thresholdsOf } from './summary.js';
+import type { Timeline } from './timeline.js';
+import { TIMELINE_FILE } from './timeline-file.js';
+import { sloKeysOf, timelineSection } from './timeline-plots.js';
 
 /** What a finished load run (or a merge of segments) hands to the report writer. */
 export interface FinishedRun {
@@ -79,41 +79,41 @@ export const interruptedLine = (i: Interruption) =>
  * @example
  * const { result, verdict } = await writeRunReport({ scenario: 'chat-turns', profile: 'smoke', workload: 'smoke', … });
  */
-export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
-  const figures = (FIGURES[o.scenario] ?? (() => ({ figures: {}, headline: [] })))(o.summary);
+export async function writeRunReport(finished: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
+  const figures = (FIGURES[finished.scenario] ?? (() => ({ figures: {}, headline: [] })))(finished.summary);
   const result: LoadResult = {
     tool_version: DIALTONE_VERSION,
-    scenario: o.scenario,
-    profile: o.profile,
-    target: o.target,
-    engine: { kind: o.engine.kind, version: o.engine.version },
-    started_at: new Date(o.started).toISOString(),
-    duration_ms: o.durationMs ?? Date.now() - o.started,
-    k6_exit_code: o.k6ExitCode ?? o.exitCode,
-    passed: o.exitCode === 0,
-    ...(o.tlsInsecure ? { tls_insecure: true } : {}),
+    scenario: finished.scenario,
+    profile: finished.profile,
+    target: finished.target,
+    engine: { kind: finished.engine.kind, version: finished.engine.version },
+    started_at: new Date(finished.started).toISOString(),
+    duration_ms: finished.durationMs ?? Date.now() - finished.started,
+    k6_exit_code: finished.k6ExitCode ?? finished.exitCode,
+    passed: finished.exitCode === 0,
+    ...(finished.tlsInsecure ? { tls_insecure: true } : {}),
     figures: figures.figures,
     headline: [
-      ...(o.interrupted ? [interruptedLine(o.interrupted)] : []),
-      ...(o.delivery ? deliveryHeadline(o.delivery) : []),
+      ...(finished.interrupted ? [interruptedLine(finished.interrupted)] : []),
+      ...(finished.delivery ? deliveryHeadline(finished.delivery) : []),
       ...figures.headline,
-      ...(o.outputsDropped ?? []),
+      ...(finished.outputsDropped ?? []),
     ],
-    ...(o.delivery ? { delivery: o.delivery } : {}),
-    thresholds: thresholdsOf(o.summary, o.expectations?.slos),
-    ...(o.expectations ? { expectations: o.expectations } : {}),
-    workload: o.workload,
-    metrics: metricsOf(o.summary),
+    ...(finished.delivery ? { delivery: finished.delivery } : {}),
+    thresholds: thresholdsOf(finished.summary, finished.expectations?.slos),
+    ...(finished.expectations ? { expectations: finished.expectations } : {}),
+    workload: finished.workload,
+    metrics: metricsOf(finished.summary),
     // A cut-short run is no baseline: pinning one would compare every later night with half a run.
-    ...(o.baselineTag && o.record && !o.interrupted ? { baseline_tag: o.baselineTag } : {}),
-    ...(o.interrupted ? { interrupted: o.interrupted } : {}),
+    ...(finished.baselineTag && finished.record && !finished.interrupted ? { baseline_tag: finished.baselineTag } : {}),
+    ...(finished.interrupted ? { interrupted: finished.interrupted } : {}),
   };
-  const historyPath = o.history ?? join(o.dir, 'history.jsonl');
-  const earlier = readHistory(historyPath);
-  const verdict = judgeRun(earlier, result, o.record && !o.interrupted);
+  const historyPath = finished.history ?? join(finished.dir, 'history.jsonl');
+  const earlier = readHistory<LoadResult>(historyPath);
+  const verdict = judgeRun(earlier, result, finished.record && !finished.interrupted);
   // The control's reading goes on the page and in result.json, never into the history: it judges tonight, not a metric.
-  const control = o.control && o.record ? controlReading(verdict, o.control) : undefined;
-  if (o.record) appendHistory(historyPath, redact(JSON.stringify(result), o.secrets));
+  const control = finished.control && finished.record ? controlReading(verdict, finished.control) : undefined;
+  if (finished.record) appendHistory(historyPath, redact(JSON.stringify(result), finished.secrets));
   const shown: LoadResult = control ? { ...result, control } : result;
   const nights = [...baselineOf(earlier, result), result];
   const controlHtml = control
@@ -121,28 +121,28 @@ export async function writeRunReport(o: FinishedRun): Promise<{ result: LoadResu
         .map((l) => `<li>${esc(l.trim())}</li>`)
         .join('')}</ul>`
     : '';
-  const section = o.record
-    ? (await nightlySection(verdict, nights, o.summary)) + controlHtml
+  const section = finished.record
+    ? (await nightlySection(verdict, nights, finished.summary)) + controlHtml
     : '<p class="muted">One execution segment: merge the segments (dialtone merge) for the run\'s verdict.</p>';
-  const timeline = await timelineSection(o.timeline, sloKeysOf(result.thresholds), o.timelineMissing);
+  const timeline = await timelineSection(finished.timeline, sloKeysOf(result.thresholds), finished.timelineMissing);
   writeReportFiles(
-    o.dir,
+    finished.dir,
     {
       'index.html': loadPage(
         result,
-        o.summary,
-        [...earlier, ...(o.record ? [result] : [])],
-        existsSync(join(o.dir, 'dashboard.html')),
+        finished.summary,
+        [...earlier, ...(finished.record ? [result] : [])],
+        existsSync(join(finished.dir, 'dashboard.html')),
         section,
-        latestCapacityLink(o.reportDir, o.scenario, '../..'),
+        latestCapacityLink(finished.reportDir, finished.scenario, '../..'),
         timeline,
       ),
       'result.json': `${JSON.stringify(shown, null, 2)}\n`,
-      'junit.xml': loadJunit(result, o.record ? verdict : undefined),
-      ...(o.timeline ? { [TIMELINE_FILE]: `${JSON.stringify(o.timeline)}\n` } : {}),
+      'junit.xml': loadJunit(result, finished.record ? verdict : undefined),
+      ...(finished.timeline ? { [TIMELINE_FILE]: `${JSON.stringify(finished.timeline)}\n` } : {}),
     },
-    o.secrets,
+    finished.secrets,
   );
-  writeIndexPage(o.reportDir);
+  writeIndexPage(finished.reportDir);
   return { result: shown, verdict, historyPath };
 }

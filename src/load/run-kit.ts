@@ -7,11 +7,11 @@ import { bundleScenario } from './bundle.js';
 import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
 import { writeChatData } from './data.js';
-import { type DialogueSet, dialoguesField, profileDialogues } from './dialogues.js';
+import { type DialogueSet, dialoguesField } from './dialogues.js';
 import type { Engine } from './engine.js';
 import { engineThreadsEnv } from './engine-threads.js';
-import { checkExpectations } from './expectations.js';
 import { refuseOnK6 } from './own-modules.js';
+import type { ShapedWorkload, TargetedPlan } from './plan.js';
 import { recordsWindow } from './records-window.js';
 import { effectiveSlos, latencyBoundMs, thresholdsFor } from './slos.js';
 import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
@@ -23,11 +23,11 @@ import { effectiveShape } from './workload.js';
  * Shared by `dialtone load` and the k6-operator manifests, whose pods read the data file at /test.
  *
  * @example
- * const config = loadConfigOf({ scenario: 'chat-turns', profile: 'smoke', loaded, dataFile: '/test/data.json' });
+ * const config = loadConfigOf({ scenario: 'chat-turns', workload: 'smoke', loaded, dataFile: '/test/data.json' });
  */
-export function loadConfigOf(o: {
+export function loadConfigOf(run: {
   scenario: string;
-  profile: WorkloadName;
+  workload: WorkloadName;
   loaded: LoadedProfile;
   dataFile: string;
   /** Browser scenarios: the voice client page the scenario serves to its own pages. */
@@ -36,14 +36,16 @@ export function loadConfigOf(o: {
   now?: number;
   /** The profile's dialogues (src/load/dialogues.ts), already read: the config names the file and counts them. */
   dialogues?: DialogueSet | undefined;
+  /** The workload as the load plan shaped it (src/load/plan.ts); shaped here when not given. */
+  shaped?: ShapedWorkload | undefined;
 }): LoadConfig {
-  const p = o.loaded.profile;
-  checkExpectations(p, o.loaded.path ?? p.name);
-  const thresholds = thresholdsFor(o.scenario, o.profile, p);
-  const { shape, sources, iterationS } = effectiveShape({ scenario: o.scenario, workload: o.profile, profile: p, thresholds, overrides: o.overrides });
+  const p = run.loaded.profile;
+  const thresholds = run.shaped?.thresholds ?? thresholdsFor(run.scenario, run.workload, p);
+  const { shape, sources, iterationS } =
+    run.shaped ?? effectiveShape({ scenario: run.scenario, workload: run.workload, profile: p, thresholds, overrides: run.overrides });
   return {
-    scenario: o.scenario,
-    profile: o.profile,
+    scenario: run.scenario,
+    profile: run.workload,
     target: {
       name: p.name,
       kind: p.kind,
@@ -55,13 +57,13 @@ export function loadConfigOf(o: {
       chat_script: p.chat_script,
       messaging_host: p.messaging_host,
       names: p.names,
-      records_window: recordsWindow(p, o.now ?? Date.now()),
+      records_window: recordsWindow(p, run.now ?? Date.now()),
     },
     secretEnv: Object.fromEntries(Object.entries(p.credentials).map(([name, ref]) => [name, ref?.env ?? ''])),
-    dataFile: o.dataFile,
-    ...dialoguesField(o.dialogues, o.scenario),
-    ...(o.voiceClientFile ? { voiceClientFile: o.voiceClientFile } : {}),
-    overrides: o.overrides,
+    dataFile: run.dataFile,
+    ...dialoguesField(run.dialogues, run.scenario),
+    ...(run.voiceClientFile ? { voiceClientFile: run.voiceClientFile } : {}),
+    overrides: run.overrides,
     thresholds,
     shape,
     sloBoundsMs: Object.fromEntries(
@@ -71,7 +73,7 @@ export function loadConfigOf(o: {
       }),
     ),
     ...(iterationS === undefined ? {} : { iterationBoundMs: iterationS * 1000 }),
-    provenance: { slos: effectiveSlos(o.scenario, p), shape: sources, iterationS },
+    provenance: { slos: effectiveSlos(run.scenario, p), shape: sources, iterationS },
   };
 }
 
@@ -89,38 +91,38 @@ export interface RunKit {
 }
 
 /**
- * Everything a run of `scenario` against `loaded` needs, made in `work`: the bundled script, the data file, the voice
- * client page for a browser scenario (served by the scenario itself), and the environment that makes the engine and
- * Chromium trust what the profile trusts. Shared by `dialtone load` and the capacity search.
+ * Everything a run of a plan needs, made in `work`: the bundled script, the data file (with the plan's dialogues), the
+ * voice client page for a browser scenario (served by the scenario itself), and the environment that makes the engine
+ * and Chromium trust what the profile trusts. Shared by `dialtone load` and the capacity search.
  *
  * @example
- * const kit = await prepareRunKit({ root, engine: resolveEngine(root), scenario: 'chat-turns', profile: 'smoke', loaded, work: '/tmp/run' });
+ * const kit = await prepareRunKit(planAgainst(plan, session.loaded), '/tmp/run');
  */
-export async function prepareRunKit(o: {
-  root: string;
-  engine: Engine;
-  scenario: string;
-  profile: WorkloadName;
-  loaded: LoadedProfile;
-  work: string;
-  overrides?: LoadConfig['overrides'];
-}): Promise<RunKit> {
-  const p = o.loaded.profile;
-  const trust = trustOf(p, o.loaded.path);
-  // The profile's conversation scripts: a bad file stops the run here with one line, before anything is built or run.
-  const dialogues = profileDialogues(o.loaded);
+export async function prepareRunKit(plan: TargetedPlan, work: string): Promise<RunKit> {
+  const { root, scenario, engine, loaded, dialogues } = plan;
+  const p = loaded.profile;
+  const trust = trustOf(p, loaded.path);
   // A scenario on a module of dialtone's own (voice calls on werift) runs on the built-in engine only.
-  refuseOnK6(o.engine, o.root, o.scenario);
+  refuseOnK6(engine, root, scenario);
   // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
-  const isBrowser = usesBrowser(o.root, o.scenario);
+  const isBrowser = usesBrowser(root, scenario);
   const browser = isBrowser ? browserEnv(ensureChromium(), await chromiumTrustArgs(p.hosts.webrtc_url, trust)) : {};
-  mkdirSync(o.work, { recursive: true });
-  const script = await bundleScenario(o.root, o.scenario, join(o.work, 'script.js'));
-  const dataFile = join(o.work, 'data.json');
+  mkdirSync(work, { recursive: true });
+  const script = await bundleScenario(root, scenario, join(work, 'script.js'));
+  const dataFile = join(work, 'data.json');
   writeChatData(dataFile, 20261121, 500, dialogues);
   // The browser scenario serves the voice client page itself (page.route), so any gateway can be loaded.
-  const voiceClientFile = isBrowser ? join(o.work, 'voice-client.html') : undefined;
+  const voiceClientFile = isBrowser ? join(work, 'voice-client.html') : undefined;
   if (voiceClientFile) writeFileSync(voiceClientFile, voiceClientPage());
-  const config = loadConfigOf({ scenario: o.scenario, profile: o.profile, loaded: o.loaded, dataFile, voiceClientFile, overrides: o.overrides, dialogues });
-  return { engine: o.engine, script, config, env: { ...browser, ...k6TlsEnv(trust, o.work), ...engineThreadsEnv(o.engine, p) }, insecure: trust.insecure };
+  const config = loadConfigOf({
+    scenario,
+    workload: plan.workload,
+    loaded,
+    dataFile,
+    voiceClientFile,
+    overrides: plan.overrides,
+    dialogues,
+    shaped: plan.shaped,
+  });
+  return { engine, script, config, env: { ...browser, ...k6TlsEnv(trust, work), ...engineThreadsEnv(engine, p) }, insecure: trust.insecure };
 }

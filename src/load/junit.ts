@@ -1,6 +1,6 @@
-import type { LoadResult } from '../load/page.js';
-import type { Verdict } from './verdict.js';
-import { verdictLines } from './verdict.js';
+import type { Verdict } from '../nightly/verdict.js';
+import { verdictLines } from '../nightly/verdict.js';
+import type { LoadResult } from './page.js';
 
 const x = (s: unknown) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 
