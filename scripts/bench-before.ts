@@ -42,9 +42,13 @@ export async function benchBefore(beforeRoot: string, o: { rate?: number; second
   return { rate, seconds, before, after, ratio: cpu(after) / cpu(before) };
 }
 
+const med = (rows: readonly ChatTurnsRow[], f: (r: ChatTurnsRow) => number) => median(rows.map(f));
+
 export function beforeTable(r: BeforeAfter, beforeRoot: string): string {
   const row = (name: string, rows: readonly ChatTurnsRow[]) =>
-    `| ${name} | ${rows.map((x) => x.engine_cpu_ms_per_request.toFixed(3)).join(', ')} | ${median(rows.map((x) => x.engine_cpu_ms_per_request)).toFixed(3)} | ${median(rows.map((x) => x.delivered_conversations_per_s)).toFixed(0)} | ${median(rows.map((x) => x.requests_per_s)).toFixed(0)} | ${median(rows.map((x) => x.dropped_share * 100)).toFixed(1)} % |`;
+    `| ${name} | ${rows.map((x) => x.engine_cpu_ms_per_request.toFixed(3)).join(', ')} | ${med(rows, (x) => x.engine_cpu_ms_per_request).toFixed(3)} ` +
+    `| ${med(rows, (x) => x.delivered_conversations_per_s).toFixed(0)} | ${med(rows, (x) => x.requests_per_s).toFixed(0)} ` +
+    `| ${med(rows, (x) => x.dropped_share * 100).toFixed(1)} % |`;
   return [
     `chat-turns at ${r.rate} conversations/s for ${r.seconds} s on the built-in engine, alternating (before = ${beforeRoot}):`,
     '',

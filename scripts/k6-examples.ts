@@ -242,7 +242,8 @@ async function main(): Promise<void> {
 
   const count = (v: Outcome['verdict']) => outcomes.filter((o) => o.verdict === v).length;
   console.log(
-    `\nran as k6 documents: ${count('ran')}; differs on purpose: ${count('on purpose')}; refused: ${count('refused')}; diverged: ${count('diverged')}; not run here: ${count('not run')} (of ${outcomes.length})`,
+    `\nran as k6 documents: ${count('ran')}; differs on purpose: ${count('on purpose')}; refused: ${count('refused')}; ` +
+      `diverged: ${count('diverged')}; not run here: ${count('not run')} (of ${outcomes.length})`,
   );
   if (values.json) writeFileSync(values.json, `${JSON.stringify(outcomes, null, 2)}\n`);
 }

@@ -11,7 +11,9 @@ type Req = IncomingMessage | Http2ServerRequest;
 type Res = ServerResponse | Http2ServerResponse;
 
 const page = (title: string, body: string) =>
-  `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="stylesheet" href="/test.k6.io/static/css/site.css"><link rel="icon" href="/test.k6.io/static/favicon.ico"></head><body>${body}</body></html>`;
+  '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  `<title>${title}</title><link rel="stylesheet" href="/test.k6.io/static/css/site.css">` +
+  `<link rel="icon" href="/test.k6.io/static/favicon.ico"></head><body>${body}</body></html>`;
 
 const LEGACY_INDEX = page(
   'QuickPizza Legacy',

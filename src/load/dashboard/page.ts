@@ -39,7 +39,8 @@ function overTime(v: LiveView): Pick<LiveUpdate, 'html' | 'plots'> {
   const figures = plots.map((p) => `<figure class="plot" data-plot="${esc(p.name)}"></figure>`).join('');
   return {
     html:
-      `<h2>The run over time</h2><p class="muted">From the engine's samples so far, from ${esc(tl.started_at)}, in ${tl.interval_s} s intervals. ${esc(note)}</p>` +
+      `<h2>The run over time</h2><p class="muted">From the engine's samples so far, from ${esc(tl.started_at)}, ` +
+      `in ${tl.interval_s} s intervals. ${esc(note)}</p>` +
       `<div class="timeline" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:12px">${figures}</div>`,
     plots,
   };
@@ -60,7 +61,8 @@ export function liveUpdate(v: LiveView): LiveUpdate {
   const rows = v.thresholds
     .map(
       (t) =>
-        `<tr><td><code>${esc(t.key)}</code></td><td><code>${esc(t.source)}</code></td><td>${esc(fmt(t.value, 3))}</td><td>${badge(t.ok ? 'pass' : 'fail')}</td></tr>`,
+        `<tr><td><code>${esc(t.key)}</code></td><td><code>${esc(t.source)}</code></td>` +
+        `<td>${esc(fmt(t.value, 3))}</td><td>${badge(t.ok ? 'pass' : 'fail')}</td></tr>`,
     )
     .join('');
   const heading =
@@ -116,7 +118,8 @@ export function dashboardPage(title: string): string {
   return page(
     `${title}: live`,
     `<h1>${esc(title)}</h1><p class="muted">Live: updated once a period while the run goes; the report page takes its place at the end.</p>` +
-      '<section id="live" data-sample="0"><p class="muted">Waiting for the first sample.</p></section><script src="vega.js"></script><script src="vega-lite.js"></script>',
+      '<section id="live" data-sample="0"><p class="muted">Waiting for the first sample.</p></section>' +
+      '<script src="vega.js"></script><script src="vega-lite.js"></script>',
     SCRIPT,
   );
 }
