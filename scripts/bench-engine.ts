@@ -245,9 +245,16 @@ const readJson = <T>(path: string): T | undefined => {
 };
 
 /** a. chat-turns at a rate on the built-in engine, through `dialtone load` of the checkout at `root` (this one by default). */
-export async function chatTurns(t: Target, rate: number, seconds: number, work: string, root = ROOT): Promise<ChatTurnsRow> {
+export async function chatTurns(
+  t: Target,
+  rate: number,
+  seconds: number,
+  work: string,
+  root = ROOT,
+  extra: { readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>> } = {},
+): Promise<ChatTurnsRow> {
   const dir = mkdtempSync(join(work, 'chat-turns-'));
-  const env = { ...process.env, ...t.env, K6_NO_USAGE_REPORT: 'true' };
+  const env = { ...process.env, ...t.env, K6_NO_USAGE_REPORT: 'true', ...extra.env };
   const args = [
     join(root, 'bin', 'dialtone.mjs'),
     'load',
@@ -262,6 +269,7 @@ export async function chatTurns(t: Target, rate: number, seconds: number, work: 
     'builtin',
     '--report-dir',
     dir,
+    ...(extra.args ?? []),
   ];
   const m = await measure(process.execPath, args, env, (seconds + 240) * 1000);
   // 0 delivered, 5 not delivered, 99 a threshold failed: each is a measurement; anything else is worth a look.

@@ -17,6 +17,11 @@
 //  7. voice calls per engine core (scripts/bench-voice-calls.ts): voice-calls (werift callers in the engine) at rising
 //     concurrency and voice-browser once, against one reference target: SLOs held, engine CPU per call, calls per core.
 //
+// Two comparisons run alone, each by itself:
+//  --before DIR: chat-turns' engine CPU per request against an earlier checkout's (scripts/bench-before.ts).
+//  --outputs: chat-turns with each network output on (Prometheus remote write, InfluxDB, OpenTelemetry, each to a real
+//     store) against none (scripts/bench-outputs.ts).
+//
 // --full adds: wall time of `npm install && npm start` in a fresh clone with a cold Go build cache
 // (so the build of the Go tools the tests use is included), and of `npm test` in that clone. It takes several minutes.
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,11 +34,22 @@ import { beforeTable, benchBefore } from './bench-before.js';
 import { benchEngine, engineTable, writeEngineReport } from './bench-engine.js';
 import { benchGate, gateTable } from './bench-gate.js';
 import { benchLoad, ratioTable } from './bench-load.js';
+import { benchOutputs, outputsTable } from './bench-outputs.js';
 import { benchSyncVus, syncTable } from './bench-sync-vus.js';
 import { benchVoiceCalls, voiceTable } from './bench-voice-calls.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const full = process.argv.includes('--full');
+
+// --outputs: only chat-turns with each network output on against none (scripts/bench-outputs.ts).
+if (process.argv.includes('--outputs')) {
+  const flag = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? Number(process.argv[i + 1]) : undefined;
+  };
+  console.log(outputsTable(await benchOutputs({ rate: flag('--rate'), seconds: flag('--seconds'), rounds: flag('--rounds') })));
+  process.exit(0);
+}
 
 // --before DIR: only the side-by-side comparison of chat-turns with an earlier checkout (scripts/bench-before.ts).
 const beforeAt = process.argv.indexOf('--before');

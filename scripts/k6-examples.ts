@@ -103,6 +103,19 @@ export function documentedFlags(text: string): string[] {
   return [...line.matchAll(/(?:[^\s'"]+|"[^"]*"|'[^']*')+/g)].map((m) => m[0].replace(/"([^"]*)"|'([^']*)'/g, '$1$2'));
 }
 
+interface Group {
+  readonly checks?: Record<string, { fails?: number }> | { name: string; fails?: number }[];
+  readonly groups?: Record<string, Group> | Group[];
+}
+
+/** The names of the checks that failed at least once, from the summary export's groups. */
+function failedChecks(g: Group | undefined): string[] {
+  if (!g) return [];
+  const checks = Array.isArray(g.checks) ? g.checks : Object.entries(g.checks ?? {}).map(([name, c]) => ({ name, ...c }));
+  const groups = Array.isArray(g.groups) ? g.groups : Object.values(g.groups ?? {});
+  return [...checks.filter((c) => (c.fails ?? 0) > 0).map((c) => `'${c.name}'`), ...groups.flatMap(failedChecks)];
+}
+
 interface Outcome {
   readonly script: string;
   readonly code: number | null;
@@ -120,7 +133,8 @@ function judge(script: string, code: number | null, checks: Outcome['checks'], s
   if (expect.onPurpose && code === expect.onPurpose.exit) return { ...base, verdict: 'on purpose', why: expect.onPurpose.why };
   const wantCode = expect.exit ?? 0;
   const wantFails = expect.checkFails ?? 0;
-  if (code === wantCode && (wantFails === 'any' || (checks?.fails ?? 0) === wantFails)) return { ...base, verdict: 'ran', why: expect.note ?? '' };
+  if ((wantCode === 'any' || code === wantCode) && (wantFails === 'any' || (checks?.fails ?? 0) === wantFails))
+    return { ...base, verdict: 'ran', why: expect.note ?? '' };
   return {
     ...base,
     verdict: 'diverged',
@@ -159,8 +173,11 @@ async function runOne(script: string, env: NodeJS.ProcessEnv, config: string, wo
   const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   clearTimeout(guard);
   if (values.show) console.log(`--- ${rel} exited ${code}\n${stderr}`);
-  const checks = existsSync(summary) ? (JSON.parse(readFileSync(summary, 'utf8')).metrics?.checks as Outcome['checks']) : undefined;
-  return judge(rel, code, checks, stderr, expect);
+  const exported = existsSync(summary) ? JSON.parse(readFileSync(summary, 'utf8')) : undefined;
+  const checks = exported?.metrics?.checks as Outcome['checks'];
+  const o = judge(rel, code, checks, stderr, expect);
+  const failed = failedChecks(exported?.root_group);
+  return o.verdict === 'diverged' && failed.length > 0 ? { ...o, why: `${o.why}; failed: ${failed.join(', ')}` } : o;
 }
 
 async function main(): Promise<void> {
@@ -195,6 +212,7 @@ async function main(): Promise<void> {
     'httpbin.org:443': `127.0.0.1:${httpbin.httpsPort}`,
     'httpbin.org:80': `127.0.0.1:${httpbin.httpPort}`,
     'echo.websocket.org:443': `127.0.0.1:${echo.port}`,
+    'echo.websocket.org:80': `127.0.0.1:${echo.plainPort}`,
     'example.com:80': `127.0.0.1:${examplePort}`,
     'example.com:443': `127.0.0.1:${pizza.httpsPort}`,
   };

@@ -1,11 +1,15 @@
 // A stand-in for echo.websocket.org, the public echo k6's WebSocket examples call: wss on 127.0.0.1 (a free port), every
 // message sent back as it came.
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 
 export interface Echo {
+  /** wss. */
   readonly port: number;
+  /** ws. */
+  readonly plainPort: number;
   close(): Promise<void>;
 }
 
@@ -14,14 +18,21 @@ export async function startEcho(tls: { key: string; cert: string }): Promise<Ech
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.end('echo');
   });
-  const wss = new WebSocketServer({ server });
-  wss.on('connection', (ws) => ws.on('message', (data, binary) => ws.send(data, { binary })));
-  const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+  const plain = createHttpServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('echo');
+  });
+  const sockets = [new WebSocketServer({ server }), new WebSocketServer({ server: plain })];
+  for (const wss of sockets) wss.on('connection', (ws) => ws.on('message', (data, binary) => ws.send(data, { binary })));
+  const listen = (s: typeof server | typeof plain) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)));
+  const port = await listen(server);
+  const plainPort = await listen(plain);
   return {
     port,
+    plainPort,
     close: async () => {
-      for (const c of wss.clients) c.terminate();
-      await new Promise<void>((r) => server.close(() => r()));
+      for (const wss of sockets) for (const c of wss.clients) c.terminate();
+      await Promise.all([server, plain].map((s) => new Promise<void>((r) => s.close(() => r()))));
     },
   };
 }

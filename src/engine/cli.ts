@@ -146,5 +146,7 @@ export function processIo(): EngineIo {
     clock: { now: () => Date.now() },
     signals: processSignals,
     exitNow: (code) => process.exit(code),
+    // A channel the starting process closed takes nothing more: the run goes on without it.
+    ...(process.send ? { send: (m: unknown) => void (process.connected && process.send?.(m, undefined, undefined, () => {})) } : {}),
   };
 }

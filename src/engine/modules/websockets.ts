@@ -59,10 +59,10 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
  * A socket to where options.hosts sends the URL's host (hosts.ts), its TLS server name still the URL's host: ws calls
  * it with the request's options (host, port, and for wss the TLS ones).
  */
-function redirected(hosts: HostsLookup) {
-  return (o: tls.ConnectionOptions & net.NetConnectOpts & { host: string; port: number; protocol?: string }): net.Socket => {
+function redirected(hosts: HostsLookup, secure: boolean) {
+  return (o: tls.ConnectionOptions & net.NetConnectOpts & { host: string; port: number }): net.Socket => {
     const to = hosts(o.host, Number(o.port)) ?? { host: o.host, port: Number(o.port) };
-    if (o.protocol !== 'https:' && o.protocol !== 'wss:') return net.connect({ ...o, host: to.host, port: to.port, path: undefined } as net.NetConnectOpts);
+    if (!secure) return net.connect({ ...o, host: to.host, port: to.port, path: undefined } as net.NetConnectOpts);
     const servername = o.servername || (net.isIP(o.host) ? '' : o.host);
     return tls.connect({ ...o, host: to.host, port: to.port, servername, path: undefined } as tls.ConnectionOptions);
   };
@@ -135,7 +135,7 @@ export class VuWebSocket {
       ...(vu.tls.ca !== undefined ? { secureContext: secureContextOf(vu.tls.ca) } : {}),
       rejectUnauthorized: !insecure,
       // ws hands createConnection to http(s).request, whose types it does not repeat.
-      ...((hosts ? { createConnection: redirected(hosts) } : {}) as object),
+      ...((hosts ? { createConnection: redirected(hosts, /^(wss|https):/i.test(this.url)) } : {}) as object),
     });
     this.#ws.binaryType = 'nodebuffer';
     this.#release = vu.hold();

@@ -37,6 +37,8 @@ export interface EngineIo {
    * has not ended in time. The CLI exits the process; left out, the run only goes on stopping.
    */
   readonly exitNow?: (code: number) => void;
+  /** The IPC channel to the starting process, when it opened one (the live dashboard's feed, run/live-feed.ts). */
+  readonly send?: (message: unknown) => void;
 }
 
 /**

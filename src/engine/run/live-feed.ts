@@ -45,7 +45,7 @@ export function askedAt(plans: readonly ScenarioPlan[], ms: number): LiveAsked[]
  * @example
  * const endFeed = openLiveFeed(run, plan, live); … ; endFeed();
  */
-export function openLiveFeed(run: RunContext, plan: RunPlan, live: LiveCounts, send = process.send?.bind(process)): () => void {
+export function openLiveFeed(run: RunContext, plan: RunPlan, live: LiveCounts, send = run.io.send): () => void {
   const periodMs = Number(run.io.env[LIVE_FEED_ENV]);
   if (!send || !Number.isFinite(periodMs) || periodMs <= 0) return () => {};
   const { store } = plan;
@@ -73,7 +73,7 @@ export function openLiveFeed(run: RunContext, plan: RunPlan, live: LiveCounts, s
       ended,
     };
     try {
-      if (process.connected !== false) send(message);
+      send(message);
     } catch {
       // The dashboard's process is gone: the run goes on without it.
     }

@@ -1,0 +1,92 @@
+// chat-turns on the built-in engine with each network output on against none, side by side in one run: the engine's
+// CPU per request at one rate, the runs alternating (none, prometheus-rw, influxdb, opentelemetry, none, …) against one
+// reference target, each output sending to a real store this script starts on 127.0.0.1 (Debian's Prometheus with its
+// remote-write receiver; VictoriaMetrics, the pinned Go tool, for InfluxDB's line protocol and OTLP). Run alone:
+//   npm run bench -- --outputs [--rate 600] [--seconds 20] [--rounds 3]
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureGoTool } from '../src/tools/go-tools.js';
+import { findPrometheus, type MetricsStore, startPrometheus, startVictoriaMetrics } from '../tests/metrics-stores.js';
+import { type ChatTurnsRow, chatTurns, startTarget, stopTarget } from './bench-engine.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
+interface Variant {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export interface OutputsBench {
+  readonly rate: number;
+  readonly seconds: number;
+  readonly rows: Readonly<Record<string, readonly ChatTurnsRow[]>>;
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+function variants(prom: MetricsStore | undefined, vm: MetricsStore): Variant[] {
+  const vmHost = new URL(vm.url).host;
+  return [
+    { name: 'none', args: [], env: {} },
+    ...(prom
+      ? [
+          {
+            name: 'experimental-prometheus-rw',
+            args: ['--out', 'experimental-prometheus-rw'],
+            env: { K6_PROMETHEUS_RW_SERVER_URL: `${prom.url}/api/v1/write`, K6_PROMETHEUS_RW_TREND_STATS: 'p(95),p(99),min,max,count,sum' },
+          },
+        ]
+      : []),
+    { name: 'influxdb', args: ['--out', `influxdb=${vm.url}/k6`], env: {} },
+    {
+      name: 'opentelemetry',
+      args: ['--out', 'opentelemetry'],
+      env: {
+        K6_OTEL_EXPORTER_TYPE: 'http',
+        K6_OTEL_HTTP_EXPORTER_ENDPOINT: vmHost,
+        K6_OTEL_HTTP_EXPORTER_URL_PATH: '/opentelemetry/v1/metrics',
+        K6_OTEL_HTTP_EXPORTER_INSECURE: 'true',
+      },
+    },
+  ];
+}
+
+export async function benchOutputs(o: { rate?: number; seconds?: number; rounds?: number } = {}): Promise<OutputsBench> {
+  const rate = o.rate ?? 600;
+  const seconds = o.seconds ?? 20;
+  const work = mkdtempSync(join(tmpdir(), 'dialtone-bench-outputs-'));
+  const promBin = findPrometheus();
+  const prom = promBin ? await startPrometheus(promBin) : undefined;
+  const vm = await startVictoriaMetrics(ensureGoTool(ROOT, 'victoria-metrics'));
+  const target = await startTarget(join(work, 'target'));
+  const rows: Record<string, ChatTurnsRow[]> = Object.fromEntries(variants(prom, vm).map((v) => [v.name, []]));
+  try {
+    for (let i = 0; i < (o.rounds ?? 3); i++) for (const v of variants(prom, vm)) rows[v.name]?.push(await chatTurns(target, rate, seconds, work, ROOT, v));
+  } finally {
+    await stopTarget(target);
+    await Promise.all([prom?.stop(), vm.stop()]);
+  }
+  return { rate, seconds, rows };
+}
+
+export function outputsTable(r: OutputsBench): string {
+  const base = median((r.rows.none ?? []).map((x) => x.engine_cpu_ms_per_request));
+  const lines = Object.entries(r.rows).map(([name, rows]) => {
+    const cpu = median(rows.map((x) => x.engine_cpu_ms_per_request));
+    const each = rows.map((x) => x.engine_cpu_ms_per_request.toFixed(3)).join(', ');
+    return `| ${name} | ${each} | ${cpu.toFixed(3)} | ${((cpu / base - 1) * 100).toFixed(1)} % | ${median(rows.map((x) => x.delivered_conversations_per_s)).toFixed(0)} |`;
+  });
+  return [
+    `chat-turns at ${r.rate} conversations/s for ${r.seconds} s on the built-in engine, each output against none, alternating:`,
+    '',
+    '| output | engine CPU ms per request, each run | median | over none | conversations/s delivered |',
+    '| --- | --- | --- | --- | --- |',
+    ...lines,
+  ].join('\n');
+}
