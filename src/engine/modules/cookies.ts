@@ -92,9 +92,18 @@ export class CookieJar {
     this.#beforeUse?.();
     this.#used = true;
     try {
-      this.#jar().setCookieSync(line, url, { ignoreError: true });
-    } catch {
-      // An unparsable URL or cookie stores nothing.
+      this.#jar().setCookieSync(line, url);
+    } catch (e) {
+      // RFC 6265, 5.3 step 5: a Domain that is a public suffix and "identical to the canonicalized request-host" makes a
+      // host-only cookie (Go's cookiejar, which k6 uses, does so); tough-cookie refuses it instead. Anything else
+      // unparsable stores nothing.
+      const domain = /;\s*domain=\.?([^;\s]*)/i.exec(line)?.[1]?.toLowerCase();
+      if (!/public suffix/i.test(String((e as Error)?.message)) || !domain || domain !== hostOf(url)) return;
+      try {
+        this.#jar().setCookieSync(line.replace(/;\s*domain=[^;]*/gi, ''), url, { ignoreError: true });
+      } catch {
+        // Unparsable after all: nothing stored.
+      }
     }
   }
 
@@ -150,4 +159,13 @@ export function cookieHeader(jar: CookieJar | undefined, url: string, extra: Req
   }
   const kept = fromJar ? fromJar.split('; ').filter((pair) => !replaced.has(pair.slice(0, pair.indexOf('=')))) : [];
   return [...kept, ...own].join('; ');
+}
+
+/** The lower-cased host of `url`, or undefined when it is no URL. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
