@@ -162,10 +162,10 @@ describe.concurrent("the built-in engine where it used to part from k6's behavio
   // k6's own browser examples (examples/browser/ in k6's repository, run by scripts/k6-examples.ts) expect these of a
   // blank page: cookies.js and waitforfunction.js load no URL and pass; evaluate.js passes two arguments ("result
   // should be 25"); elementstate.js finds a div editable; useragent.js checks "user agent does not contain headless".
-  it.skipIf(!chromium)('runs a browser test that loads no URL as written: several evaluate arguments, isEditable, no Headless', async () => {
+  it.skipIf(!chromium)('runs a browser test that loads no URL as written: several evaluate arguments, isEditable, no Headless, clicks at once', async () => {
     const r = await corpus('browser-page-only.js', [], BROWSER_ENV);
     expect(r.code, said(r)).toBe(0);
-    expect(r.metrics.checks, said(r)).toMatchObject({ passes: 3, fails: 0 });
+    expect(r.metrics.checks, said(r)).toMatchObject({ passes: 4, fails: 0 });
     expect(r.target.hits).toEqual([]);
   });
 

@@ -304,6 +304,36 @@ export function browserModule(vu: VuHost) {
     }
   }
 
+  /**
+   * Actions that move the one mouse or type on the one keyboard a browser has. k6 runs two such actions a script starts
+   * together (k6-utils' check() runs its async checks side by side, as k6's elementstate.js example does) one after
+   * the other; under Playwright their mouse events would interleave and one click would land on the other's element.
+   */
+  const INPUT_ACTIONS = new Set([
+    'click',
+    'dblclick',
+    'check',
+    'uncheck',
+    'setChecked',
+    'tap',
+    'hover',
+    'press',
+    'type',
+    'fill',
+    'clear',
+    'selectOption',
+    'selectText',
+    'dragTo',
+    'pressSequentially',
+  ]);
+  let inputs: Promise<unknown> = Promise.resolve();
+  /** Runs `action` once the input actions started before it have ended. */
+  const oneAtATime = (action: () => unknown): Promise<unknown> => {
+    const run = inputs.then(action, action);
+    inputs = run.catch(() => {});
+    return run;
+  };
+
   const PAGE_FUNCTIONS = new Set(['evaluate', 'evaluateHandle', 'evaluateAll', '$eval', '$$eval', 'waitForFunction']);
 
   function proxyOf<T extends object>(target: T, kind: Kind): T {
@@ -326,13 +356,14 @@ export function browserModule(vu: VuHost) {
         if (prop === 'isEditable') return (o?: unknown) => wrap(isEditable(t as PW.ElementHandle, o));
         if (prop === 'evaluate' || prop === 'evaluateHandle') return (...args: unknown[]) => wrap(evaluate(t, v as Fn, kind, args));
         const binary = !PAGE_FUNCTIONS.has(prop);
-        const f: Fn = (...args) =>
-          wrap(
-            (v as Fn).apply(
-              t,
-              args.map((a) => unwrap(a, binary)),
-            ),
+        const call = (args: unknown[]) =>
+          (v as Fn).apply(
+            t,
+            args.map((a) => unwrap(a, binary)),
           );
+        // A console message's or a dialog's type() is a getter of what it is, not typing: they have no press().
+        const input = INPUT_ACTIONS.has(prop) && (prop !== 'type' || typeof Reflect.get(t, 'press', t) === 'function');
+        const f: Fn = input ? (...args) => wrap(oneAtATime(() => call(args))) : (...args) => wrap(call(args));
         fns.set(prop, f);
         return f;
       },
