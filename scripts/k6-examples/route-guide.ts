@@ -1,9 +1,11 @@
 // A stand-in for the gRPC server k6's gRPC examples call (their comments say to start k6's own examples/grpc_server,
 // which builds part of k6 itself: dialtone never builds k6). Written from the route_guide.proto the examples load
 // (read from the fetched copy) and from what the scripts ask: main.FeatureExplorer (GetFeature, ListFeatures),
-// main.RouteGuide (RecordRoute, RouteChat) and the gRPC Health Checking protocol's Check, plaintext on 127.0.0.1.
+// main.RouteGuide (RecordRoute, RouteChat), the gRPC Health Checking protocol's Check and server reflection,
+// plaintext on 127.0.0.1.
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
 
 interface Point {
   latitude: number;
@@ -58,7 +60,8 @@ type Any = grpc.GrpcObject & Record<string, { service: grpc.ServiceDefinition }>
 
 /** Starts the stand-in from the route_guide.proto at `proto`. */
 export async function startRouteGuide(proto: string): Promise<RouteGuide> {
-  const main = (grpc.loadPackageDefinition(protoLoader.loadSync(proto, { keepCase: false, defaults: true })) as Record<string, Any>).main as Any;
+  const definition = protoLoader.loadSync(proto, { keepCase: false, defaults: true });
+  const main = (grpc.loadPackageDefinition(definition) as Record<string, Any>).main as Any;
   const healthPkg = grpc.loadPackageDefinition(HEALTH) as unknown as { grpc: { health: { v1: Any } } };
   const health = healthPkg.grpc.health.v1.Health;
   const server = new grpc.Server();
@@ -93,6 +96,8 @@ export async function startRouteGuide(proto: string): Promise<RouteGuide> {
   server.addService((health as { service: grpc.ServiceDefinition }).service, {
     Check: (_call: unknown, cb: grpc.sendUnaryData<unknown>) => cb(null, { status: 'SERVING' }),
   });
+  // Server reflection, for k6's grpc_reflection.js example.
+  new ReflectionService(definition).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
   );

@@ -1,12 +1,13 @@
 // The corpus's gRPC server, in a process of its own (tests/k6-grpc.test.ts spawns it): the Echo service of
 // protos/echo.proto on 127.0.0.1, plaintext on one port and TLS on another (key and certificate from the files named by
-// GRPC_TLS_KEY and GRPC_TLS_CERT). It prints `{"plaintext":PORT,"tls":PORT}` once listening, then answers each line
+// GRPC_TLS_KEY and GRPC_TLS_CERT), with server reflection on the plaintext one. It prints `{"plaintext":PORT,"tls":PORT}` once listening, then answers each line
 // read on stdin with a JSON line of what it saw, by the `x-run` metadata each call carries (so concurrent runs share it).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
 
 const def = protoLoader.loadSync(join(import.meta.dirname, 'protos', 'echo.proto'), { keepCase: false, longs: String, defaults: true });
 const echo = grpc.loadPackageDefinition(def).dialtone.corpus.Echo;
@@ -103,9 +104,12 @@ const service = {
   },
 };
 
+// The server reflection protocol (@grpc/reflection, v1 and v1alpha) on the plaintext server, for connect's reflect.
+const reflection = new ReflectionService(def);
 const plain = new grpc.Server();
 plain.addService(echo.service, service);
 plain.addService(healthService, healthImpl);
+reflection.addToServer(plain);
 const secure = new grpc.Server();
 secure.addService(echo.service, service);
 secure.addService(healthService, healthImpl);

@@ -17,6 +17,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { durationMs } from '../../core/duration.js';
 import { GRPC_METRICS } from '../../core/metrics.js';
 import type { Tags, VuHost } from '../types.js';
+import { reflectedDefinitions } from './grpc-reflection.js';
 import { DEFAULT_USER_AGENT } from './http.js';
 import { secureContextOf } from './tls-context.js';
 
@@ -262,11 +263,6 @@ export class VuGrpcClient {
     const p = params ?? {};
     for (const k of Object.keys(p))
       if (!CONNECT_KEYS.has(k)) throw new Error(`k6/net/grpc: unknown connect param '${k}' (k6 takes ${[...CONNECT_KEYS].join(', ')})`);
-    if (p.reflect === true)
-      throw new Error(
-        'k6/net/grpc: connect with reflect: true is not supported by the built-in engine; load the service definitions with ' +
-          'client.load() or client.loadProtoset(), or run the script on k6',
-      );
     if (typeof address !== 'string' || !/^[^/\s]+:[\w-]+$/.test(address))
       throw new Error(`k6/net/grpc: the address '${String(address)}' must be host:port with no protocol prefix`);
     const timeoutMs = timeoutOf(p.timeout, 'connect timeout');
@@ -293,10 +289,27 @@ export class VuGrpcClient {
           e.stack = `Error: ${e.message}\n${(at.stack ?? '').split('\n').slice(1).join('\n')}`;
           fail(e);
         };
+        // reflect: "Whether to use the gRPC server reflection protocol when connecting"; reflectMetadata: the metadata
+        // "to add to the reflection request". The services it finds join what load() gave.
+        const connected = () => {
+          if (p.reflect !== true) return done(true);
+          reflectedDefinitions(client, metadataOf(p.reflectMetadata), deadline, LOADER_OPTIONS).then(
+            (def) => {
+              for (const [path, m] of methodsOf(def)) this.#methods.set(path, m);
+              done(true);
+            },
+            (e: Error) => {
+              if (this.#client === client) this.close();
+              const err = new Error(`k6/net/grpc: reflection on ${address} failed: ${e.message.split('\n')[0]}`);
+              err.stack = `Error: ${err.message}\n${(at.stack ?? '').split('\n').slice(1).join('\n')}`;
+              fail(err);
+            },
+          );
+        };
         // "will block until a connection is made or a connection error is thrown": the first failure ends the wait.
         const watch = () => {
           const state = channel.getConnectivityState(true);
-          if (state === grpc.connectivityState.READY) return done(true);
+          if (state === grpc.connectivityState.READY) return connected();
           if (state === grpc.connectivityState.TRANSIENT_FAILURE) return failWith('the connection failed');
           if (state === grpc.connectivityState.SHUTDOWN) return failWith('the client was closed');
           channel.watchConnectivityState(state, deadline, (err) => (err ? failWith(`no connection within ${timeoutMs} ms`) : watch()));
