@@ -66,9 +66,10 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
     const storedP95 = (await store.query(`histogram_quantile(0.95, sum(last_over_time(http_req_duration_bucket{${of(service)}}[1h])) by (vmrange))`)) ?? 0;
     expect(count).toBeGreaterThan(500);
     expect(Math.abs((stored ?? 0) - count) / count).toBeLessThanOrEqual(0.01);
-    // k6's p(95) interpolates between the two samples around rank 0.95·(n−1); a histogram knows each sample only to
-    // its bucket (< 0.6 % wide here) and puts the p95 in the bucket of one of those two. Where they lie close (a dense
-    // tail, as on a quiet machine) that is within 1 % of k6's; where a stall left a gap between them, within the gap.
+    // k6's p(95) interpolates between the two samples around rank 0.95·(n−1); a histogram knows each sample only to its
+    // bucket, and the store answers histogram_quantile over its own vmrange buckets, 18 a decade (10^(1/18), 13.7 %
+    // wide), interpolating inside one. So the store's p95 lies within one such bucket of those two samples; how close
+    // it comes to k6's inside the bucket (0.2-0.5 % on a quiet machine) depends on where the samples fall in it.
     const samples = readFileSync(raw, 'utf8')
       .split('\n')
       .filter((l) => l.includes('"type":"Point"') && l.includes('"metric":"http_req_duration"'))
@@ -78,9 +79,9 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
     const [below, above] = [samples[Math.floor(rank)] ?? 0, samples[Math.ceil(rank)] ?? 0];
     expect(samples.length).toBe(count);
     expect(p95).toBeGreaterThanOrEqual(below);
-    expect(storedP95).toBeGreaterThanOrEqual(below / 1.006);
-    expect(storedP95).toBeLessThanOrEqual(above * 1.006);
-    if (above / below <= 1.004) expect(Math.abs(storedP95 - p95) / p95).toBeLessThanOrEqual(0.01);
+    const vmrange = 10 ** (1 / 18);
+    expect(storedP95).toBeGreaterThanOrEqual(below / vmrange);
+    expect(storedP95).toBeLessThanOrEqual(above * vmrange);
   }, 180_000);
 
   it("maps k6's metric types as k6 does: counters as sums, gauges, rates as one counter by condition, trends as histograms, tags as attributes", async () => {
@@ -203,7 +204,13 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
     }
     expect(exports).toBeGreaterThanOrEqual(2);
     await store.settle(of(service));
-    expect(await store.query(`sum(last_over_time(http_reqs{${of(service)}}[1h]))`)).toBeGreaterThanOrEqual(1);
+    // The last export may be searchable a moment after the series settled: asked again for a while, not judged on time.
+    let requests: number | undefined;
+    for (let i = 0; i < 80 && requests === undefined; i++) {
+      requests = await store.query(`sum(last_over_time(http_reqs{${of(service)}}[1h]))`);
+      if (requests === undefined) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(requests).toBeGreaterThanOrEqual(1);
   }, 90_000);
 
   it('goes on when the endpoint is unreachable, ends as it would have, and says how many samples it dropped', async () => {

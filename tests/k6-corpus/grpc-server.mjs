@@ -1,6 +1,7 @@
 // The corpus's gRPC server, in a process of its own (tests/k6-grpc.test.ts spawns it): the Echo service of
 // protos/echo.proto on 127.0.0.1, plaintext on one port and TLS on another (key and certificate from the files named by
-// GRPC_TLS_KEY and GRPC_TLS_CERT), with server reflection on the plaintext one. It prints `{"plaintext":PORT,"tls":PORT}` once listening, then answers each line
+// GRPC_TLS_KEY and GRPC_TLS_CERT), with server reflection on the plaintext one. It prints
+// `{"plaintext":PORT,"tls":PORT}` once listening, then answers each line
 // read on stdin with a JSON line of what it saw, by the `x-run` metadata each call carries (so concurrent runs share it).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
