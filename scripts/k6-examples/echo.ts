@@ -2,8 +2,8 @@
 // message sent back as it came.
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
+import { closeAll, onFreePort } from './listen.js';
 
 export interface Echo {
   /** wss. */
@@ -24,15 +24,14 @@ export async function startEcho(tls: { key: string; cert: string }): Promise<Ech
   });
   const sockets = [new WebSocketServer({ server }), new WebSocketServer({ server: plain })];
   for (const wss of sockets) wss.on('connection', (ws) => ws.on('message', (data, binary) => ws.send(data, { binary })));
-  const listen = (s: typeof server | typeof plain) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)));
-  const port = await listen(server);
-  const plainPort = await listen(plain);
+  const port = await onFreePort(server);
+  const plainPort = await onFreePort(plain);
   return {
     port,
     plainPort,
     close: async () => {
       for (const wss of sockets) for (const c of wss.clients) c.terminate();
-      await Promise.all([server, plain].map((s) => new Promise<void>((r) => s.close(() => r()))));
+      await closeAll([server, plain]);
     },
   };
 }

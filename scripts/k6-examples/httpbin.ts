@@ -4,7 +4,7 @@
 // digest auth, status codes) is go-httpbin's, reached through this server.
 import { createServer as createHttp, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { closeAll, onFreePort } from './listen.js';
 
 const ECHO = new Set(['/get', '/post', '/put', '/patch', '/delete', '/anything']);
 
@@ -95,15 +95,13 @@ export async function startHttpbin(tls: { key: string; cert: string }, upstream:
   };
   const plain = createHttp(handle('http'));
   const secure = createHttps({ key: tls.key, cert: tls.cert }, handle('https'));
-  const listen = (s: typeof plain | typeof secure) =>
-    new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
-  const httpPort = await listen(plain);
-  const httpsPort = await listen(secure);
+  const httpPort = await onFreePort(plain);
+  const httpsPort = await onFreePort(secure);
   return {
     httpPort,
     httpsPort,
     close: async () => {
-      await Promise.all([plain, secure].map((s) => new Promise<void>((r) => s.close(() => r()))));
+      await closeAll([plain, secure]);
     },
   };
 }

@@ -4,8 +4,8 @@
 // WebSocket. HTTP and HTTPS (h2 and http/1.1 by ALPN, as the real site offers) on 127.0.0.1, each on a free port.
 import { createServer as createHttp, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { closeAll, onFreePort } from './listen.js';
 
 type Req = IncomingMessage | Http2ServerRequest;
 type Res = ServerResponse | Http2ServerResponse;
@@ -164,15 +164,13 @@ export async function startQuickPizza(tls: { key: string; cert: string }): Promi
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
     });
   }
-  const listen = (s: { listen: (port: number, host: string, cb: () => void) => void; address: () => AddressInfo | string | null }) =>
-    new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
-  const httpPort = await listen(plain);
-  const httpsPort = await listen(secure);
+  const httpPort = await onFreePort(plain);
+  const httpsPort = await onFreePort(secure);
   return {
     httpPort,
     httpsPort,
     close: async () => {
-      await Promise.all([plain, secure].map((s) => new Promise<void>((r) => s.close(() => r()))));
+      await closeAll([plain, secure]);
     },
   };
 }

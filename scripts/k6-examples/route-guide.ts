@@ -6,6 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
+import { HEALTH_PROTO } from '../../src/engine/modules/grpc-health.js';
 
 interface Point {
   latitude: number;
@@ -18,32 +19,7 @@ const FEATURES = [
   { name: 'Berkshire Valley Management Area Trail, Jefferson, NJ, USA', location: { latitude: 410248224, longitude: -747127767 } },
 ];
 
-// The gRPC Health Checking protocol's messages and service (grpc.io/docs/guides/health-checking), written out.
-const HEALTH = protoLoader.fromJSON(
-  {
-    nested: {
-      grpc: {
-        nested: {
-          health: {
-            nested: {
-              v1: {
-                nested: {
-                  HealthCheckRequest: { fields: { service: { type: 'string', id: 1 } } },
-                  HealthCheckResponse: {
-                    fields: { status: { type: 'ServingStatus', id: 1 } },
-                    nested: { ServingStatus: { values: { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 } } },
-                  },
-                  Health: { methods: { Check: { requestType: 'HealthCheckRequest', responseType: 'HealthCheckResponse' } } },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  } as unknown as Parameters<typeof protoLoader.fromJSON>[0],
-  { enums: String },
-);
+const HEALTH = protoLoader.fromJSON(HEALTH_PROTO, { enums: String });
 
 const within = (p: Point, lo: Point, hi: Point) =>
   p.latitude >= Math.min(lo.latitude, hi.latitude) &&

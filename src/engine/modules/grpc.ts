@@ -17,6 +17,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { durationMs } from '../../core/duration.js';
 import { GRPC_METRICS } from '../../core/metrics.js';
 import type { Tags, VuHost } from '../types.js';
+import { HEALTH_CHECK_PATH, HEALTH_PROTO } from './grpc-health.js';
 import { reflectedDefinitions } from './grpc-reflection.js';
 import { DEFAULT_USER_AGENT } from './http.js';
 import { secureContextOf } from './tls-context.js';
@@ -63,30 +64,6 @@ const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, en
 type Method = protoLoader.MethodDefinition<object, object>;
 type Methods = ReadonlyMap<string, Method>;
 
-/** grpc.health.v1.Health/Check, the gRPC Health Checking protocol's unary method (grpc.io/docs/guides/health-checking). */
-const HEALTH_CHECK_PATH = '/grpc.health.v1.Health/Check';
-const HEALTH_PROTO: Parameters<typeof protoLoader.fromJSON>[0] = {
-  nested: {
-    grpc: {
-      nested: {
-        health: {
-          nested: {
-            v1: {
-              nested: {
-                HealthCheckRequest: { fields: { service: { type: 'string', id: 1 } } },
-                HealthCheckResponse: {
-                  fields: { status: { type: 'ServingStatus', id: 1 } },
-                  nested: { ServingStatus: { values: { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 } } },
-                },
-                Health: { methods: { Check: { requestType: 'HealthCheckRequest', responseType: 'HealthCheckResponse', comment: '' } } },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
 let healthCheckMethod: Method | undefined;
 const healthCheckOf = (): Method => {
   healthCheckMethod ??= methodsOf(protoLoader.fromJSON(HEALTH_PROTO, LOADER_OPTIONS)).get(HEALTH_CHECK_PATH) as Method;
