@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,8 @@ export function tlsLoadSuite(rows: readonly (typeof SCENARIOS)[number][]): void 
           timeoutMs: 170_000,
         });
         const dir = join(work, 'reports', 'load', row.scenario);
+        // A run that wrote no result says why in its own output.
+        expect(existsSync(join(dir, 'result.json')), `exit ${r.code}\n${r.stdout}${r.stderr}`).toBe(true);
         const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
         expect(result.thresholds.length).toBeGreaterThan(0);
         // Every threshold on what happened holds; one on how long it took may break on a busy runner, and then the

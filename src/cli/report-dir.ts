@@ -38,10 +38,7 @@ export function usableReportDir(dir: string | undefined): string {
   if (fs) throw new UsageError(`--report-dir: cannot write to ${abs} (${existing} is the kernel's ${fs} file system)`);
   const made: string[] = [];
   try {
-    for (const d of missing) {
-      mkdirSync(d);
-      made.push(d);
-    }
+    for (const d of missing) if (madeHere(d)) made.push(d);
     const probe = join(abs, `.dialtone-write-check-${process.pid}`);
     writeFileSync(probe, '');
     unlinkSync(probe);
@@ -52,6 +49,20 @@ export function usableReportDir(dir: string | undefined): string {
   }
   if (made.length > 0) process.once('exit', () => removeEmpty(made));
   return abs;
+}
+
+/**
+ * Makes one folder; false when another run made it first (runs side by side into one new report directory), and that
+ * run's folder is then left for it to remove.
+ */
+function madeHere(dir: string): boolean {
+  try {
+    mkdirSync(dir);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST' && statOf(dir)?.isDirectory()) return false;
+    throw e;
+  }
 }
 
 /** A path's stat, or undefined when nothing is there (a path under a file included); other errors are refusals. */
