@@ -34,6 +34,14 @@ const httpEnv = (service: string, extra: Record<string, string> = {}) => ({
 /** A label matcher on the run's service name: each test reads only what its own run sent. */
 const of = (service: string) => `"service.name"="${service}"`;
 
+/**
+ * Each series of `selector` as the run's last export left it, leaving out the series only earlier exports had: the
+ * exponential histogram may change scale while the run goes (a wider range of durations), and the buckets it had at
+ * the old scale then stay in the store with their old counts.
+ */
+const lastExport = (selector: string) =>
+  `(last_over_time(${selector}[1h]) and tlast_over_time(${selector}[1h]) >= scalar(max(tlast_over_time(${selector}[1h]))) - 0.5)`;
+
 /** One VU, ten iterations: a counter, a gauge, a rate and a trend, each with a tag of its own. */
 const MAPPED = `import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
   import exec from 'k6/execution';
@@ -45,7 +53,7 @@ const MAPPED = `import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
   }`;
 
 describe('--out opentelemetry on the built-in engine, read back from a real OTLP store', () => {
-  it("sends a chat-turns run whose request count, read back from the store, is the summary's, and whose p95 lies in the run's own tail", async () => {
+  it("sends a chat-turns run whose request count, read back from the store, is the summary's, and whose p95 is within a bucket of it", async () => {
     const service = `chat-${randomUUID()}`;
     const dir = mkdtempSync(join(tmpdir(), 'dialtone-otel-'));
     // 2048 buckets at most: the exponential histogram keeps a scale at which a bucket is under 0.6 % wide.
@@ -63,23 +71,26 @@ describe('--out opentelemetry on the built-in engine, read back from a real OTLP
     const p95 = summary.metrics.http_req_duration?.['p(95)'] ?? 0;
     await store.settle(of(service));
     const stored = await store.query(`sum(last_over_time(http_reqs{${of(service)}}[1h]))`);
-    const storedP95 = (await store.query(`histogram_quantile(0.95, sum(last_over_time(http_req_duration_bucket{${of(service)}}[1h])) by (vmrange))`)) ?? 0;
+    const storedP95 = (await store.query(`histogram_quantile(0.95, sum(${lastExport(`http_req_duration_bucket{${of(service)}}`)}) by (vmrange))`)) ?? 0;
     expect(count).toBeGreaterThan(500);
     expect(Math.abs((stored ?? 0) - count) / count).toBeLessThanOrEqual(0.01);
-    // k6's p(95) interpolates between the two samples around rank 0.95·(n−1). The store answers from the exported
-    // histogram through its own buckets: on a quiet machine within 0.2-0.5 % of k6's, but on a busy runner up to a fifth
-    // off (a stall spreads the tail). What is judged here is that it is the p95 of this run's durations: between the
-    // run's own p90 and p99 samples (k6's raw samples, from --out json).
+    // k6's p(95) interpolates between the two samples around rank 0.95·(n−1); a histogram knows each sample only to its
+    // bucket, and the store answers histogram_quantile over its own vmrange buckets, 18 a decade (10^(1/18), 13.7 %
+    // wide), interpolating inside one. So the store's p95 lies within one such bucket of those two samples; how close
+    // it comes to k6's inside the bucket depends on where the samples fall in it.
     const samples = readFileSync(raw, 'utf8')
       .split('\n')
       .filter((l) => l.includes('"type":"Point"') && l.includes('"metric":"http_req_duration"'))
       .map((l) => (JSON.parse(l) as { data: { value: number } }).data.value)
       .sort((a, b) => a - b);
+    const rank = 0.95 * (samples.length - 1);
+    const [below, above] = [samples[Math.floor(rank)] ?? 0, samples[Math.ceil(rank)] ?? 0];
     expect(samples.length).toBe(count);
-    const at = (q: number) => samples[Math.round(q * (samples.length - 1))] ?? 0;
-    expect(p95).toBeGreaterThanOrEqual(at(0.9));
-    expect(storedP95).toBeGreaterThanOrEqual(at(0.9));
-    expect(storedP95).toBeLessThanOrEqual(at(0.99));
+    expect(p95).toBeGreaterThanOrEqual(below);
+    const vmrange = 10 ** (1 / 18);
+    const seen = `k6's p95 ${p95} between samples ${below} and ${above}; the store's ${storedP95}`;
+    expect(storedP95, seen).toBeGreaterThanOrEqual(below / vmrange);
+    expect(storedP95, seen).toBeLessThanOrEqual(above * vmrange);
   }, 180_000);
 
   it("maps k6's metric types as k6 does: counters as sums, gauges, rates as one counter by condition, trends as histograms, tags as attributes", async () => {

@@ -137,15 +137,15 @@ export function findKnee(steps: readonly StepResult[], slo: LatencySlo | null, w
  */
 export function analyse(
   steps: readonly StepResult[],
-  o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare' | 'machineBusyLimit' | 'closed'>,
+  options: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'keepUpShare' | 'machineBusyLimit' | 'closed'>,
   scenario: string,
 ): CapacityAnalysis {
   const work = closedWorkOf(scenario);
   // Where a step stood: an arrival rate, or (the closed model) how many it held.
-  const at = (s: StepResult) => (o.closed ? `with ${s.offered_rate} held` : `at ${s.offered_rate.toFixed(2)}/s`);
+  const at = (s: StepResult) => (options.closed ? `with ${s.offered_rate} held` : `at ${s.offered_rate.toFixed(2)}/s`);
   const sorted = [...steps].sort((a, b) => a.offered_rate - b.offered_rate);
-  const saturation = (s: StepResult) => generatorSaturation(s, o);
-  const firstBroken = sorted.find((s) => !held(s, o) || saturation(s) !== undefined);
+  const saturation = (s: StepResult) => generatorSaturation(s, options);
+  const firstBroken = sorted.find((s) => !held(s, options) || saturation(s) !== undefined);
   const slo = latencySlo(steps);
   const usl =
     fitUsl(steps.filter((s) => s.concurrency !== undefined && saturation(s) === undefined).map((s) => ({ n: s.concurrency as number, x: s.throughput }))) ??
@@ -155,7 +155,8 @@ export function analyse(
     slo,
     work,
   );
-  const heldBelow = (limit: number) => sorted.filter((s) => s.offered_rate < limit && held(s, o) && saturation(s) === undefined).at(-1)?.offered_rate ?? null;
+  const heldBelow = (limit: number) =>
+    sorted.filter((s) => s.offered_rate < limit && held(s, options) && saturation(s) === undefined).at(-1)?.offered_rate ?? null;
   if (!firstBroken) {
     return {
       limited_by: 'none',
@@ -199,6 +200,6 @@ export function analyse(
     knee,
     usl,
     latency_slo: slo,
-    interval: boundaryInterval(steps, (s) => held(s, o) && saturation(s) === undefined),
+    interval: boundaryInterval(steps, (s) => held(s, options) && saturation(s) === undefined),
   };
 }

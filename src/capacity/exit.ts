@@ -20,7 +20,7 @@ export interface CapacityExit {
  */
 export function capacityExit(
   r: Pick<CapacityResult, 'interrupted' | 'stopped' | 'analysis' | 'verdict'>,
-  o: { readonly learned: boolean; readonly failOnRegression: boolean },
+  options: { readonly learned: boolean; readonly failOnRegression: boolean },
 ): CapacityExit {
   if (r.interrupted) return { code: EXIT.interrupted };
   // A search its budget cut short found no knee: its rate is no capacity, so the run is no success either. (When the
@@ -30,8 +30,8 @@ export function capacityExit(
   }
   // A learned search is run for its headroom: without the conversations it asked for delivered there is none, so it
   // is no success.
-  if (o.learned && r.analysis.limited_by === 'load-generator') {
+  if (options.learned && r.analysis.limited_by === 'load-generator') {
     return { code: EXIT_LOAD_NOT_DELIVERED, error: `the load generator was the limit, so the learned workload was not delivered: ${r.analysis.limit_reason}` };
   }
-  return { code: o.failOnRegression && r.verdict?.status === 'regressed' ? EXIT.regressed : EXIT.ok };
+  return { code: options.failOnRegression && r.verdict?.status === 'regressed' ? EXIT.regressed : EXIT.ok };
 }

@@ -38,18 +38,18 @@ export interface CapacityRun {
  * const { result } = await runCapacity({ plan: planAgainst(plan, session.loaded), reportDir: 'reports', search: DEFAULT_SEARCH });
  * result.analysis.max_sustainable_rate;
  */
-export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityResult; dir: string }> {
-  const { scenario, loaded } = o.plan;
+export async function runCapacity(run: CapacityRun): Promise<{ result: CapacityResult; dir: string }> {
+  const { scenario, loaded } = run.plan;
   // `--workload learned`: every step plays the traffic model's conversations, its rate the conversations arriving.
-  const learned = o.plan.overrides?.learned;
-  const dir = join(o.reportDir, 'capacity', scenario);
+  const learned = run.plan.overrides?.learned;
+  const dir = join(run.reportDir, 'capacity', scenario);
   const work = join(dir, '.work');
   rmSync(work, { recursive: true, force: true });
-  const ctx = await prepareSteps(o.plan, work, o.search.closed);
+  const ctx = await prepareSteps(run.plan, work, run.search.closed);
   const started = new Date().toISOString();
-  const outcome = await searchCapacity((plan) => runStep(ctx, plan), o.search, o.onStep);
+  const outcome = await searchCapacity((plan) => runStep(ctx, plan), run.search, run.onStep);
   const cut = outcome.stopped === 'interrupted' ? interruption() : undefined;
-  const analysis = analyse(outcome.steps, o.search, scenario);
+  const analysis = analyse(outcome.steps, run.search, scenario);
   const found: CapacityResult = {
     tool_version: DIALTONE_VERSION,
     scenario,
@@ -58,7 +58,7 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     target: loaded.profile.name,
     engine: engineId(ctx.engine),
     started_at: started,
-    search: o.search,
+    search: run.search,
     stopped: outcome.stopped,
     wall_s: outcome.wall_s,
     // Half a search claims no figure: what held so far is a floor, not the capacity.
@@ -74,10 +74,10 @@ export async function runCapacity(o: CapacityRun): Promise<{ result: CapacityRes
     return { result: found, dir };
   }
   // Judged against the searches before it, then recorded: a release that lowers capacity gets a verdict.
-  const historyPath = o.history ?? join(dir, 'history.jsonl');
+  const historyPath = run.history ?? join(dir, 'history.jsonl');
   const record = capacityRecord(found);
   // A search its budget cut short found no knee: its rate is no capacity to plan on, so no headroom is given against it.
-  const headroom = o.observed && !cutShort(found) ? headroomOf(o.observed, found.analysis) : undefined;
+  const headroom = run.observed && !cutShort(found) ? headroomOf(run.observed, found.analysis) : undefined;
   const result: CapacityResult = { ...found, verdict: judgeCapacity(readCapacityHistory(historyPath), record), ...(headroom ? { headroom } : {}) };
   appendCapacityHistory(historyPath, record);
   await writeCapacityReport(dir, result, ctx.secrets, searchOverTime(result, work));

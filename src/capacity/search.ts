@@ -82,19 +82,19 @@ export class StepFailed extends Error {
  */
 export function generatorSaturation(
   s: StepResult,
-  o: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'machineBusyLimit' | 'keepUpShare'>,
+  search: Pick<SearchOptions, 'cpuLimitCores' | 'droppedLimit' | 'machineBusyLimit' | 'keepUpShare'>,
 ): string | undefined {
-  if (s.generator_cpu_cores !== undefined && s.generator_cpu_cores >= o.cpuLimitCores) {
-    return `the engine used ${s.generator_cpu_cores.toFixed(2)} cores (limit ${o.cpuLimitCores})`;
+  if (s.generator_cpu_cores !== undefined && s.generator_cpu_cores >= search.cpuLimitCores) {
+    return `the engine used ${s.generator_cpu_cores.toFixed(2)} cores (limit ${search.cpuLimitCores})`;
   }
-  if (s.machine_busy !== undefined && s.machine_busy >= (o.machineBusyLimit ?? 1) && (s.generator_cpu_cores ?? 0) >= 0.5) {
-    return `the engine used ${(s.generator_cpu_cores ?? 0).toFixed(2)} cores of a machine ${(s.machine_busy * 100).toFixed(0)}% busy (limit ${(o.machineBusyLimit * 100).toFixed(0)}%), which it shares with what it measures`;
+  if (s.machine_busy !== undefined && s.machine_busy >= (search.machineBusyLimit ?? 1) && (s.generator_cpu_cores ?? 0) >= 0.5) {
+    return `the engine used ${(s.generator_cpu_cores ?? 0).toFixed(2)} cores of a machine ${(s.machine_busy * 100).toFixed(0)}% busy (limit ${(search.machineBusyLimit * 100).toFixed(0)}%), which it shares with what it measures`;
   }
   if (s.vus_in_use >= s.vus_cap && s.dropped_iterations > 0)
     return `the engine ran out of VUs (all ${s.vus_cap} busy, ${s.dropped_iterations} iterations dropped)`;
-  if (s.dropped_share > o.droppedLimit) return `the engine dropped ${(s.dropped_share * 100).toFixed(1)}% of the offered iterations`;
+  if (s.dropped_share > search.droppedLimit) return `the engine dropped ${(s.dropped_share * 100).toFixed(1)}% of the offered iterations`;
   const window = s.duration_s - s.warmup_s;
-  if (s.conversations && s.conversations.started_per_s * window < o.keepUpShare * s.offered_rate * window - 1) {
+  if (s.conversations && s.conversations.started_per_s * window < search.keepUpShare * s.offered_rate * window - 1) {
     return `the engine started ${Math.round(s.conversations.started_per_s * window)} of the ${Math.round(s.offered_rate * window)} conversations asked in the steady part`;
   }
   return undefined;
@@ -107,17 +107,17 @@ export function generatorSaturation(
  * completions that fall in or out of the window at its two edges vary by 2λσ/√π (σ/√π = ∫F(1−F) for a normal spread).
  * Iterations of milliseconds add nothing; a slow agent's ten-second conversations add a few, not a false knee.
  */
-export function keptUp(s: StepResult, o: Pick<SearchOptions, 'keepUpShare'>): boolean {
+export function keptUp(s: StepResult, search: Pick<SearchOptions, 'keepUpShare'>): boolean {
   const window = s.duration_s - s.warmup_s;
   const edgeNoise = Math.sqrt((2 * s.offered_rate * (s.iteration_spread_s ?? 0)) / Math.sqrt(Math.PI));
-  return s.throughput * window >= o.keepUpShare * s.offered_rate * window - 1 - 2 * edgeNoise;
+  return s.throughput * window >= search.keepUpShare * s.offered_rate * window - 1 - 2 * edgeNoise;
 }
 
 /** A step held when every SLO held and the target kept up with the offered rate. */
-export const held = (s: StepResult, o: Pick<SearchOptions, 'keepUpShare'>) => s.slo_held && keptUp(s, o);
+export const held = (s: StepResult, search: Pick<SearchOptions, 'keepUpShare'>) => s.slo_held && keptUp(s, search);
 
 /** A step breaks the search when it did not hold or the generator could not hold the rate. */
-export const broke = (s: StepResult, o: SearchOptions) => !held(s, o) || generatorSaturation(s, o) !== undefined;
+export const broke = (s: StepResult, search: SearchOptions) => !held(s, search) || generatorSaturation(s, search) !== undefined;
 
 /** Runs one step of the search: the engine against the target (`runStep` with its context), or a simulated surface. */
 export type StepRunner = (plan: StepPlan) => Promise<StepResult>;
@@ -141,14 +141,14 @@ export interface SearchOutcome {
  */
 export async function searchCapacity(
   runStep: StepRunner,
-  o: SearchOptions,
+  searchOptions: SearchOptions,
   onStep: (s: StepResult) => void = () => {},
   now: Clock = Date.now,
 ): Promise<SearchOutcome> {
   const started = now();
   const steps: StepResult[] = [];
   try {
-    return await search({ runStep, o, onStep, steps, started, now });
+    return await search({ runStep, o: searchOptions, onStep, steps, started, now });
   } catch (e) {
     // A stop signal ends the search where it is: the steps that finished are kept, the one cut short is not.
     if (e instanceof SearchInterrupted) return { steps, stopped: 'interrupted', wall_s: (now() - started) / 1000 };

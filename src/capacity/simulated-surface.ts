@@ -41,16 +41,16 @@ const METRIC = 'http_req_duration';
  * const surface = simulatedSurface({ capacity: 2.57, noise: 0.05, seed: 7 });
  * const outcome = await searchCapacity(surface.runStep, options, undefined, surface.now);
  */
-export function simulatedSurface(o: SurfaceOptions): SimulatedSurface {
-  const random = seeded(o.seed ?? 1);
-  const sloMs = o.sloMs ?? 500;
+export function simulatedSurface(options: SurfaceOptions): SimulatedSurface {
+  const random = seeded(options.seed ?? 1);
+  const sloMs = options.sloMs ?? 500;
   let clockMs = 0;
   const capacities: number[] = [];
   const runStep: StepRunner = async (plan) => {
-    const capacity = o.capacity * (1 + (o.noise ?? 0) * (2 * random() - 1));
+    const capacity = options.capacity * (1 + (options.noise ?? 0) * (2 * random() - 1));
     capacities[plan.index] = capacity;
     clockMs += (plan.durationS + (plan.gracefulStopS ?? 0)) * 1000;
-    return stepOn(plan, capacity, sloMs, o);
+    return stepOn(plan, capacity, sloMs, options);
   };
   return { runStep, now: () => clockMs, capacities };
 }

@@ -139,10 +139,10 @@ export function vuBudget(
   rate: number,
   maxVUs: number,
   iterationS = 1,
-  o: { readonly longestS?: number; readonly spare?: number } = {},
+  options: { readonly longestS?: number; readonly spare?: number } = {},
 ): { preAllocatedVUs: number; maxVUs: number } {
-  const cap = Math.min(maxVUs, Math.max(20, Math.ceil(rate * 2 * (o.longestS ?? 15))));
-  return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * Math.max(0.2, iterationS) * (o.spare ?? 3)))), maxVUs: cap };
+  const cap = Math.min(maxVUs, Math.max(20, Math.ceil(rate * 2 * (options.longestS ?? 15))));
+  return { preAllocatedVUs: Math.min(cap, Math.max(5, Math.ceil(rate * Math.max(0.2, iterationS) * (options.spare ?? 3)))), maxVUs: cap };
 }
 
 /** Requests per completed iteration, when any completed. */
@@ -167,48 +167,50 @@ export const stepHistogramsFile = (workDir: string, index: number): string => jo
  * const s = await runStep(ctx, { index: 0, stage: 'coarse', rate: 2, durationS: 8, warmupS: 2, maxVUs: 500 });
  * s.slo_held; // every scenario threshold held on the steady part
  */
-export async function runStep(ctx: StepContext, o: StepPlan): Promise<StepResult> {
+export async function runStep(ctx: StepContext, stepPlan: StepPlan): Promise<StepResult> {
   const { closed, learned } = ctx;
   // The closed model holds whole sessions: one VU each, for the whole step.
-  const held = closed ? Math.max(1, Math.round(o.rate)) : 0;
+  const held = closed ? Math.max(1, Math.round(stepPlan.rate)) : 0;
   // A learned conversation lasts as the model says (think times are real): the pool is Little's law's for its mean
   // duration, half as much again, up to twice its p99 (as `load --workload learned` sizes it).
   const budget = closed
     ? { preAllocatedVUs: held, maxVUs: held }
     : learned
-      ? vuBudget(o.rate, o.maxVUs, Math.max(o.iterationS ?? 0, learned.durationS.mean), { longestS: learned.durationS.p99, spare: 1.5 })
-      : vuBudget(o.rate, o.maxVUs, o.iterationS);
+      ? vuBudget(stepPlan.rate, stepPlan.maxVUs, Math.max(stepPlan.iterationS ?? 0, learned.durationS.mean), { longestS: learned.durationS.p99, spare: 1.5 })
+      : vuBudget(stepPlan.rate, stepPlan.maxVUs, stepPlan.iterationS);
   const shape: StepShape = {
-    perMinute: closed ? held * 60 : Math.max(1, Math.round(o.rate * 60)),
-    durationS: o.durationS,
-    warmupS: o.warmupS,
-    gracefulStopS: o.gracefulStopS ?? 3,
+    perMinute: closed ? held * 60 : Math.max(1, Math.round(stepPlan.rate * 60)),
+    durationS: stepPlan.durationS,
+    warmupS: stepPlan.warmupS,
+    gracefulStopS: stepPlan.gracefulStopS ?? 3,
     ...budget,
     ...(closed ? { closed: { sessions: held, messageRate: closed.messageRate, slos: closed.slos, answered: closed.answered } } : {}),
     ...(learned ? { learned: true } : {}),
   };
-  const summaryPath = join(ctx.workDir, `step-${o.index}.summary.json`);
+  const summaryPath = join(ctx.workDir, `step-${stepPlan.index}.summary.json`);
   rmSync(summaryPath, { force: true });
-  const log = createWriteStream(join(ctx.workDir, `step-${o.index}.engine.log`));
+  const log = createWriteStream(join(ctx.workDir, `step-${stepPlan.index}.engine.log`));
   const started = Date.now();
   let cpu: ReturnType<typeof sampleCpu> | undefined;
   // The built-in engine keeps the step's bounded histograms for the page's run over time; k6 would need every sample.
-  const histograms = ctx.engine.kind === 'builtin' ? ['--out', `histograms=${stepHistogramsFile(ctx.workDir, o.index)}`] : [];
-  liveSink()?.step(`step ${o.index} (${o.stage}): ${closed ? `${held} held sessions` : `${Number(o.rate.toFixed(2))}/s offered`} for ${o.durationS} s`);
+  const histograms = ctx.engine.kind === 'builtin' ? ['--out', `histograms=${stepHistogramsFile(ctx.workDir, stepPlan.index)}`] : [];
+  liveSink()?.step(
+    `step ${stepPlan.index} (${stepPlan.stage}): ${closed ? `${held} held sessions` : `${Number(stepPlan.rate.toFixed(2))}/s offered`} for ${stepPlan.durationS} s`,
+  );
   const run = startEngine({
     engine: ctx.engine,
     args: ['--no-color', '--quiet', '--summary-export', summaryPath, ...histograms, ctx.script],
     env: { ...process.env, ...ctx.env, [STEP_ENV]: JSON.stringify(shape), K6_NO_USAGE_REPORT: 'true' },
     output: (c) => log.write(redact(c.toString('utf8'), ctx.secrets)),
     // Bounded: the step's own length, its graceful stop and time for k6 to start (VUs) and stop.
-    limit: { seconds: o.durationS + shape.gracefulStopS + startStopAllowanceS(budget.preAllocatedVUs), signal: 'SIGKILL' },
+    limit: { seconds: stepPlan.durationS + shape.gracefulStopS + startStopAllowanceS(budget.preAllocatedVUs), signal: 'SIGKILL' },
   });
-  if (run.child.pid) cpu = sampleCpu(run.child.pid, o.warmupS * 1000);
+  if (run.child.pid) cpu = sampleCpu(run.child.pid, stepPlan.warmupS * 1000);
   const exitCode = await run.exited;
   cpu?.stop();
   await new Promise((r) => log.end(r));
   const summary: K6Summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary) : { metrics: {} };
-  const steadyS = Math.max(1, o.durationS - o.warmupS);
+  const steadyS = Math.max(1, stepPlan.durationS - stepPlan.warmupS);
   const s = (metric: string, key: string) => stat(summary, steadyKey(metric), key);
   // A held session's messages per second at full pace: the closed model's throughput is counted in held sessions.
   const perHeld = closed ? closed.sockets * closed.messageRate : 0;
@@ -221,13 +223,13 @@ export async function runStep(ctx: StepContext, o: StepPlan): Promise<StepResult
   const [medMs, p95Ms] = closed ? [undefined, undefined] : [s('iteration_duration', 'med'), s('iteration_duration', 'p(95)')];
   const dropped = stat(summary, 'dropped_iterations', 'count') ?? 0;
   const thresholds = sloThresholds(summary, closed);
-  const offeredTotal = shape.perMinute * (o.durationS / 60);
+  const offeredTotal = shape.perMinute * (stepPlan.durationS / 60);
   return {
-    index: o.index,
-    stage: o.stage,
+    index: stepPlan.index,
+    stage: stepPlan.stage,
     offered_rate: shape.perMinute / 60,
-    duration_s: o.durationS,
-    warmup_s: o.warmupS,
+    duration_s: stepPlan.durationS,
+    warmup_s: stepPlan.warmupS,
     throughput,
     requests_per_s: (s('http_reqs', 'count') ?? 0) / steadyS,
     requests_per_iteration: perIteration(stat(summary, 'http_reqs', 'count'), stat(summary, 'iterations', 'count')),

@@ -165,24 +165,24 @@ const failing = (r: Results) => new Set(r.rules.filter((x) => x.outcome === 'fai
  * const r = await gateUnderLoad({ plan: planAgainst(plan, session.loaded), rate: 30, reportDir, runSuite });
  * r.failed_only_under_load; // ['chat.close.success-true']
  */
-export async function gateUnderLoad(o: {
+export async function gateUnderLoad(options: {
   /** The load plan (src/load/plan.ts): the scenario, its target and the engine that holds the load. */
   plan: TargetedPlan;
   rate: number;
   reportDir: string;
   runSuite: () => Promise<Results>;
 }): Promise<{ result: UnderLoadResult; idle: Results; underLoad: Results | undefined }> {
-  const { scenario, loaded } = o.plan;
-  const told: GateOptions = { scenario, loaded, rate: o.rate, reportDir: o.reportDir };
-  const idle = await o.runSuite();
-  const ctx = await prepareSteps(o.plan, join(o.reportDir, 'conformance', '.under-load'));
+  const { scenario, loaded } = options.plan;
+  const told: GateOptions = { scenario, loaded, rate: options.rate, reportDir: options.reportDir };
+  const idle = await options.runSuite();
+  const ctx = await prepareSteps(options.plan, join(options.reportDir, 'conformance', '.under-load'));
   const cutIdle = interruption();
   if (cutIdle) {
     const result = resultOf(told, ctx, idle, undefined, { iterations: 0, seconds: 0 }, { ...cutIdle, during: 'the idle gate' });
     await writeUnderLoad(told, ctx, result, '');
     return { result, idle, underLoad: undefined };
   }
-  const hold = holdLoad(ctx, o.rate, await freePort());
+  const hold = holdLoad(ctx, options.rate, await freePort());
   let underLoad: Results | undefined;
   let gate: { iterations: number; seconds: number } = { iterations: 0, seconds: 0 };
   let gateSpan: { from: number; to: number } | undefined;
@@ -201,7 +201,7 @@ export async function gateUnderLoad(o: {
     const before = { n: await countOf(hold, scenario), t: Date.now() };
     during = 'the gate under load';
     gateSpan = { from: before.t, to: before.t };
-    underLoad = await o.runSuite();
+    underLoad = await options.runSuite();
     gateSpan.to = Date.now();
     stopIfInterrupted();
     const short = MIN_MEASURE_S * 1000 - (Date.now() - before.t);

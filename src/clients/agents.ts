@@ -124,21 +124,21 @@ export class AgentsClient {
     return url.toString().replace(/\/$/, '');
   }
 
-  async call<T = Json>(method: string, path: string, body?: unknown, o: AgentsCallOptions = {}): Promise<Response<T>> {
+  async call<T = Json>(method: string, path: string, body?: unknown, options: AgentsCallOptions = {}): Promise<Response<T>> {
     const headers: Record<string, string> = {};
     const all = {
-      ...(body !== undefined || o.rawBody !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...(body !== undefined || options.rawBody !== undefined ? { 'Content-Type': 'application/json' } : {}),
       [API_KEY_HEADER]: this.apiKey,
-      ...o.headers,
+      ...options.headers,
     };
     for (const [k, v] of Object.entries(all)) if (v !== undefined) headers[k] = v;
-    const query = Object.entries(o.query ?? {}).filter((e): e is [string, string | number | boolean] => e[1] !== undefined);
+    const query = Object.entries(options.query ?? {}).filter((e): e is [string, string | number | boolean] => e[1] !== undefined);
     const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}` : '';
-    const url = `${(o.baseUrl ?? this.baseUrl).replace(/\/$/, '')}${path}${qs}`;
-    const res = await request<T>({ method, url, headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) }).catch(
+    const url = `${(options.baseUrl ?? this.baseUrl).replace(/\/$/, '')}${path}${qs}`;
+    const res = await request<T>({ method, url, headers, body: options.rawBody ?? body, trust: trustFor(this.loaded) }).catch(
       logUnanswered(this.log, (ex) => this.#concealed(ex)),
     );
-    this.#remember(method, path, o, res);
+    this.#remember(method, path, options, res);
     const secret = (res.json as Json | undefined)?.signing_secret;
     if (typeof secret === 'string') this.#secrets.add(secret);
     this.log.push(this.#concealed(res.exchange));
@@ -157,57 +157,57 @@ export class AgentsClient {
   }
 
   // Agents (document 3, Endpoints).
-  listAgents(o?: AgentsCallOptions) {
-    return this.call('GET', AgentsPaths.agents, undefined, o);
+  listAgents(options?: AgentsCallOptions) {
+    return this.call('GET', AgentsPaths.agents, undefined, options);
   }
-  createAgent(body: AgentCreateRequest | Json, o?: AgentsCallOptions) {
-    return this.call('POST', AgentsPaths.agents, body, o);
+  createAgent(body: AgentCreateRequest | Json, options?: AgentsCallOptions) {
+    return this.call('POST', AgentsPaths.agents, body, options);
   }
-  createBranch(agentId: string, body: BranchCreateRequest | Json, o?: AgentsCallOptions) {
-    return this.call('POST', AgentsPaths.branches(agentId), body, o);
+  createBranch(agentId: string, body: BranchCreateRequest | Json, options?: AgentsCallOptions) {
+    return this.call('POST', AgentsPaths.branches(agentId), body, options);
   }
-  merge(agentId: string, branchId: string, o?: AgentsCallOptions) {
-    return this.call('POST', AgentsPaths.merge(agentId, branchId), undefined, o);
+  merge(agentId: string, branchId: string, options?: AgentsCallOptions) {
+    return this.call('POST', AgentsPaths.merge(agentId, branchId), undefined, options);
   }
-  updateBehavior(agentId: string, branchId: string, body: { behavior: unknown }, o?: AgentsCallOptions) {
-    return this.call('PATCH', AgentsPaths.behavior(agentId, branchId), body, o);
+  updateBehavior(agentId: string, branchId: string, body: { behavior: unknown }, options?: AgentsCallOptions) {
+    return this.call('PATCH', AgentsPaths.behavior(agentId, branchId), body, options);
   }
-  createTopic(agentId: string, branchId: string, body: KnowledgeBaseTopicCreateRequest | Json, o?: AgentsCallOptions) {
-    return this.call('POST', AgentsPaths.topics(agentId, branchId), body, o);
+  createTopic(agentId: string, branchId: string, body: KnowledgeBaseTopicCreateRequest | Json, options?: AgentsCallOptions) {
+    return this.call('POST', AgentsPaths.topics(agentId, branchId), body, options);
   }
-  publish(agentId: string, environment: DeploymentEnvironment | string, o?: AgentsCallOptions) {
-    return this.call('POST', AgentsPaths.publish(agentId), { environment }, o);
+  publish(agentId: string, environment: DeploymentEnvironment | string, options?: AgentsCallOptions) {
+    return this.call('POST', AgentsPaths.publish(agentId), { environment }, options);
   }
-  promote(agentId: string, deploymentId: string, o?: AgentsCallOptions) {
-    return this.call('POST', AgentsPaths.promote(agentId, deploymentId), undefined, o);
+  promote(agentId: string, deploymentId: string, options?: AgentsCallOptions) {
+    return this.call('POST', AgentsPaths.promote(agentId, deploymentId), undefined, options);
   }
-  deployments(agentId: string, query: { environment?: string; limit?: number | string } = {}, o: AgentsCallOptions = {}) {
-    return this.call('GET', AgentsPaths.deployments(agentId), undefined, { ...o, query: { ...query, ...o.query } });
+  deployments(agentId: string, query: { environment?: string; limit?: number | string } = {}, options: AgentsCallOptions = {}) {
+    return this.call('GET', AgentsPaths.deployments(agentId), undefined, { ...options, query: { ...query, ...options.query } });
   }
-  updateVariables(agentId: string, config: string, variables: unknown, o?: AgentsCallOptions) {
-    return this.call('PATCH', AgentsPaths.realTimeConfigVariables(agentId, config), { variables }, o);
+  updateVariables(agentId: string, config: string, variables: unknown, options?: AgentsCallOptions) {
+    return this.call('PATCH', AgentsPaths.realTimeConfigVariables(agentId, config), { variables }, options);
   }
 
   // Alert rules and alerts.
-  createRule(body: AlertRuleCreateRequest | Json, o?: AgentsCallOptions) {
-    return this.call('POST', AlertsPaths.alertRules, body, o);
+  createRule(body: AlertRuleCreateRequest | Json, options?: AgentsCallOptions) {
+    return this.call('POST', AlertsPaths.alertRules, body, options);
   }
-  listRules(query: Record<string, string | boolean | undefined> = {}, o: AgentsCallOptions = {}) {
-    return this.call<{ data: Json[] }>('GET', AlertsPaths.alertRules, undefined, { ...o, query });
+  listRules(query: Record<string, string | boolean | undefined> = {}, options: AgentsCallOptions = {}) {
+    return this.call<{ data: Json[] }>('GET', AlertsPaths.alertRules, undefined, { ...options, query });
   }
   /** PATCH of one rule; the single-rule path is the reference's (not shown). */
-  updateRule(id: string, body: AlertRuleUpdateRequest | Json, o?: AgentsCallOptions) {
-    return this.call('PATCH', AlertsPaths.alertRule(id), body, o);
+  updateRule(id: string, body: AlertRuleUpdateRequest | Json, options?: AgentsCallOptions) {
+    return this.call('PATCH', AlertsPaths.alertRule(id), body, options);
   }
-  deleteRule(id: string, o?: AgentsCallOptions) {
-    return this.call('DELETE', AlertsPaths.alertRule(id), undefined, o);
+  deleteRule(id: string, options?: AgentsCallOptions) {
+    return this.call('DELETE', AlertsPaths.alertRule(id), undefined, options);
   }
-  alerts(o?: AgentsCallOptions) {
-    return this.call('GET', AlertsPaths.alerts, undefined, o);
+  alerts(options?: AgentsCallOptions) {
+    return this.call('GET', AlertsPaths.alerts, undefined, options);
   }
 
   // Webhook endpoints.
-  createEndpoint(body: WebhookEndpointCreateRequest | Json, o?: AgentsCallOptions) {
-    return this.call('POST', WebhooksPaths.endpoints, body, o);
+  createEndpoint(body: WebhookEndpointCreateRequest | Json, options?: AgentsCallOptions) {
+    return this.call('POST', WebhooksPaths.endpoints, body, options);
   }
 }

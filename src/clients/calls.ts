@@ -53,29 +53,29 @@ export class CallsClient {
   }
 
   /** POST /v1/external-events/webhook with the four query parameters and a body of any accepted type. */
-  webhook<T = unknown>(query: Query, body: WebhookBody = {}, o: CallsCallOptions = {}): Promise<Response<T>> {
+  webhook<T = unknown>(query: Query, body: WebhookBody = {}, options: CallsCallOptions = {}): Promise<Response<T>> {
     const headers = { [ExternalEventsHeaders.apiKey]: this.loaded.secrets.external_events_key, 'Content-Type': body.contentType };
-    return this.#send<T>('POST', `/v1/external-events/webhook${queryString(query)}`, headers, body.text, o);
+    return this.#send<T>('POST', `/v1/external-events/webhook${queryString(query)}`, headers, body.text, options);
   }
 
   /**
    * POST /v1/outbound-calling: starts a call. Cases write the reference field names (`to_number`, …); the body goes out
    * with the platform's (the profile's `names.outbound_trigger`), since the document names the contents but no fields.
    */
-  trigger<T = { call_sid?: unknown }>(body: unknown, o: CallsCallOptions = {}): Promise<Response<T>> {
+  trigger<T = { call_sid?: unknown }>(body: unknown, options: CallsCallOptions = {}): Promise<Response<T>> {
     const headers = { [OutboundHeaders.serviceAuthToken]: this.loaded.secrets.outbound_token, 'Content-Type': 'application/json' };
-    return this.#send<T>('POST', '/v1/outbound-calling', headers, renameFields(body, this.loaded.profile.names.outbound_trigger), o);
+    return this.#send<T>('POST', '/v1/outbound-calling', headers, renameFields(body, this.loaded.profile.names.outbound_trigger), options);
   }
 
   /** GET /v1/outbound-calling/{call_sid}/status. */
-  status<T = { status?: unknown }>(callSid: string, o: CallsCallOptions = {}): Promise<Response<T>> {
+  status<T = { status?: unknown }>(callSid: string, options: CallsCallOptions = {}): Promise<Response<T>> {
     const headers = { [OutboundHeaders.serviceAuthToken]: this.loaded.secrets.outbound_token };
-    return this.#send<T>('GET', `/v1/outbound-calling/${encodeURIComponent(callSid)}/status`, headers, undefined, o);
+    return this.#send<T>('GET', `/v1/outbound-calling/${encodeURIComponent(callSid)}/status`, headers, undefined, options);
   }
 
   /** POST /internal/v1/agentic-dial/bridge-ended. */
-  bridgeEnded<T = unknown>(body: unknown, o: CallsCallOptions = {}): Promise<Response<T>> {
+  bridgeEnded<T = unknown>(body: unknown, options: CallsCallOptions = {}): Promise<Response<T>> {
     const headers = { [BridgeHeaders.apiKey]: this.loaded.secrets.external_events_key, 'Content-Type': 'application/json' };
-    return this.#send<T>('POST', '/internal/v1/agentic-dial/bridge-ended', headers, body, o);
+    return this.#send<T>('POST', '/internal/v1/agentic-dial/bridge-ended', headers, body, options);
   }
 }

@@ -38,34 +38,38 @@ export class ChatClient {
     return out;
   }
 
-  url(op: string, o: ChatCallOptions = {}): string {
+  url(op: string, options: ChatCallOptions = {}): string {
     const p = this.loaded.profile;
     const base = p.hosts.base_url.replace(/\/$/, '');
-    return `${base}/${o.version ?? p.api_version}/${encodeURIComponent(o.accountId ?? p.account_id)}/${encodeURIComponent(o.projectId ?? p.project_id)}/chat/${op}`;
+    return `${base}/${options.version ?? p.api_version}/${encodeURIComponent(options.accountId ?? p.account_id)}/${encodeURIComponent(options.projectId ?? p.project_id)}/chat/${op}`;
   }
 
-  async call<T>(op: ChatOperation | string, method: string, body: unknown, o: ChatCallOptions = {}): Promise<Response<T>> {
+  async call<T>(op: ChatOperation | string, method: string, body: unknown, options: ChatCallOptions = {}): Promise<Response<T>> {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...this.credentialHeaders(), ...o.headers })) if (v !== undefined) headers[k] = v;
-    const res = await request<T>({ method: o.method ?? method, url: this.url(op, o), headers, body: o.rawBody ?? body, trust: trustFor(this.loaded) }).catch(
-      logUnanswered(this.log),
-    );
+    for (const [k, v] of Object.entries({ ...this.credentialHeaders(), ...options.headers })) if (v !== undefined) headers[k] = v;
+    const res = await request<T>({
+      method: options.method ?? method,
+      url: this.url(op, options),
+      headers,
+      body: options.rawBody ?? body,
+      trust: trustFor(this.loaded),
+    }).catch(logUnanswered(this.log));
     this.log.push(res.exchange);
     return res;
   }
 
-  create(body?: ChatCreateRequest | Record<string, unknown>, o?: ChatCallOptions) {
-    return this.call<{ conversation_id: string; response: string }>('create', 'POST', body, o);
+  create(body?: ChatCreateRequest | Record<string, unknown>, options?: ChatCallOptions) {
+    return this.call<{ conversation_id: string; response: string }>('create', 'POST', body, options);
   }
-  respond(body: Partial<ChatRespondRequest> | Record<string, unknown>, o?: ChatCallOptions) {
+  respond(body: Partial<ChatRespondRequest> | Record<string, unknown>, options?: ChatCallOptions) {
     return this.call<{ conversation_id: string; response: string; end_conversation: boolean; handoff?: { destination: string; reason: string } }>(
       'respond',
       'POST',
       body,
-      o,
+      options,
     );
   }
-  close(body: { conversation_id?: string } | Record<string, unknown> | undefined, o?: ChatCallOptions) {
-    return this.call<{ success: boolean }>('close', 'PUT', body, o);
+  close(body: { conversation_id?: string } | Record<string, unknown> | undefined, options?: ChatCallOptions) {
+    return this.call<{ success: boolean }>('close', 'PUT', body, options);
   }
 }

@@ -42,8 +42,8 @@ export class MessagingControl {
   constructor(private readonly control: ControlClient) {}
 
   /** Registers a connector of the case's own; `host_domain: null` registers it without one. */
-  connector(o: { host_domain?: string | null; handoff?: boolean; rate_limits?: { http?: ControlRateLimit; socket?: ControlRateLimit } } = {}) {
-    return this.control.call<{ connector_token: string; connector_id: string; host_domain: string | null }>('POST', '/messaging/connectors', o);
+  connector(options: { host_domain?: string | null; handoff?: boolean; rate_limits?: { http?: ControlRateLimit; socket?: ControlRateLimit } } = {}) {
+    return this.control.call<{ connector_token: string; connector_id: string; host_domain: string | null }>('POST', '/messaging/connectors', options);
   }
   /** Makes the connector's access-token rate-limit window older by `ms`, as if that much time had passed for it alone. */
   ageRateLimit(connectorToken: string, ms: number) {

@@ -197,20 +197,21 @@ export class MessagingSocket {
    * The first event at or after index `from` that matches, within `timeoutMs`. Rejects when the time runs out or
    * the socket closes first, naming what was awaited and the types that did arrive.
    */
-  waitFor(match: (e: WireEvent) => boolean, o: { what: string; from?: number; timeoutMs?: number }): Promise<{ event: WireEvent; index: number }> {
-    const from = o.from ?? 0;
-    const timeoutMs = o.timeoutMs ?? this.waitMs;
+  waitFor(match: (e: WireEvent) => boolean, options: { what: string; from?: number; timeoutMs?: number }): Promise<{ event: WireEvent; index: number }> {
+    const from = options.from ?? 0;
+    const timeoutMs = options.timeoutMs ?? this.waitMs;
     return new Promise((resolve, reject) => {
       const check = () => {
         const index = this.events.findIndex((e, i) => i >= from && match(e));
         const event = this.events[index];
         if (index >= 0 && event) return done(() => resolve({ event, index }));
-        if (this.#close) return done(() => reject(new Error(`socket closed (${this.#close?.code}) before ${o.what} arrived; received ${this.#summary(from)}`)));
+        if (this.#close)
+          return done(() => reject(new Error(`socket closed (${this.#close?.code}) before ${options.what} arrived; received ${this.#summary(from)}`)));
       };
       // A wait of the profile's length names its setting: a platform slower than that sets its own.
-      const setting = o.timeoutMs === undefined ? ' (waits.agent_reply_ms)' : '';
+      const setting = options.timeoutMs === undefined ? ' (waits.agent_reply_ms)' : '';
       const timer = setTimeout(
-        () => done(() => reject(new Error(`${o.what} did not arrive within ${timeoutMs} ms${setting}; received ${this.#summary(from)}`))),
+        () => done(() => reject(new Error(`${options.what} did not arrive within ${timeoutMs} ms${setting}; received ${this.#summary(from)}`))),
         timeoutMs,
       );
       const done = (settle: () => void) => {
@@ -304,26 +305,26 @@ export class MessagingClient {
   }
 
   /** POST /api/v1/access-token with X-Token, X-Host, Content-Type and body `{}`. */
-  accessToken(o: MessagingCallOptions = {}): Promise<Response<AccessTokenResponse>> {
-    const token = o.connectorToken ?? this.loaded.secrets.messaging_connector_token;
+  accessToken(options: MessagingCallOptions = {}): Promise<Response<AccessTokenResponse>> {
+    const token = options.connectorToken ?? this.loaded.secrets.messaging_connector_token;
     if (!token) throw new Error('the profile has no credentials.messaging_connector_token');
     const headers = this.#headers(
-      { [AccessTokenHeaders.token]: token, [AccessTokenHeaders.host]: o.host ?? this.host, [AccessTokenHeaders.contentType]: JSON_CONTENT_TYPE },
-      o,
+      { [AccessTokenHeaders.token]: token, [AccessTokenHeaders.host]: options.host ?? this.host, [AccessTokenHeaders.contentType]: JSON_CONTENT_TYPE },
+      options,
     );
-    return this.#post(MessagingPaths.accessToken, headers, {}, o);
+    return this.#post(MessagingPaths.accessToken, headers, {}, options);
   }
 
   /** POST /api/v1/sessions with `Authorization: Bearer <token>` (none when `accessToken` is undefined). */
-  createSession(accessToken: string | undefined, body?: unknown, o: MessagingCallOptions = {}): Promise<Response<SessionResponse>> {
+  createSession(accessToken: string | undefined, body?: unknown, options: MessagingCallOptions = {}): Promise<Response<SessionResponse>> {
     const base: Record<string, string> = { [SessionHeaders.contentType]: JSON_CONTENT_TYPE };
     if (accessToken !== undefined) base[SessionHeaders.authorization] = bearer(accessToken);
-    return this.#post(MessagingPaths.sessions, this.#headers(base, o), body, o);
+    return this.#post(MessagingPaths.sessions, this.#headers(base, options), body, options);
   }
 
   /** An access token, for steps that need one: throws HandshakeFailed unless the target answers 200. */
-  async token(o: MessagingCallOptions = {}): Promise<{ accessToken: string; expiresIn: number }> {
-    const res = await this.accessToken(o);
+  async token(options: MessagingCallOptions = {}): Promise<{ accessToken: string; expiresIn: number }> {
+    const res = await this.accessToken(options);
     const body = res.json;
     if (res.status !== 200 || typeof body?.access_token !== 'string') throw new HandshakeFailed(`access-token answered ${res.status}: ${maskTokens(res.text)}`);
     return { accessToken: body.access_token, expiresIn: body.expires_in };
@@ -337,8 +338,8 @@ export class MessagingClient {
   }
 
   /** Access token, then session: what a WebSocket needs. */
-  async handshake(sessionBody: unknown = {}, o: MessagingCallOptions = {}): Promise<Handshake> {
-    const { accessToken, expiresIn } = await this.token(o);
+  async handshake(sessionBody: unknown = {}, options: MessagingCallOptions = {}): Promise<Handshake> {
+    const { accessToken, expiresIn } = await this.token(options);
     return { accessToken, expiresIn, sessionId: await this.session(accessToken, sessionBody) };
   }
 

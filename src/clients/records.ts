@@ -107,17 +107,17 @@ export class RecordsClient {
   }
 
   /** GET /{version}/{account_id}/{project_id}/conversations (v3 unless the options say otherwise). */
-  list<T = unknown>(query: Query = {}, o: RecordsCallOptions = {}): Promise<Response<T>> {
-    return this.#get<T>(this.#path('v3', o, queryString(query)), ConversationsHeaders.apiKey, o);
+  list<T = unknown>(query: Query = {}, options: RecordsCallOptions = {}): Promise<Response<T>> {
+    return this.#get<T>(this.#path('v3', options, queryString(query)), ConversationsHeaders.apiKey, options);
   }
 
   /** GET /v1/{account_id}/{project_id}/conversations/concurrency. */
-  concurrency<T = unknown>(query: Query, o: RecordsCallOptions = {}): Promise<Response<T>> {
-    return this.#get<T>(this.#path('v1', o, `/concurrency${queryString(query)}`), ConcurrencyHeaders.apiKey, o);
+  concurrency<T = unknown>(query: Query, options: RecordsCallOptions = {}): Promise<Response<T>> {
+    return this.#get<T>(this.#path('v1', options, `/concurrency${queryString(query)}`), ConcurrencyHeaders.apiKey, options);
   }
 
   /** GET /v3/{account_id}/{project_id}/conversations/{conversation_id}/audio; the WAV is in `bytes`. */
-  audio(conversationId: string, query: Query = {}, o: RecordsCallOptions = {}): Promise<Response<unknown>> {
-    return this.#get(this.#path('v3', o, `/${encodeURIComponent(conversationId)}/audio${queryString(query)}`), AudioHeaders.apiKey, o);
+  audio(conversationId: string, query: Query = {}, options: RecordsCallOptions = {}): Promise<Response<unknown>> {
+    return this.#get(this.#path('v3', options, `/${encodeURIComponent(conversationId)}/audio${queryString(query)}`), AudioHeaders.apiKey, options);
   }
 }

@@ -91,8 +91,8 @@ export interface Dominant {
  * const tone = new ToneGenerator(660, 0.5);
  * dominantFrequency(toMono(tone.next())).hz // 660
  */
-export function dominantFrequency(samples: Float32Array, o: { minHz?: number; maxHz?: number; stepHz?: number; rate?: number } = {}): Dominant {
-  const { minHz = 100, maxHz = 4000, stepHz = 5, rate = RATE } = o;
+export function dominantFrequency(samples: Float32Array, options: { minHz?: number; maxHz?: number; stepHz?: number; rate?: number } = {}): Dominant {
+  const { minHz = 100, maxHz = 4000, stepHz = 5, rate = RATE } = options;
   let best: Dominant = { hz: 0, share: 0 };
   for (let hz = minHz; hz <= maxHz; hz += stepHz) {
     const share = toneShare(samples, hz, rate);

@@ -119,17 +119,17 @@ export class VoiceCall {
    * Sends an offer on `signaling` and waits (bounded) for the answer or an error. Never throws for what the gateway
    * answered: the case looks at `answer` and `error`. Once answered, ICE runs on its own.
    */
-  static async place(signaling: SignalingSocket, o: CallOptions): Promise<VoiceCall> {
+  static async place(signaling: SignalingSocket, options: CallOptions): Promise<VoiceCall> {
     const pc = new RTCPeerConnection({
       codecs: codecs(),
-      iceServers: o.iceServers ?? [],
+      iceServers: options.iceServers ?? [],
       iceUseIpv6: false,
       // UDP only: werift's TCP candidates can hold gathering for 5 s, and browsers reach the gateway over UDP.
       iceUseTcp: false,
       // A gateway on this machine is reached on loopback only: one local candidate, no pairs over other interfaces.
-      ...(o.loopback ? { iceUseIpv4: false, iceAdditionalHostAddresses: ['127.0.0.1'] } : {}),
+      ...(options.loopback ? { iceUseIpv4: false, iceAdditionalHostAddresses: ['127.0.0.1'] } : {}),
     });
-    const call = new VoiceCall(signaling, pc, o);
+    const call = new VoiceCall(signaling, pc, options);
     await call.#offer();
     return call;
   }
@@ -309,14 +309,14 @@ export class VoiceCall {
    * arrives after the call counts, unless `sinceStart` (then everything kept, up to 10 s, counts too). Rejects after
    * `timeoutMs` with what was received instead.
    */
-  async audio(o: { ms: number; minDbfs?: number; timeoutMs?: number; sinceStart?: boolean }): Promise<Float32Array> {
-    const min = o.minDbfs ?? AUDIBLE_DBFS;
-    return this.#run(o, (dbfs) => dbfs >= min, `audio at or above ${min} dBFS`);
+  async audio(options: { ms: number; minDbfs?: number; timeoutMs?: number; sinceStart?: boolean }): Promise<Float32Array> {
+    const min = options.minDbfs ?? AUDIBLE_DBFS;
+    return this.#run(options, (dbfs) => dbfs >= min, `audio at or above ${min} dBFS`);
   }
 
   /** Waits for `ms` of received silence in a row (below -50 dBFS): the gateway has stopped talking. */
-  async silence(o: { ms: number; timeoutMs?: number }): Promise<void> {
-    await this.#run(o, (dbfs) => dbfs < AUDIBLE_DBFS, `silence below ${AUDIBLE_DBFS} dBFS`);
+  async silence(options: { ms: number; timeoutMs?: number }): Promise<void> {
+    await this.#run(options, (dbfs) => dbfs < AUDIBLE_DBFS, `silence below ${AUDIBLE_DBFS} dBFS`);
   }
 
   async #run(o: { ms: number; timeoutMs?: number; sinceStart?: boolean }, ok: (dbfs: number) => boolean, what: string): Promise<Float32Array> {

@@ -115,17 +115,17 @@ export class SignalingSocket {
    * The first message not yet taken that matches, waiting for it up to `timeoutMs`. Rejects with what did arrive.
    * `after` only considers frames from that index on.
    */
-  async next(match: (m: ServerMessage) => boolean, what: string, o: { timeoutMs?: number; after?: number } = {}): Promise<ServerMessage> {
-    const deadline = performance.now() + (o.timeoutMs ?? SIGNAL_TIMEOUT_MS);
+  async next(match: (m: ServerMessage) => boolean, what: string, options: { timeoutMs?: number; after?: number } = {}): Promise<ServerMessage> {
+    const deadline = performance.now() + (options.timeoutMs ?? SIGNAL_TIMEOUT_MS);
     for (;;) {
-      const i = this.frames.findIndex((f, idx) => idx >= (o.after ?? 0) && !this.#consumed.has(idx) && f.message !== undefined && match(f.message));
+      const i = this.frames.findIndex((f, idx) => idx >= (options.after ?? 0) && !this.#consumed.has(idx) && f.message !== undefined && match(f.message));
       if (i >= 0) {
         this.#consumed.add(i);
         return this.frames[i]?.message as ServerMessage;
       }
       const left = deadline - performance.now();
       if (left <= 0 || this.#closed) {
-        const state = this.#closed ? `socket closed (${this.#closed.code})` : `no ${what} within ${o.timeoutMs ?? SIGNAL_TIMEOUT_MS} ms`;
+        const state = this.#closed ? `socket closed (${this.#closed.code})` : `no ${what} within ${options.timeoutMs ?? SIGNAL_TIMEOUT_MS} ms`;
         throw new Error(`${state}; received: ${this.summary()}`);
       }
       await this.#wait(left);
@@ -133,8 +133,8 @@ export class SignalingSocket {
   }
 
   /** The next error message (any code), optionally only for `sessionId`. */
-  nextError(what = 'an error message', o: { timeoutMs?: number; after?: number; sessionId?: string } = {}): Promise<ServerMessage> {
-    return this.next((m) => m.type === 'error' && (o.sessionId === undefined || m.sessionId === o.sessionId), what, o);
+  nextError(what = 'an error message', options: { timeoutMs?: number; after?: number; sessionId?: string } = {}): Promise<ServerMessage> {
+    return this.next((m) => m.type === 'error' && (options.sessionId === undefined || m.sessionId === options.sessionId), what, options);
   }
 
   /**

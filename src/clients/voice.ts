@@ -79,8 +79,8 @@ export class VoiceClient {
   /**
    * GET ice-servers. `authorization` replaces the header (`null` sends none); by default `Bearer <voice auth token>`.
    */
-  async iceServers(o: { authorization?: string | null } = {}): Promise<Response<IceServersResponse>> {
-    const auth = o.authorization === undefined ? `Bearer ${this.token ?? ''}` : o.authorization;
+  async iceServers(options: { authorization?: string | null } = {}): Promise<Response<IceServersResponse>> {
+    const auth = options.authorization === undefined ? `Bearer ${this.token ?? ''}` : options.authorization;
     const res = await request<IceServersResponse>({
       method: 'GET',
       url: new URL(VoicePaths.iceServers, this.#base()).toString(),

@@ -41,7 +41,7 @@ export const isArchive = (path: string) => /\.tar$/i.test(path);
  * @example
  * writeFileSync('archive.tar', archiveOf({ script, bundle, opened, options, env, engine: 'dialtone-engine 0.1.0' }));
  */
-export function archiveOf(o: {
+export function archiveOf(parts: {
   readonly script: string;
   readonly bundle: Bundle;
   readonly opened: ReadonlySet<string>;
@@ -50,28 +50,28 @@ export function archiveOf(o: {
   readonly cwd: string;
   readonly engine: string;
 }): Buffer {
-  const plain = [...o.bundle.remote.keys()].find((u) => !u.startsWith('https://'));
+  const plain = [...parts.bundle.remote.keys()].find((u) => !u.startsWith('https://'));
   if (plain) throw new Error(`the remote module ${plain} is not served over https, which a k6 archive holds only: vendor it next to the script`);
   const redirects: Record<string, string> = {};
-  for (const [url, got] of o.bundle.remote) if (got.url !== url) redirects[url] = got.url;
-  const main = anonymized(o.script);
+  for (const [url, got] of parts.bundle.remote) if (got.url !== url) redirects[url] = got.url;
+  const main = anonymized(parts.script);
   const metadata: ArchiveMetadata = {
     type: 'js',
-    options: o.options,
+    options: parts.options,
     filename: `file://${main}`,
-    pwd: `file://${anonymized(o.cwd)}/`,
-    env: o.env,
+    pwd: `file://${anonymized(parts.cwd)}/`,
+    env: parts.env,
     compatibilityMode: 'extended',
     k6version: K6_SEMANTICS,
     goos: process.platform,
-    dialtone: { engine: o.engine, redirects },
+    dialtone: { engine: parts.engine, redirects },
   };
-  const local = [...new Set([...o.bundle.files, ...o.opened])].sort();
+  const local = [...new Set([...parts.bundle.files, ...parts.opened])].sort();
   return tar([
     { name: 'metadata.json', data: Buffer.from(`${JSON.stringify(metadata, null, 2)}\n`) },
-    { name: 'data', data: readFileSync(o.script) },
+    { name: 'data', data: readFileSync(parts.script) },
     ...local.map((f) => ({ name: `file${anonymized(f)}`, data: readFileSync(f) })),
-    ...[...o.bundle.remote]
+    ...[...parts.bundle.remote]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([url, got]) => ({ name: `https/${url.slice('https://'.length)}`, data: Buffer.from(got.text) })),
   ]);

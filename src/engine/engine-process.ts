@@ -26,7 +26,7 @@ export interface EngineRun {
 export async function runScript(
   script: string,
   args: readonly string[] = [],
-  o: {
+  options: {
     env?: NodeJS.ProcessEnv;
     /** SIGINT this long after the engine printed its header (its init done): a slow start cannot outrun the signal. */
     signalAfterMs?: number;
@@ -35,12 +35,12 @@ export async function runScript(
     dir?: string;
   } = {},
 ): Promise<EngineRun> {
-  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
   writeFileSync(join(dir, 'script.js'), script);
   const summaryPath = join(dir, 'summary.json');
   const child = spawn(process.execPath, [ENGINE, 'run', '--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], {
     cwd: dir,
-    env: { ...process.env, ...o.env },
+    env: { ...process.env, ...options.env },
     // dialtone gives the engine an IPC channel, whose closing tells it dialtone is gone.
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   }) as ChildProcessWithoutNullStreams;
@@ -48,7 +48,7 @@ export async function runScript(
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const after = o.signalAfterMs;
+  const after = options.signalAfterMs;
   if (after !== undefined) {
     let armed = false;
     child.stdout.on('data', () => {
@@ -57,7 +57,7 @@ export async function runScript(
       setTimeout(() => child.kill('SIGINT'), after);
     });
   }
-  const mark = o.signalOn;
+  const mark = options.signalOn;
   if (mark !== undefined) {
     let sent = false;
     const look = () => {

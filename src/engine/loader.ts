@@ -29,9 +29,9 @@ export interface BundleOptions {
  * awaited (`blocking.ts`). k6 runs ES modules; the function form lets the engine run the same module many times in
  * one JavaScript context.
  */
-export async function bundleScript(script: string, o: BundleOptions = {}): Promise<Bundle> {
+export async function bundleScript(script: string, options: BundleOptions = {}): Promise<Bundle> {
   const remote: FetchedModules = new Map();
-  const modules = o.modules ?? networkThenCache(o.env ?? process.env);
+  const modules = options.modules ?? networkThenCache(options.env ?? process.env);
   const plugin = remoteModules(modules, remote);
   const { code, files } = await esbuildScript(script, plugin).finally(() => modules.close?.());
   try {

@@ -222,10 +222,10 @@ async function runRegressions(ctx: RegressionContext, tally: Tally, pass: string
  * const report = await runFuzz({ seed: 1, requests: 20_000, frames: 5_000, maxSeconds: 600, dir: '.dialtone/fuzz' });
  * if (report.problems.length) process.exitCode = 1;
  */
-export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
-  const log = o.log ?? (() => {});
-  mkdirSync(o.dir, { recursive: true });
-  const target: TargetProcess = await spawnTarget(join(o.dir, 'fuzz-target.json'));
+export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
+  const log = options.log ?? (() => {});
+  mkdirSync(options.dir, { recursive: true });
+  const target: TargetProcess = await spawnTarget(join(options.dir, 'fuzz-target.json'));
   const tally = new Tally();
   const t0 = performance.now();
   try {
@@ -235,7 +235,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     for (const [k, v] of Object.entries(hosts)) ports[k] = portOf(v);
     const ctx: RegressionContext = { loaded, pid: target.pid, alive: target.alive, port: (h) => ports[h] ?? 0 };
     const routes: FuzzRoute[] = await listRoutes();
-    log(`fuzz: seed ${o.seed}, ${routes.length} routes, target pid ${target.pid}`);
+    log(`fuzz: seed ${options.seed}, ${routes.length} routes, target pid ${target.pid}`);
 
     const before = await runRegressions(ctx, tally, 'before');
     const rssBeforeMb = target.alive() ? target.rssMb() : Number.NaN;
@@ -250,11 +250,11 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     }
     const stalled = target.alive() ? stalledRequests(ports.base_url ?? 0) : Promise.resolve([]);
 
-    const deadline = performance.now() + o.maxSeconds * 1000;
+    const deadline = performance.now() + options.maxSeconds * 1000;
     const running = () => target.alive() && performance.now() < deadline;
     const httpWorker = async (w: number) => {
-      const r = new FuzzRng(o.seed * 1000 + w);
-      while (running() && tally.requests < o.requests) {
+      const r = new FuzzRng(options.seed * 1000 + w);
+      while (running() && tally.requests < options.requests) {
         const route = r.pick(routes);
         const port = ports[route.host] ?? 0;
         const req = makeRequest(r, route, knowledge, `127.0.0.1:${port}`);
@@ -275,9 +275,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const voiceMessages = hostileMessages('voice', loaded.secrets.voice_auth_token ?? '');
     const messagingMessages = hostileMessages('messaging', '');
     const socketWorker = async (w: number) => {
-      const r = new FuzzRng(o.seed * 1000 + 100 + w);
+      const r = new FuzzRng(options.seed * 1000 + 100 + w);
       let n = 0;
-      while (running() && tally.frames < o.frames && pool.length) {
+      while (running() && tally.frames < options.frames && pool.length) {
         const h = pool[n++ % pool.length] as Handshake;
         if (r.chance(0.5)) await socketCycle(r, tally, ports.webrtc_url ?? 0, VoicePaths.signal, voiceMessages);
         else
@@ -293,7 +293,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const probe = async () => {
       const token = loaded.secrets.control_token ?? '';
       const bytes = Buffer.from(`GET /health HTTP/1.1\r\nHost: x\r\n${CONTROL_HEADER}: ${token}\r\nConnection: close\r\n\r\n`);
-      while (running() && (tally.requests < o.requests || tally.frames < o.frames)) {
+      while (running() && (tally.requests < options.requests || tally.frames < options.frames)) {
         const a = await rawExchange(ports.control ?? 0, bytes, 5000);
         if (target.alive()) tally.answer(a.ms, 'the health probe during the fuzz');
         await new Promise((r) => setTimeout(r, 250));
@@ -311,10 +311,10 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (!target.alive() && !tally.problems.some((p) => p.startsWith('the target died'))) tally.problem(`the target died (${target.exit()})`);
     const rssAfterMb = target.alive() ? target.rssMb() : Number.NaN;
     if (rssAfterMb - rssBeforeMb > RSS_GROWTH_LIMIT_MB) tally.problem(`RSS grew from ${rssBeforeMb.toFixed(0)} MB to ${rssAfterMb.toFixed(0)} MB`);
-    if (tally.requests < o.requests) log(`fuzz: time budget reached at ${tally.requests} of ${o.requests} requests`);
-    if (tally.frames < o.frames) log(`fuzz: time budget reached at ${tally.frames} of ${o.frames} frames`);
+    if (tally.requests < options.requests) log(`fuzz: time budget reached at ${tally.requests} of ${options.requests} requests`);
+    if (tally.frames < options.frames) log(`fuzz: time budget reached at ${tally.frames} of ${options.frames} frames`);
     return {
-      seed: o.seed,
+      seed: options.seed,
       routes: routes.length,
       requests: tally.requests,
       frames: tally.frames,

@@ -12,11 +12,11 @@ import type { PlannedFile } from './write.js';
  * initFiles({ environments: ['staging', 'pre-release'], engine: 'builtin', scenarios: ['chat-turns'] }).map((f) => f.path);
  * // ['dialtone/profiles/staging.json', 'dialtone/profiles/pre-release.json', '.github/workflows/dialtone-gate.yml', '.github/workflows/dialtone-nightly.yml']
  */
-export function initFiles(o: WorkflowOptions): PlannedFile[] {
+export function initFiles(workflow: WorkflowOptions): PlannedFile[] {
   return [
-    ...o.environments.map((env) => ({ path: profilePath(env), text: profileText(env) })),
-    { path: GATE_WORKFLOW, text: gateWorkflow(o) },
-    { path: NIGHTLY_WORKFLOW, text: nightlyWorkflow(o) },
+    ...workflow.environments.map((env) => ({ path: profilePath(env), text: profileText(env) })),
+    { path: GATE_WORKFLOW, text: gateWorkflow(workflow) },
+    { path: NIGHTLY_WORKFLOW, text: nightlyWorkflow(workflow) },
   ];
 }
 

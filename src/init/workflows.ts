@@ -126,8 +126,8 @@ const secretsSentence = (environment: string) =>
  * @example
  * writeFileSync('.github/workflows/dialtone-gate.yml', gateWorkflow({ environments: ['staging', 'pre-release'], engine: 'builtin', scenarios }));
  */
-export function gateWorkflow(o: WorkflowOptions): string {
-  const env = gateEnvironment(o.environments);
+export function gateWorkflow(workflow: WorkflowOptions): string {
+  const env = gateEnvironment(workflow.environments);
   const profile = profilePath(env);
   const header = [
     `dialtone's pre-release gate, written by \`dialtone init\`: the conformance suite against ${env} (${profile}), by hand ` +
@@ -197,10 +197,10 @@ function ownModules(scenario: string): string[] {
  * @example
  * writeFileSync('.github/workflows/dialtone-nightly.yml', nightlyWorkflow({ environments: ['staging'], engine: 'k6', scenarios: ['chat-turns'] }));
  */
-export function nightlyWorkflow(o: WorkflowOptions): string {
-  const env = nightlyEnvironment(o.environments);
+export function nightlyWorkflow(workflow: WorkflowOptions): string {
+  const env = nightlyEnvironment(workflow.environments);
   const profile = profilePath(env);
-  const k6 = o.engine === 'k6';
+  const k6 = workflow.engine === 'k6';
   const header = [
     `dialtone's nightly load, written by \`dialtone init\`: each scenario at its nightly workload against ${env} (${profile}), ` +
       "judged by the profile's SLOs and against its own last 14 nights on the same engine (a verdict from the 8th night on). " +
@@ -215,7 +215,7 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
   ];
   const engineSteps: Step[] = k6 ? [{ name: 'Install k6', uses: 'grafana/setup-k6-action@v1', with: { 'k6-version': K6_VERSION.replace(/^v/, '') } }] : [];
   // A scenario on a module of dialtone's own (voice-calls: WebRTC) runs on the built-in engine whatever the others use.
-  const builtinOnly = k6 ? o.scenarios.filter((s) => ownModules(s).length > 0) : [];
+  const builtinOnly = k6 ? workflow.scenarios.filter((s) => ownModules(s).length > 0) : [];
   if (builtinOnly.length > 0)
     header.splice(
       2,
@@ -223,7 +223,7 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
       `${builtinOnly.join(', ')} run on dialtone's built-in engine: ` +
         `${[...new Set(builtinOnly.flatMap(ownModules))].map((m) => `${m} (${OWN_MODULES[m]})`).join(', ')}.`,
     );
-  const engine = builtinOnly.length > 0 ? expr(`contains(fromJSON('${JSON.stringify(builtinOnly)}'), matrix.scenario) && 'builtin' || 'k6'`) : o.engine;
+  const engine = builtinOnly.length > 0 ? expr(`contains(fromJSON('${JSON.stringify(builtinOnly)}'), matrix.scenario) && 'builtin' || 'k6'`) : workflow.engine;
   const historyKey = `dialtone-history-${SCENARIO}`;
   return render(header, {
     name: 'dialtone nightly',
@@ -235,7 +235,7 @@ export function nightlyWorkflow(o: WorkflowOptions): string {
         name: `load ${SCENARIO}`,
         'runs-on': 'ubuntu-latest',
         'timeout-minutes': 45,
-        strategy: { 'fail-fast': false, matrix: { scenario: [...o.scenarios] } },
+        strategy: { 'fail-fast': false, matrix: { scenario: [...workflow.scenarios] } },
         env: {
           PROFILE: profile,
           HISTORY: `history/${SCENARIO}.jsonl`,

@@ -25,9 +25,9 @@ export interface Outcome {
  * @example
  * describeOutcome({ path: '.gitignore', action: 'skipped', detail: 'exists' }); // 'skipped .gitignore (exists)'
  */
-export function describeOutcome(o: Outcome): string {
-  if (o.action === 'appended') return `appended ${o.detail} to ${o.path}`;
-  return o.detail ? `${o.action} ${o.path} (${o.detail})` : `${o.action} ${o.path}`;
+export function describeOutcome(outcome: Outcome): string {
+  if (outcome.action === 'appended') return `appended ${outcome.detail} to ${outcome.path}`;
+  return outcome.detail ? `${outcome.action} ${outcome.path} (${outcome.detail})` : `${outcome.action} ${outcome.path}`;
 }
 
 /** An fs error as one line naming the path: the environment's doing (permissions, a read-only disk), exit 3. */

@@ -80,13 +80,13 @@ const BUILTIN_OUTPUTS = ['json', 'csv', 'experimental-prometheus-rw', 'influxdb'
  * @example
  * engineOfRun({ root, engine: 'builtin', extras: { outs: ['json=a.json'] } }).kind; // 'builtin'
  */
-export function engineOfRun(o: {
+export function engineOfRun(asked: {
   root: string;
   engine?: Engine | EngineChoice | undefined;
   extras?: { outs?: readonly string[] | undefined } | undefined;
 }): Engine {
-  const engine = typeof o.engine === 'object' ? o.engine : resolveEngine(o.root, o.engine);
-  const other = engine.kind === 'builtin' ? o.extras?.outs?.find((out) => !BUILTIN_OUTPUTS.includes(out.split('=')[0] ?? '')) : undefined;
+  const engine = typeof asked.engine === 'object' ? asked.engine : resolveEngine(asked.root, asked.engine);
+  const other = engine.kind === 'builtin' ? asked.extras?.outs?.find((out) => !BUILTIN_OUTPUTS.includes(out.split('=')[0] ?? '')) : undefined;
   if (other)
     throw new UsageError(`load: --out '${other}' is a k6 output the built-in engine does not write (it writes ${BUILTIN_OUTPUTS.join(', ')}): use --engine k6`);
   return engine;

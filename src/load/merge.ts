@@ -147,8 +147,8 @@ const COMPARE: Record<string, (a: number, b: number) => boolean> = {
  * const summary = await mergeSegments(['m1/load/chat-turns', 'm2/load/chat-turns'].map(readSegment));
  * const exact = await mergeSegments(segs, { exact: true }); // from raw.json.gz, kept with --raw-samples
  */
-export async function mergeSegments(segs: readonly SegmentFiles[], o: { readonly exact?: boolean } = {}): Promise<K6Summary> {
-  const { accs, thresholds, stats, gauges } = await accumulate(segs, o.exact === true);
+export async function mergeSegments(segs: readonly SegmentFiles[], options: { readonly exact?: boolean } = {}): Promise<K6Summary> {
+  const { accs, thresholds, stats, gauges } = await accumulate(segs, options.exact === true);
   // Segments run side by side: the merged run lasted as long as its longest segment.
   const seconds = Math.max(...segs.map((s) => elapsedSeconds(s.summary) ?? s.result.duration_ms / 1000));
   const metrics: Record<string, K6Metric> = {};

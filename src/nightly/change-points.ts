@@ -81,13 +81,13 @@ function pValues(xs: readonly number[], indices: readonly number[]): number[] {
  * @example
  * changePoints([10, 10.2, 9.9, 10.1, 10, 9.8, 13, 13.1, 12.9, 13.2, 13, 12.8]); // [{ index: 6, p: 5.3e-12 }]
  */
-export function changePoints(xs: readonly number[], o: ChangePointOptions = CHANGE_POINTS): ChangePoint[] {
+export function changePoints(xs: readonly number[], options: ChangePointOptions = CHANGE_POINTS): ChangePoint[] {
   const found: number[] = [];
   const stretches: [number, number][] = [[0, xs.length]];
   for (let s = stretches.pop(); s; s = stretches.pop()) {
     const [from, to] = s;
-    const tau = bestSplit(xs, from, to, o.minSize);
-    if (tau === undefined || tTest(momentsOf(xs, from, tau), momentsOf(xs, tau, to)) >= o.maxP) continue;
+    const tau = bestSplit(xs, from, to, options.minSize);
+    if (tau === undefined || tTest(momentsOf(xs, from, tau), momentsOf(xs, tau, to)) >= options.maxP) continue;
     found.push(tau);
     stretches.push([from, tau], [tau, to]);
   }
@@ -95,7 +95,7 @@ export function changePoints(xs: readonly number[], o: ChangePointOptions = CHAN
   for (;;) {
     const ps = pValues(xs, indices);
     const weakest = ps.reduce((w, p, i) => (p > (ps[w] as number) ? i : w), 0);
-    if (!indices.length || (ps[weakest] as number) < o.maxP) return indices.map((index, i) => ({ index, p: ps[i] as number }));
+    if (!indices.length || (ps[weakest] as number) < options.maxP) return indices.map((index, i) => ({ index, p: ps[i] as number }));
     indices = indices.filter((_, i) => i !== weakest);
   }
 }

@@ -33,10 +33,10 @@ export interface Levels {
  * @example
  * levelsOf([100, 101, 99, 100, 102, 98, 130, 131, 129, 130, 132, 128], 'ms').segments.map((s) => Math.round(s.level)); // [100, 130]
  */
-export function levelsOf(values: readonly number[], unit: NightMetric['unit'], o: ChangePointOptions = DRIFT): Levels {
+export function levelsOf(values: readonly number[], unit: NightMetric['unit'], options: ChangePointOptions = DRIFT): Levels {
   const log = (unit === 'ms' || unit === 'per_s') && values.every((x) => x > 0);
   const xs = log ? values.map(Math.log) : values;
-  const points = changePoints(xs, o);
+  const points = changePoints(xs, options);
   const segments = segmentsOf(xs, points).map((s) => ({ ...s, level: log ? Math.exp(s.moments.mean) : s.moments.mean }));
   return { points, segments };
 }
@@ -66,7 +66,7 @@ export function levelChange(
   reference: number,
   metric: Pick<NightMetric, 'unit' | 'better'>,
   floors: Floors,
-  o: ChangePointOptions = DRIFT,
+  options: ChangePointOptions = DRIFT,
 ): LevelChange {
   const segs = levels.segments;
   const ref = Math.max(
@@ -81,7 +81,7 @@ export function levelChange(
   const moved = (b.level - a.level) * worse;
   // Segments next to each other passed the t-test when they were cut; the reference and tonight's may lie further
   // apart, past a move there and back, so they pass it again themselves.
-  const differ = ref !== now && tTest(a.moments, b.moments) < o.maxP;
+  const differ = ref !== now && tTest(a.moments, b.moments) < options.maxP;
   const status: LevelStatus = differ && moved > floor ? 'regressed' : differ && moved < -floor ? 'improved' : 'unchanged';
   if (status === 'unchanged') return { from: a.level, to: b.level, status };
   let first = now;

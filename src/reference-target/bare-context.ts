@@ -15,9 +15,9 @@ import { issueCredentials, REFERENCE_TENANT } from './tenancy.js';
  * const ctx = bareContext({ seed: 5 });
  * ctx.clock.advance(60_000);
  */
-export function bareContext(o: { seed?: number; voiceClientPage?: boolean } = {}): TargetContext {
+export function bareContext(options: { seed?: number; voiceClientPage?: boolean } = {}): TargetContext {
   const clock = new AdjustableClock();
-  const rng = new SeededRandom(o.seed ?? 1);
+  const rng = new SeededRandom(options.seed ?? 1);
   return {
     clock,
     defects: new DefectSet([]),
@@ -26,7 +26,7 @@ export function bareContext(o: { seed?: number; voiceClientPage?: boolean } = {}
     credentials: issueCredentials(),
     conversations: new ConversationStore(clock, rng),
     chatVersions: ['v1'],
-    voiceClientPage: o.voiceClientPage ?? true,
+    voiceClientPage: options.voiceClientPage ?? true,
     latency: new LatencyPlan(),
     retention: DEFAULT_RETENTION,
   };

@@ -87,7 +87,7 @@ export class SuiteRunner {
    * With `slow`, at least two workers: the real-time files (messaging, outbound) then wait side by side instead of
    * one after the other on a machine where vitest would use one.
    */
-  static async create(root: string, o: RunOptions = {}): Promise<SuiteRunner> {
+  static async create(root: string, options: RunOptions = {}): Promise<SuiteRunner> {
     pinNativeAddons(); // before the first worker thread: see native-addons.ts
     const exitCode = process.exitCode;
     const runner = new SuiteRunner(undefined as unknown as Vitest);
@@ -99,12 +99,12 @@ export class SuiteRunner {
         config: join(root, 'conformance', 'vitest.config.ts'),
         watch: false,
         reporters: [runner.#collector],
-        maxConcurrency: o.concurrent && !o.slow ? CONCURRENT_CASES : MAX_CONCURRENT_CASES,
+        maxConcurrency: options.concurrent && !options.slow ? CONCURRENT_CASES : MAX_CONCURRENT_CASES,
         // Each runner's workers get its own handover file, so several runners can serve different targets at once.
         env: { [PROFILE_ENV]: runner.#handover },
-        ...(o.concurrent
+        ...(options.concurrent
           ? { maxWorkers: Math.max(CONCURRENT_WORKERS, availableParallelism() - 1), sequence: { concurrent: true } }
-          : o.slow
+          : options.slow
             ? { maxWorkers: Math.max(2, availableParallelism() - 1) }
             : {}),
       },
@@ -117,16 +117,16 @@ export class SuiteRunner {
     // run through RunOptions.signal and writes the cases that finished).
     for (const [sig, had] of before) for (const l of process.listeners(sig)) if (!had.includes(l)) process.off(sig, l);
     (runner as unknown as { vitest: Vitest }).vitest = vitest;
-    runner.#concurrent = o.concurrent === true;
+    runner.#concurrent = options.concurrent === true;
     return runner;
   }
 
   /** Runs the cases matching `only` (every case when undefined) against `loaded`; the real-time ones only with `slow`. */
-  async run(loaded: LoadedProfile, only?: string, o: RunOptions = {}): Promise<Results> {
+  async run(loaded: LoadedProfile, only?: string, options: RunOptions = {}): Promise<Results> {
     const started = Date.now();
     const env = secretEnv(loaded);
     const envKey = JSON.stringify(env);
-    const others = Object.values(o.bySurface ?? {});
+    const others = Object.values(options.bySurface ?? {});
     if ((this.#env !== undefined && this.#env !== envKey) || others.some((l) => JSON.stringify(secretEnv(l)) !== envKey))
       throw new Error('a SuiteRunner serves profiles with one set of secret values');
     this.#env = envKey;
@@ -135,17 +135,17 @@ export class SuiteRunner {
     const handover: Handover = {
       source: loaded.path ?? null,
       profile: { ...loaded.profile, env_file: undefined },
-      slow: o.slow === true,
-      ...(o.mutations ? { mutations: o.mutations } : {}),
-      ...(o.bySurface
-        ? { bySurface: Object.fromEntries(Object.entries(o.bySurface).map(([surface, l]) => [surface, { ...l.profile, env_file: undefined }])) }
+      slow: options.slow === true,
+      ...(options.mutations ? { mutations: options.mutations } : {}),
+      ...(options.bySurface
+        ? { bySurface: Object.fromEntries(Object.entries(options.bySurface).map(([surface, l]) => [surface, { ...l.profile, env_file: undefined }])) }
         : {}),
     };
     writeFileSync(path, JSON.stringify(handover), { mode: 0o600 });
     Object.assign(process.env, env);
 
     this.#collector.reset();
-    this.#collector.progress = o.progress;
+    this.#collector.progress = options.progress;
     if (only) this.vitest.setGlobalTestNamePattern(globToPattern(only));
     else this.vitest.resetGlobalTestNamePattern();
     // Only the case files of the surfaces the filter names: collecting every file costs seconds.
@@ -157,11 +157,11 @@ export class SuiteRunner {
     // Side by side, the files that need the machine to themselves run once the others have ended.
     const phases = this.#concurrent ? [specs.filter((s) => !last(s)), specs.filter(last)].filter((p) => p.length > 0) : [specs];
     const cancel = () => void this.vitest.cancelCurrentRun('keyboard-input');
-    o.signal?.addEventListener('abort', cancel);
+    options.signal?.addEventListener('abort', cancel);
     try {
-      for (const phase of phases) if (!o.signal?.aborted) await this.vitest.runTestSpecifications(phase, files.length === 0 && phases.length === 1);
+      for (const phase of phases) if (!options.signal?.aborted) await this.vitest.runTestSpecifications(phase, files.length === 0 && phases.length === 1);
     } finally {
-      o.signal?.removeEventListener('abort', cancel);
+      options.signal?.removeEventListener('abort', cancel);
     }
     process.exitCode = exitCode; // the gate decides the exit code, not vitest
     return resultsOf(loaded, only, started, this.#collector);

@@ -41,7 +41,7 @@ export async function runSelftest(
   root: string,
   ids: readonly DefectId[] = Object.keys(Defects) as DefectId[],
   onVerdict?: (v: DefectVerdict) => void,
-  o: {
+  options: {
     lanes?: number;
     /** The credentials every defect's target takes: a reference target's own, so a runner serving it may run alongside. */
     credentials?: IssuedCredentials;
@@ -49,12 +49,12 @@ export async function runSelftest(
     oneMoreLaneAfter?: Promise<unknown>;
   } = {},
 ): Promise<DefectVerdict[]> {
-  const lanes = o.lanes ?? SELFTEST_LANES;
+  const lanes = options.lanes ?? SELFTEST_LANES;
   const verdicts = new Map<DefectId, DefectVerdict>();
   // The defects that break the most rules start first: each broken rule can cost a case its full wait.
   const queue = [...ids].sort((a, b) => Defects[b].breaks.length - Defects[a].breaks.length);
   // One set of credentials for every target: a runner serves profiles with one set of secret values.
-  const credentials = o.credentials ?? issueCredentials();
+  const credentials = options.credentials ?? issueCredentials();
   // Runs one batch on `runner` and returns its cases, each surface's against its own defect's target.
   const runBatch = async (runner: SuiteRunner, batch: DefectId[]): Promise<readonly CaseResult[]> => {
     const targets = await Promise.all(batch.map((id) => startTarget({ defects: [id], credentials })));
@@ -92,7 +92,7 @@ export async function runSelftest(
     runners.push(runner);
     await lane(runner);
   };
-  o.oneMoreLaneAfter?.then(
+  options.oneMoreLaneAfter?.then(
     () => {
       if (closing || queue.length === 0) return;
       late = joinLate();

@@ -17,7 +17,7 @@ import { openTarget } from '../target-session.js';
  * the target at RATE. Exit 0 when both gates pass, 1 when a rule failed in either, 5 when the idle gate passed but the
  * engine completed less than 90 % of RATE while the gate ran (the load was not delivered).
  */
-export async function conformanceUnderLoad(o: {
+export async function conformanceUnderLoad(request: {
   underLoad: string;
   target?: string | undefined;
   only?: string | undefined;
@@ -33,16 +33,16 @@ export async function conformanceUnderLoad(o: {
     import('../../load/plan.js'),
     import('../../load/delivery.js'),
   ]);
-  const { scenario, rate } = parseUnderLoad(o.underLoad);
+  const { scenario, rate } = parseUnderLoad(request.underLoad);
   // Before the target is probed or started: the scenario, the live refusal, the profile's expectations, the engine
   // (--engine k6 without a k6 stops here, exit 3, saying how to install one).
-  const plan = planLoad({ command: 'conformance --under-load', root: ROOT, scenario, workload: 'nightly', target: o.target, engine: o.engine });
-  const reportDir = usableReportDir(o.reportDir);
+  const plan = planLoad({ command: 'conformance --under-load', root: ROOT, scenario, workload: 'nightly', target: request.target, engine: request.engine });
+  const reportDir = usableReportDir(request.reportDir);
   const { dashboardOfRun } = await import('../../load/dashboard/open.js');
-  const dashboard = await dashboardOfRun(o.dashboard, plan.engine.kind, `conformance under load (${scenario} at ${rate}/s)`);
+  const dashboard = await dashboardOfRun(request.dashboard, plan.engine.kind, `conformance under load (${scenario} at ${rate}/s)`);
   let reportFile: string | undefined;
   const { SuiteRunner } = await import('../../suite/run.js');
-  const session = await openTarget(plan.loaded, o.defects);
+  const session = await openTarget(plan.loaded, request.defects);
   const runner = await SuiteRunner.create(ROOT);
   // A stop signal cancels the gate it is in and stops the load; a gate cut short gives no verdict on either.
   await catchInterruptsDrawing();
@@ -57,7 +57,7 @@ export async function conformanceUnderLoad(o: {
       runSuite: () => {
         // Each gate's progress, as the plain gate prints it, named so the idle gate's lines are told from the other's.
         const label = gates++ === 0 ? 'idle' : 'under load';
-        return runner.run(session.loaded, o.only, { signal: stopped.signal, progress: (line) => process.stderr.write(`${label}: ${line}\n`) });
+        return runner.run(session.loaded, request.only, { signal: stopped.signal, progress: (line) => process.stderr.write(`${label}: ${line}\n`) });
       },
     }).catch((e: unknown) => {
       if (interruption()) return undefined;

@@ -141,7 +141,7 @@ function alsoFailed(results: Results): string {
   ].join('');
 }
 
-export async function runConformance(o: {
+export async function runConformance(request: {
   target?: string | undefined;
   only?: string | undefined;
   reportDir?: string | undefined;
@@ -150,24 +150,24 @@ export async function runConformance(o: {
   /** Run the real-time variants of the time-based rules too (they wait as long as the documents say). */
   slow?: boolean;
 }): Promise<ConformanceOutcome> {
-  const reportDir = usableReportDir(o.reportDir);
+  const reportDir = usableReportDir(request.reportDir);
   // The profile first, so a bad one is one line before vitest and the report writers load (about 2.5 s of CPU at every
   // start); they load once the arguments and the profile are known to be good.
-  const session = await openTarget(o.target, o.defects ?? []);
+  const session = await openTarget(request.target, request.defects ?? []);
   const [proof, { runSuite }, { runSelftest }, { interruptedResults, writeGateReport }] = await Promise.all([
     import('../../suite/proof.js'),
     import('../../suite/run.js'),
     import('../../suite/selftest.js'),
     import('../gate-report.js'),
   ]);
-  if (o.slow) console.log('--slow: the real-time cases wait as long as the rules they check; each wait is announced with its end.');
+  if (request.slow) console.log('--slow: the real-time cases wait as long as the rules they check; each wait is announced with its end.');
   let results: Results;
   let targetDied: string | undefined;
   let proofRun: { rows: RuleProofRow[]; durationMs: number } = { rows: [], durationMs: 0 };
   let verdicts: DefectVerdict[] | undefined;
   // The defects of the surfaces the filter selects (the rules that match it are the gate's rules).
   const ids = (Object.keys(Defects) as DefectId[]).filter(
-    (id) => !(Defects[id] as Defect).onlyUnderLoad && ruleList.some((r) => r.surface === Defects[id].surface && matchesGlob(r.id, o.only)),
+    (id) => !(Defects[id] as Defect).onlyUnderLoad && ruleList.some((r) => r.surface === Defects[id].surface && matchesGlob(r.id, request.only)),
   );
   // The self-test takes one more lane once the suite's own run and the mutation proof have ended (src/suite/selftest.ts).
   let suiteEnded = () => {};
@@ -202,7 +202,7 @@ export async function runConformance(o: {
   // A stop signal cancels the suite: the cases that finished are reported, and nothing else starts. Caught before the
   // self-test starts: each suite runner it makes drops the signal handlers that appeared while vitest started.
   catchInterrupts();
-  const early = o.selftest && reference ? defects(reference) : undefined;
+  const early = request.selftest && reference ? defects(reference) : undefined;
   early?.catch(() => {}); // awaited below; this only keeps a failure meanwhile from going unhandled
   const stopped = new AbortController();
   const offInterrupt = onInterrupt(() => stopped.abort());
@@ -210,8 +210,8 @@ export async function runConformance(o: {
     results = await runSuite({
       root: ROOT,
       loaded: session.loaded,
-      ...(o.only ? { only: o.only } : {}),
-      slow: o.slow ?? false,
+      ...(request.only ? { only: request.only } : {}),
+      slow: request.slow ?? false,
       // On a terminal the self-test's progress line is rewritten in place: a file's line goes above it.
       progress: (line) => (selftestProgress ? selftestProgress.note(line) : process.stderr.write(`${line}\n`)),
       signal: stopped.signal,
@@ -222,9 +222,9 @@ export async function runConformance(o: {
     const cut = interruption();
     if (cut) results = interruptedResults(results, cut);
     else targetDied = await (await import('../../suite/target-died.js')).targetDied(results, session.loaded);
-    if (o.selftest && !cut) {
+    if (request.selftest && !cut) {
       // The mutation proof runs against the target under test itself, a real environment included.
-      const proofing = targetDied ? undefined : proof.runMutationProof(ROOT, session.loaded, o.only);
+      const proofing = targetDied ? undefined : proof.runMutationProof(ROOT, session.loaded, request.only);
       proofRun = (await proofing) ?? proofRun;
       suiteEnded();
       verdicts = await (early ?? defects());

@@ -176,7 +176,7 @@ export async function load(argv: string[]): Promise<number> {
 }
 
 export async function runLoadCommand(
-  o: {
+  asked: {
     scenario: string;
     target?: string | undefined;
     workload: WorkloadName;
@@ -196,54 +196,54 @@ export async function runLoadCommand(
   const plan = planLoad({
     command: 'load',
     root: ROOT,
-    scenario: o.scenario,
-    workload: o.workload,
-    target: o.target,
-    allowLive: o.allowLive,
-    engine: o.engine,
-    overrides: o.overrides,
-    extras: o.extras,
-    dashboard: o.dashboard,
-    maxStartLagMs: o.maxStartLagMs,
+    scenario: asked.scenario,
+    workload: asked.workload,
+    target: asked.target,
+    allowLive: asked.allowLive,
+    engine: asked.engine,
+    overrides: asked.overrides,
+    extras: asked.extras,
+    dashboard: asked.dashboard,
+    maxStartLagMs: asked.maxStartLagMs,
   });
-  const reportDir = usableReportDir(o.reportDir);
+  const reportDir = usableReportDir(asked.reportDir);
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
   const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
   await catchInterruptsDrawing();
-  const control = o.control ? await controlRun(plan, reportDir) : undefined;
+  const control = asked.control ? await controlRun(plan, reportDir) : undefined;
   const cut = interruption();
   if (cut) {
-    console.log(`load ${o.scenario} (${o.workload}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
+    console.log(`load ${asked.scenario} (${asked.workload}): interrupted by ${cut.signal} during the control run; the run itself did not start`);
     return EXIT.interrupted;
   }
-  const dashboard = await dashboardOfRun(o.dashboard, plan.engine.kind, `load ${o.scenario} (${o.workload})`);
+  const dashboard = await dashboardOfRun(asked.dashboard, plan.engine.kind, `load ${asked.scenario} (${asked.workload})`);
   const session = await openTarget(plan.loaded);
   let reportFile: string | undefined;
   const early = interruption();
   if (early) {
     await dashboard?.finish(undefined);
     await session.close();
-    console.log(`load ${o.scenario} (${o.workload}): interrupted by ${early.signal} before the run started`);
+    console.log(`load ${asked.scenario} (${asked.workload}): interrupted by ${early.signal} before the run started`);
     return EXIT.interrupted;
   }
   try {
     const run = planAgainst(plan, session.loaded);
     const out = { reportDir, control: control?.verdict };
     const { engine } = plan;
-    const { exitCode, result, dir, verdict } = o.segments
-      ? await (await import('../../load/segments.js')).runSegments(run, out, o.segments)
+    const { exitCode, result, dir, verdict } = asked.segments
+      ? await (await import('../../load/segments.js')).runSegments(run, out, asked.segments)
       : await runLoad(run, out);
-    console.log(`load ${o.scenario} (${o.workload}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
+    console.log(`load ${asked.scenario} (${asked.workload}) on ${engineName(engine)} against ${result.target}: ${loadVerdict(exitCode)}`);
     for (const line of result.headline) console.log(`  ${line}`);
     if (result.expectations) console.log(`  SLOs: ${result.expectations.slo_set}`);
     // An interrupted run is neither passed nor failed: its thresholds are said as they stood when it stopped.
     for (const line of failLines(result.thresholds)) console.log(`  ${result.interrupted ? line.replace(/^FAIL /, 'failing when interrupted: ') : line}`);
-    if (!o.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);
+    if (!asked.extras?.segment) for (const line of verdictLines(verdict)) console.log(line);
     if (result.control) for (const line of controlLines(result.control)) console.log(line);
     console.log(`report: ${relative(process.cwd(), resolve(dir, 'index.html'))}`);
     reportFile = resolve(dir, 'index.html');
-    return exitWithVerdict(exitCode, verdict, o.failOnRegression ?? false);
+    return exitWithVerdict(exitCode, verdict, asked.failOnRegression ?? false);
   } finally {
     await dashboard?.finish(reportFile);
     await session.close();

@@ -334,13 +334,13 @@ export class MetricStore implements SampleSink {
    * @example
    * const failed = store.judge().filter((v) => !v.ok);
    */
-  judge(o: { during?: boolean } = {}): ThresholdVerdict[] {
+  judge(options: { during?: boolean } = {}): ThresholdVerdict[] {
     const seconds = this.elapsedMs() / 1000;
     this.verdicts = judgeThresholds(this.thresholds, (key, t) => {
       const sink = this.entry(key)?.sink;
       if (sink === undefined) return undefined;
       if (sink.count > 0) return sink.stat(t.aggregation, seconds);
-      if (o.during === true || sink.type === 'rate') return undefined;
+      if (options.during === true || sink.type === 'rate') return undefined;
       return sink.type === 'counter' ? sink.stat(t.aggregation, seconds) : 0;
     });
     return this.verdicts;

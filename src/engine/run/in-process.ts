@@ -62,18 +62,18 @@ export interface InProcessRun {
  * @example
  * const r = await runArgv(['--quiet', 'script.js'], { dir: '/tmp/run', guardMs: 60_000 });
  */
-export async function runArgv(argv: readonly string[], o: InProcessOptions & { readonly dir: string; readonly guardMs?: number }): Promise<InProcessRun> {
+export async function runArgv(argv: readonly string[], options: InProcessOptions & { readonly dir: string; readonly guardMs?: number }): Promise<InProcessRun> {
   const signals = new EventEmitter();
   // A real signal arrives between two turns of the event loop, never inside the write that prompted it.
   const sigint = () => setImmediate(() => signals.emit('SIGINT'));
   let armed = false;
   const heard = () => {
-    o.onWrite?.(stdout.text, stderr.text);
+    options.onWrite?.(stdout.text, stderr.text);
     if (armed) return;
-    if (o.signalAfterMs !== undefined && stdout.text.includes('scenarios:')) {
+    if (options.signalAfterMs !== undefined && stdout.text.includes('scenarios:')) {
       armed = true;
-      setTimeout(sigint, o.signalAfterMs);
-    } else if (o.signalOn !== undefined && (stdout.text + stderr.text).includes(o.signalOn)) {
+      setTimeout(sigint, options.signalAfterMs);
+    } else if (options.signalOn !== undefined && (stdout.text + stderr.text).includes(options.signalOn)) {
       armed = true;
       sigint();
     }
@@ -81,8 +81,8 @@ export async function runArgv(argv: readonly string[], o: InProcessOptions & { r
   const stdout = capture(heard);
   const stderr = capture(heard);
   // A run not ended by then is stopped as a SIGINT stops it, so a hang fails its test, not the file.
-  const guard = o.guardMs === undefined ? undefined : setTimeout(sigint, o.guardMs);
-  const io: EngineIo = { stdout, stderr, env: o.env ?? {}, clock: o.clock ?? SYSTEM_CLOCK, signals, cwd: o.dir };
+  const guard = options.guardMs === undefined ? undefined : setTimeout(sigint, options.guardMs);
+  const io: EngineIo = { stdout, stderr, env: options.env ?? {}, clock: options.clock ?? SYSTEM_CLOCK, signals, cwd: options.dir };
   try {
     return { code: await runParsed(argv, io), stdout: stdout.text, stderr: stderr.text };
   } finally {
@@ -98,11 +98,11 @@ export async function runArgv(argv: readonly string[], o: InProcessOptions & { r
  * const r = await runInProcess(`export default function () {}`);
  * r.code; // 0
  */
-export async function runInProcess(script: string, args: readonly string[] = [], o: InProcessOptions = {}): Promise<EngineRun> {
-  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
+export async function runInProcess(script: string, args: readonly string[] = [], options: InProcessOptions = {}): Promise<EngineRun> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'dialtone-engine-'));
   writeFileSync(join(dir, 'script.js'), script);
   const summaryPath = join(dir, 'summary.json');
-  const r = await runArgv(['--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], { ...o, dir });
+  const r = await runArgv(['--no-color', '--summary-export', summaryPath, ...args, join(dir, 'script.js')], { ...options, dir });
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {}, root_group: {} };
   return { ...r, summary, dir };
 }

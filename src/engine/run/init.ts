@@ -109,7 +109,7 @@ function runState(run: RunContext, instance: { counters?: SharedCounters }): Run
  * @example
  * const init = await initVu(run, await bundle(run));
  */
-export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (path: string) => void } = {}): Promise<Initialised> {
+export async function initVu(run: RunContext, bundled: Bundled, hooks: { onOpen?: (path: string) => void } = {}): Promise<Initialised> {
   const { args, io, log, outcome } = run;
   const forward = new ForwardSink();
   const instance: { counters?: SharedCounters } = {};
@@ -141,7 +141,7 @@ export async function initVu(run: RunContext, bundled: Bundled, o: { onOpen?: (p
         baseEnv: env,
         script: bare,
         modules: (vu) => table(vu),
-        open: opener(args.script, o.onOpen, args.archive?.root),
+        open: opener(args.script, hooks.onOpen, args.archive?.root),
         log: (level, message, fields) => log.log(level, message, fields),
         run: runState(run, instance),
       });

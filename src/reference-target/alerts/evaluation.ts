@@ -23,11 +23,11 @@ export function nextState(
   rule: Pick<StoredRule, 'state' | 'operator' | 'threshold_value'>,
   value: number | null,
   completed: boolean,
-  o: EvaluationOptions = {},
+  options: EvaluationOptions = {},
 ): AlertState {
   if (!completed) return 'unknown';
-  if (value === null) return o.noDataKeepsState ? rule.state : 'no_data';
-  const breached = o.strictGreater ? value > rule.threshold_value : breaches(value, rule.operator, rule.threshold_value);
+  if (value === null) return options.noDataKeepsState ? rule.state : 'no_data';
+  const breached = options.strictGreater ? value > rule.threshold_value : breaches(value, rule.operator, rule.threshold_value);
   return breached ? 'alert' : 'ok';
 }
 
@@ -39,9 +39,9 @@ export function nextState(
  * eventFor('alert', 'ok'); // 'alerts.resolved'
  * eventFor('no_data', 'ok'); // undefined
  */
-export function eventFor(from: AlertState, to: AlertState, o: EvaluationOptions = {}): WebhookEventType | undefined {
+export function eventFor(from: AlertState, to: AlertState, options: EvaluationOptions = {}): WebhookEventType | undefined {
   if (to === 'alert' && from !== 'alert') return 'alerts.triggered';
-  if (to === 'ok' && (from === 'alert' || (o.resolvedOnAnyOk && from !== 'ok'))) return 'alerts.resolved';
+  if (to === 'ok' && (from === 'alert' || (options.resolvedOnAnyOk && from !== 'ok'))) return 'alerts.resolved';
   return undefined;
 }
 
@@ -58,12 +58,18 @@ export interface Transition {
  * Evaluates one rule at `now` and updates it in place. An evaluation that could not complete
  * leaves last_evaluated_at and current_value as they were.
  */
-export function evaluateRule(rule: StoredRule, metrics: MetricsRecorder, now: number, completed: boolean, o: EvaluationOptions = {}): Transition | undefined {
+export function evaluateRule(
+  rule: StoredRule,
+  metrics: MetricsRecorder,
+  now: number,
+  completed: boolean,
+  options: EvaluationOptions = {},
+): Transition | undefined {
   const nowIso = new Date(now).toISOString();
   const scope = { accountId: rule.accountId, projectId: rule.project_id ?? undefined };
   const value = completed ? metrics.value(scope, rule.metric, WINDOW_DURATION_MS[rule.window_duration], now) : rule.current_value;
   const from = rule.state;
-  const to = nextState(rule, value, completed, o);
+  const to = nextState(rule, value, completed, options);
   if (completed) {
     rule.last_evaluated_at = nowIso;
     rule.current_value = value;
@@ -72,8 +78,8 @@ export function evaluateRule(rule: StoredRule, metrics: MetricsRecorder, now: nu
   const firing = rule.firing;
   rule.state = to;
   rule.since = nowIso;
-  rule.firing = to === 'alert' ? { previous_state: from, triggered_at: nowIso } : o.keepsFiringAfterResolve ? firing : undefined;
-  return { rule, from, to, event: eventFor(from, to, o), firing: to === 'alert' ? rule.firing : firing };
+  rule.firing = to === 'alert' ? { previous_state: from, triggered_at: nowIso } : options.keepsFiringAfterResolve ? firing : undefined;
+  return { rule, from, to, event: eventFor(from, to, options), firing: to === 'alert' ? rule.firing : firing };
 }
 
 /** A rule is due for the timer once this long (target clock) has passed since its last evaluation or creation. */

@@ -22,10 +22,14 @@ export function alertView(rule: StoredRule, firing: NonNullable<StoredRule['firi
  * The delivery body of a transition's event. alerts.triggered is documented; alerts.resolved is the
  * reference's choice: the same alert object (previous_state `alert`) plus resolved_at.
  */
-export function payloadFor(t: Transition, nowIso: string, o: { dropPreviousState?: boolean } = {}): AlertTriggeredPayload | AlertResolvedPayload | undefined {
+export function payloadFor(
+  t: Transition,
+  nowIso: string,
+  options: { dropPreviousState?: boolean } = {},
+): AlertTriggeredPayload | AlertResolvedPayload | undefined {
   if (t.event === 'alerts.triggered' && t.firing) {
     const alert = alertView(t.rule, t.firing);
-    if (o.dropPreviousState) delete (alert as Partial<Alert>).previous_state;
+    if (options.dropPreviousState) delete (alert as Partial<Alert>).previous_state;
     return { event_type: 'alerts.triggered', alert };
   }
   if (t.event === 'alerts.resolved') {

@@ -97,10 +97,10 @@ export class MessagingState {
   }
 
   /** Checks an access token against the target clock (plus any control-surface ageing of that token). */
-  verifyToken(token: string, o: { ignoreExpiry?: boolean } = {}): JwtVerdict {
+  verifyToken(token: string, options: { ignoreExpiry?: boolean } = {}): JwtVerdict {
     const skipSignature = this.ctx.defects.has('messaging-jwt-signature-unchecked');
     const first = verifyJwt(token, this.#secret, 0, { skipSignature });
-    if (!first.ok || o.ignoreExpiry) return first;
+    if (!first.ok || options.ignoreExpiry) return first;
     return verifyJwt(token, this.#secret, this.ctx.clock.now() + (this.tokenAge.get(first.claims.jti) ?? 0), { skipSignature });
   }
 

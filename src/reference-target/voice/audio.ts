@@ -18,9 +18,9 @@ const RAMP_MS = 15;
  * @example
  * synthesize([{ hz: 440, ms: 200 }], { amplitude: 0.3, gapMs: 80 }).length // (200 + 80) ms * 48 * 2 channels
  */
-export function synthesize(syllables: readonly Syllable[], o: { amplitude: number; gapMs: number }): Int16Array {
+export function synthesize(syllables: readonly Syllable[], shape: { amplitude: number; gapMs: number }): Int16Array {
   const per = (ms: number) => Math.round((ms * RATE) / 1000);
-  const total = syllables.reduce((n, s) => n + per(s.ms) + per(o.gapMs), 0);
+  const total = syllables.reduce((n, s) => n + per(s.ms) + per(shape.gapMs), 0);
   const out = new Int16Array(total * CHANNELS);
   const ramp = per(RAMP_MS);
   let at = 0;
@@ -28,10 +28,10 @@ export function synthesize(syllables: readonly Syllable[], o: { amplitude: numbe
     const n = per(s.ms);
     for (let i = 0; i < n; i++) {
       const envelope = Math.min(1, i / ramp, (n - 1 - i) / ramp);
-      const v = Math.round(32767 * o.amplitude * envelope * Math.sin((2 * Math.PI * s.hz * i) / RATE));
+      const v = Math.round(32767 * shape.amplitude * envelope * Math.sin((2 * Math.PI * s.hz * i) / RATE));
       for (let c = 0; c < CHANNELS; c++) out[(at + i) * CHANNELS + c] = v;
     }
-    at += n + per(o.gapMs);
+    at += n + per(shape.gapMs);
   }
   return out;
 }

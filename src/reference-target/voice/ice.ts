@@ -25,13 +25,13 @@ export interface IceServerOptions {
 export class IceServerIssuer {
   readonly #secret = randomBytes(32);
 
-  issue(o: IceServerOptions): IceServersResponse {
-    const username = o.staticCredentials ? 'dialtone:static' : `${o.nowS + TURN_CREDENTIAL_TTL_S}:${randomBytes(9).toString('base64url')}`;
+  issue(options: IceServerOptions): IceServersResponse {
+    const username = options.staticCredentials ? 'dialtone:static' : `${options.nowS + TURN_CREDENTIAL_TTL_S}:${randomBytes(9).toString('base64url')}`;
     const credential = createHmac('sha1', this.#secret).update(username).digest('base64');
     return {
       iceServers: [
         {
-          urls: [`turn:${o.host}:3478?transport=udp`, `turns:${o.host}:${o.turnsPort ?? 443}?transport=tcp`],
+          urls: [`turn:${options.host}:3478?transport=udp`, `turns:${options.host}:${options.turnsPort ?? 443}?transport=tcp`],
           username,
           credential,
         },
