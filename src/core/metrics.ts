@@ -64,7 +64,7 @@ export const BROWSER_METRICS: readonly MetricDecl[] = [
   { name: 'browser_data_received', type: 'counter', contains: 'data' },
   { name: 'browser_data_sent', type: 'counter', contains: 'data' },
   ...trends(['browser_web_vital_fcp', 'browser_web_vital_ttfb']),
-  // Declared so thresholds on them are valid, as in k6; never emitted (src/engine/modules/browser.ts says why).
+  // Declared so thresholds on them are valid, as in k6; never emitted (src/engine/modules/browser/browser.ts says why).
   ...trends(['browser_web_vital_lcp', 'browser_web_vital_inp']),
   { name: 'browser_web_vital_cls', type: 'trend', contains: 'default' },
 ];

@@ -2,11 +2,11 @@
 // fails before the run with the list of these.
 import type { SecretSources } from '../secrets.js';
 import type { VuHost } from '../types.js';
-import { dataModule } from './data.js';
-import { executionModule } from './execution.js';
-import { k6Module } from './k6.js';
-import { metricsModule } from './metrics.js';
-import { timersModule } from './timers.js';
+import { dataModule } from './data/data.js';
+import { executionModule } from './execution/execution.js';
+import { k6Module } from './k6/k6.js';
+import { metricsModule } from './metrics/metrics.js';
+import { timersModule } from './timers/timers.js';
 
 /** What a module may need of the run beside its VU: the script's path (k6/experimental/fs resolves from its folder). */
 export interface ModuleContext {
@@ -19,21 +19,21 @@ type Factory = (vu: VuHost & { vuTags: Record<string, string> }, ctx: ModuleCont
 
 /** Modules whose code is loaded only when a script imports them (k6/browser brings Playwright). */
 const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
-  'k6/http': async () => (await import('./http.js')).httpModule as Factory,
-  'k6/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
-  'k6/experimental/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
-  'k6/experimental/fs': async () => (await import('./fs.js')).fsModule as Factory,
-  'k6/experimental/csv': async () => (await import('./csv.js')).csvModule as Factory,
-  'k6/experimental/streams': async () => (await import('./streams.js')).streamsModule as Factory,
-  'k6/secrets': async () => (await import('./secrets.js')).secretsModule as Factory,
-  'k6/ws': async () => (await import('./ws.js')).wsModule as Factory,
-  'k6/net/grpc': async () => (await import('./grpc.js')).grpcModule as Factory,
-  'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
-  'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,
-  'k6/crypto': async () => (await import('./crypto.js')).cryptoModule as Factory,
+  'k6/http': async () => (await import('./http/http.js')).httpModule as Factory,
+  'k6/websockets': async () => (await import('./websockets/websockets.js')).websocketsModule as Factory,
+  'k6/experimental/websockets': async () => (await import('./websockets/websockets.js')).websocketsModule as Factory,
+  'k6/experimental/fs': async () => (await import('./fs/fs.js')).fsModule as Factory,
+  'k6/experimental/csv': async () => (await import('./csv/csv.js')).csvModule as Factory,
+  'k6/experimental/streams': async () => (await import('./streams/streams.js')).streamsModule as Factory,
+  'k6/secrets': async () => (await import('./secrets/secrets.js')).secretsModule as Factory,
+  'k6/ws': async () => (await import('./ws/ws.js')).wsModule as Factory,
+  'k6/net/grpc': async () => (await import('./grpc/grpc.js')).grpcModule as Factory,
+  'k6/browser': async () => (await import('./browser/browser.js')).browserModule as Factory,
+  'k6/encoding': async () => (await import('./encoding/encoding.js')).encodingModule as Factory,
+  'k6/crypto': async () => (await import('./crypto/crypto.js')).cryptoModule as Factory,
   'k6/html': async () => {
-    const html = await import('./html.js');
-    (await import('./http.js')).useHtmlParser(html.parseHTML);
+    const html = await import('./html/html.js');
+    (await import('./http/http.js')).useHtmlParser(html.parseHTML);
     return html.htmlModule as Factory;
   },
   // dialtone's own: voice calls on werift, which k6 has no module for.

@@ -1,7 +1,7 @@
 // `k6/metrics` (/javascript-api/k6-metrics/): Counter, Gauge, Rate, Trend. Each `add` is one sample with the VU's tags
 // and the call's.
-import type { MetricContains, MetricType } from '../../core/metrics.js';
-import type { Tags, VuHost } from '../types.js';
+import type { MetricContains, MetricType } from '../../../core/metrics.js';
+import type { Tags, VuHost } from '../../types.js';
 
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,127}$/;
 

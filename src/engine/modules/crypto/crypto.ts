@@ -1,7 +1,7 @@
 // `k6/crypto` (/javascript-api/k6-crypto/) on node:crypto: hashes and HMACs of a string (its UTF-8 bytes) or an
 // ArrayBuffer, as "hex", "base64", "base64url", "base64rawurl" or "binary" (an ArrayBuffer, as @types/k6 gives it).
 import { getHashes, type Hash, type Hmac, createHash as nodeHash, createHmac as nodeHmac, randomBytes as nodeRandomBytes } from 'node:crypto';
-import { arrayBufferOf, bytesOf } from './bytes.js';
+import { arrayBufferOf, bytesOf } from '../bytes.js';
 
 /** k6's algorithm names and OpenSSL's. */
 const ALGORITHMS: Readonly<Record<string, string>> = {

@@ -1,6 +1,6 @@
 // `k6/timers` (/javascript-api/k6-timers/): setTimeout and setInterval that keep the iteration alive while they are
 // pending, and die with an interrupted iteration.
-import type { VuHost } from '../types.js';
+import type { VuHost } from '../../types.js';
 
 /** The `k6/timers` module for one VU; its functions are also the script's globals. */
 export function timersModule(vu: VuHost) {

@@ -1,5 +1,5 @@
 // `k6/execution` (/javascript-api/k6-execution/): what the VU, its scenario and the run are doing now.
-import type { VuHost } from '../types.js';
+import type { VuHost } from '../../types.js';
 
 /** The `k6/execution` module for one VU: getters, so every read is current. */
 export function executionModule(vu: VuHost & { vuTags: Record<string, string> }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testVu } from './test-vu.js';
+import { testVu } from '../test-vu.js';
 import { timersModule } from './timers.js';
 
 describe('k6/timers', () => {

@@ -2,7 +2,7 @@
 // default secret source. If there is no default secret source, there is no secret with that name or some other error
 // is returned an exception will thrown." "source returns a secret source for the name provided. The name is defined
 // when running k6. The returned object has one method get with the same functionality as the global get."
-import { NO_SECRETS, type SecretSources } from '../secrets.js';
+import { NO_SECRETS, type SecretSources } from '../../secrets.js';
 
 export function secretsModule(_vu: unknown, ctx: { secrets?: SecretSources }) {
   const s = ctx.secrets ?? NO_SECRETS;

@@ -1,6 +1,6 @@
 // `k6/encoding` (/javascript-api/k6-encoding/): base64 in Go's four alphabets. "std" is standard base64 with
 // padding, "rawstd" without padding, "url" the URL-safe alphabet (`-` and `_`) with padding, "rawurl" without.
-import { arrayBufferOf, bytesOf } from './bytes.js';
+import { arrayBufferOf, bytesOf } from '../bytes.js';
 
 type Encoding = 'std' | 'rawstd' | 'url' | 'rawurl';
 const ENCODINGS: readonly string[] = ['std', 'rawstd', 'url', 'rawurl'];

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type File, fsModule, SeekMode } from '../fs/fs.js';
 import { csvModule } from './csv.js';
-import { type File, fsModule, SeekMode } from './fs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dialtone-csv-'));
 const fs = fsModule(undefined, { scriptPath: join(dir, 'script.js') });

@@ -1,7 +1,7 @@
 // `k6/experimental/csv` (/javascript-api/k6-experimental/csv/): "The csv.parse() function parses a complete CSV file
 // into a SharedArray"; "The csv.Parser class is a streaming parser that reads CSV files line-by-line". Both read a
 // File of k6/experimental/fs. Records are RFC 4180's: quoted fields may hold the delimiter, quotes ("") and line breaks.
-import { File } from './fs.js';
+import { File } from '../fs/fs.js';
 
 /** /csv/options/. */
 export interface CsvOptions {

@@ -1,7 +1,7 @@
 // k6/metrics against k6's documentation (/javascript-api/k6-metrics/) and, where it is silent, k6's behaviour.
 import { describe, expect, it } from 'vitest';
+import { testVu } from '../test-vu.js';
 import { metricsModule } from './metrics.js';
-import { testVu } from './test-vu.js';
 
 describe('k6/metrics', () => {
   // Counter.add(value, [tags]): "Add a value to the Counter metric" (likewise Gauge, Rate, Trend). The docs give no

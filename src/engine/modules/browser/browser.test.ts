@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type TestVu, testVu } from '../test-vu.js';
 import { browserModule, launchSettings } from './browser.js';
-import { type TestVu, testVu } from './test-vu.js';
 
 const chromium =
   process.env.DIALTONE_CHROMIUM || spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();

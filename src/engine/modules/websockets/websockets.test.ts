@@ -4,8 +4,8 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
-import { type TestVu, testVu } from './test-vu.js';
+import { makeTlsMaterial, type TlsMaterial } from '../../../reference-target/tls.js';
+import { type TestVu, testVu } from '../test-vu.js';
 import { BAD_HANDSHAKE, type WsEvent, type WsParams, websocketsModule } from './websockets.js';
 
 interface Ws {

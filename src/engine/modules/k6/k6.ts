@@ -1,5 +1,5 @@
 // `k6`: check, group, sleep, fail, randomSeed (/javascript-api/k6/).
-import type { VuHost } from '../types.js';
+import type { VuHost } from '../../types.js';
 
 /**
  * The `k6` module for one VU.

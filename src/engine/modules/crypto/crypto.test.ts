@@ -1,8 +1,8 @@
 // k6/crypto and k6/encoding against the sentences of k6's documentation they follow (/javascript-api/k6-crypto/,
 // /javascript-api/k6-encoding/), with published test vectors (FIPS 180 "abc", RFC 1321, RFC 4231, RFC 4648).
 import { describe, expect, it } from 'vitest';
+import { b64decode, b64encode } from '../encoding/encoding.js';
 import { cryptoModule } from './crypto.js';
-import { b64decode, b64encode } from './encoding.js';
 
 const crypto = cryptoModule() as unknown as Record<string, (...a: unknown[]) => unknown> & {
   createHash(a: string): { update(x: unknown): void; digest(e: string): unknown };

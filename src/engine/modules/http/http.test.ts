@@ -4,9 +4,9 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTlsMaterial, type TlsMaterial } from '../../reference-target/tls.js';
+import { makeTlsMaterial, type TlsMaterial } from '../../../reference-target/tls.js';
+import { type TestVu, testVu } from '../test-vu.js';
 import { type ExpectedStatuses, type HttpResponse, type HttpURL, httpModule, useHtmlParser } from './http.js';
-import { type TestVu, testVu } from './test-vu.js';
 
 interface HttpExports {
   asyncRequest(method: string, url: string | HttpURL, body?: unknown, params?: Record<string, unknown> | null): Promise<HttpResponse>;
@@ -564,7 +564,7 @@ describe('k6/http cookies', () => {
 describe('k6/http res.html()', () => {
   // /javascript-api/k6-http/response/response-html/: "Parses response as HTML and populates a Selection object."
   it('parses the body as HTML with k6/html, once the script loaded it', async () => {
-    const { parseHTML } = await import('./html.js');
+    const { parseHTML } = await import('../html/html.js');
     useHtmlParser(parseHTML);
     const { h, vu } = setup();
     const res = await h.asyncRequest('GET', `${base}/page`);
