@@ -9,31 +9,24 @@
 // line.
 import { type Node, parse } from 'acorn';
 import * as scope from 'eslint-scope';
+import { MODULES } from './modules/descriptions.js';
+import type { ModuleDescription } from './modules/module-description.js';
+
+/** One set per import name (aliases included) of what each module's description lists. */
+const byImportName = <T>(of: (m: ModuleDescription) => T): Readonly<Record<string, T>> =>
+  Object.fromEntries(MODULES.flatMap((m) => m.names.map((name) => [name, of(m)])));
 
 /** The k6 calls that block the VU in k6: they return promises in the built-in engine. */
-const BLOCKING: Readonly<Record<string, ReadonlySet<string>>> = {
-  'k6/http': new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch']),
-  k6: new Set(['sleep']),
-  'k6/ws': new Set(['connect']),
-};
+const BLOCKING = byImportName((m) => new Set(m.blocking));
 
 /**
  * The k6 classes whose instances' methods block the VU in k6: a variable holding `new grpc.Client()` has its
  * `client.connect()`, `client.invoke()` and `client.healthCheck()` awaited.
  */
-const BLOCKING_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
-  'k6/net/grpc': { Client: new Set(['connect', 'invoke', 'healthCheck']) },
-};
+const BLOCKING_METHODS = byImportName((m) => Object.fromEntries(Object.entries(m.blockingMethods).map(([cls, methods]) => [cls, new Set(methods)])));
 
 /** The k6 calls that send something: a run whose script has one but that sent nothing did not run as written. */
-const SENDING: Readonly<Record<string, ReadonlySet<string>>> = {
-  'k6/http': new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch', 'asyncRequest']),
-  'k6/ws': new Set(['connect']),
-  'k6/websockets': new Set(['WebSocket']),
-  'k6/browser': new Set(['browser']),
-  'k6/experimental/websockets': new Set(['WebSocket']),
-  'k6/net/grpc': new Set(['Client']),
-};
+const SENDING = byImportName((m) => new Set(m.sending));
 
 /** Array and collection methods whose callback may block: the rewrite runs them one element after the other, awaiting each. */
 const EACH_METHODS: ReadonlySet<string> = new Set(['forEach', 'map']);

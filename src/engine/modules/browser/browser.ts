@@ -19,10 +19,10 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type * as PW from 'playwright-core';
 import { durationMs } from '../../../core/duration.js';
-import { BROWSER_METRICS } from '../../../core/metrics.js';
 import { hostResolverRules } from '../../hosts.js';
 import type { Tags, VuHost } from '../../types.js';
 import { systemBrowser } from './browser-path.js';
+import { BROWSER_METRICS } from './metrics.js';
 
 const requireCjs = createRequire(import.meta.url);
 let playwright: typeof PW | undefined;

@@ -15,11 +15,11 @@ import { createSecureContext } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { durationMs } from '../../../core/duration.js';
-import { GRPC_METRICS } from '../../../core/metrics.js';
 import type { Tags, VuHost } from '../../types.js';
 import { DEFAULT_USER_AGENT } from '../http/http.js';
 import { secureContextOf } from '../http/tls-context.js';
 import { HEALTH_CHECK_PATH, HEALTH_PROTO } from './health.js';
+import { GRPC_METRICS } from './metrics.js';
 import { reflectedDefinitions } from './reflection.js';
 
 /** /javascript-api/k6-net-grpc/constants/: the gRPC status codes, by k6's names. */

@@ -24,12 +24,12 @@ import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import type { buildConnector, Client as UndiciClient } from 'undici';
 import { durationMs } from '../../../core/duration.js';
-import { HTTP_METRICS } from '../../../core/metrics.js';
 import { type HostsLookup, hostsLookup, type Redirect } from '../../hosts.js';
 import type { ModuleFactory, SampleSink, Tags, VuHost } from '../../types.js';
 import { CookieJar, cookieHeader, type RequestCookies } from './cookies.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { gjsonGet } from './gjson.js';
+import { HTTP_METRICS } from './metrics.js';
 import { secureContextOf } from './tls-context.js';
 
 /** undici's Client alone: the package's index loads every API undici has (fetch, EventSource, caches, mocks) in each thread. */

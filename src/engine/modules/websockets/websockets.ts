@@ -11,11 +11,11 @@ import net, { type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import NodeWebSocket from 'ws';
-import { WS_METRICS } from '../../../core/metrics.js';
 import { type HostsLookup, hostsLookup } from '../../hosts.js';
 import type { ModuleFactory, Tags, VuHost } from '../../types.js';
 import { DEFAULT_USER_AGENT } from '../http/http.js';
 import { secureContextOf } from '../http/tls-context.js';
+import { WS_METRICS } from './metrics.js';
 
 const CONNECTING = 0;
 const OPEN = 1;

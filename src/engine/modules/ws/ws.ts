@@ -1,8 +1,9 @@
 // k6/ws, k6's first WebSocket API (/javascript-api/k6-ws/), on the same sockets as k6/websockets: `ws.connect(url,
 // [params], callback)` calls `callback(socket)` at once, then the VU waits until the socket closes and gets the
 // handshake's Response. In k6 the call blocks the VU; here it returns a promise that the script's rewrite awaits.
-import { WS_METRICS } from '../../../core/metrics.js';
+
 import type { ModuleFactory, VuHost } from '../../types.js';
+import { WS_METRICS } from '../websockets/metrics.js';
 import { BAD_HANDSHAKE, VuWebSocket, type WsEvent, type WsParams } from '../websockets/websockets.js';
 
 type Handler = (...args: unknown[]) => unknown;

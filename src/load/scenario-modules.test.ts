@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.js';
 import { ROOT } from '../root.js';
 import type { Engine } from './engine.js';
-import { ownModulesOf, refuseOnK6 } from './own-modules.js';
+import { drivesChromium, moduleMetricsOf, ownModulesOf, refuseOnK6, scenarioImports } from './scenario-modules.js';
 
 const k6: Engine = { kind: 'k6', version: 'k6 v2.2.0', command: 'k6', args: [] };
 const builtin: Engine = { kind: 'builtin', version: 'dialtone', command: 'node', args: [] };
@@ -24,5 +26,20 @@ describe("scenarios on dialtone's own modules", () => {
 
   it('says what to do instead where the caller knows better (the k6-operator runs k6)', () => {
     expect(() => refuseOnK6(k6, ROOT, 'voice-calls', 'the k6-operator runs k6')).toThrow(/\(k6 has no WebRTC module\): the k6-operator runs k6$/);
+  });
+});
+
+describe("a scenario's modules, from its bundle", () => {
+  it('finds k6/websockets in messaging-sockets, which imports it through src/load/vu, never in its own source', () => {
+    expect(readFileSync(join(ROOT, 'scenarios', 'messaging-sockets.ts'), 'utf8')).not.toMatch(/from 'k6\/websockets'/);
+    expect(scenarioImports(ROOT, 'messaging-sockets')).toContain('k6/websockets');
+    expect(moduleMetricsOf(ROOT, 'messaging-sockets').map((m) => m.name)).toEqual(expect.arrayContaining(['http_reqs', 'ws_sessions', 'ws_ping']));
+    expect(moduleMetricsOf(ROOT, 'chat-turns').map((m) => m.name)).not.toContain('ws_sessions');
+  });
+
+  it('says that voice-browser drives Chromium and that chat-turns and voice-calls do not', () => {
+    expect(drivesChromium(ROOT, 'voice-browser')).toBe(true);
+    expect(drivesChromium(ROOT, 'chat-turns')).toBe(false);
+    expect(drivesChromium(ROOT, 'voice-calls')).toBe(false);
   });
 });
