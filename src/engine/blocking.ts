@@ -25,6 +25,9 @@ const BLOCKING = byImportName((m) => new Set(m.blocking));
  */
 const BLOCKING_METHODS = byImportName((m) => Object.fromEntries(Object.entries(m.blockingMethods).map(([cls, methods]) => [cls, new Set(methods)])));
 
+/** The k6 calls that run a function the script passes and wait for it (`group`): they block when that function does. */
+const WAITS_FOR = byImportName((m) => new Set(m.waitsFor));
+
 /** The k6 calls that send something: a run whose script has one but that sent nothing did not run as written. */
 const SENDING = byImportName((m) => new Set(m.sending));
 
@@ -292,7 +295,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     if (c.method) return true;
     if (c.k6) {
       if (BLOCKING[c.k6.module]?.has(c.k6.name)) return true;
-      if (c.k6.module === 'k6' && c.k6.name === 'group') return isConvertedValue((c.node.arguments as N[])[1]);
+      if (WAITS_FOR[c.k6.module]?.has(c.k6.name)) return (c.node.arguments as N[]).some((a) => isConvertedValue(a));
       return false;
     }
     const callee = unwrap(c.node.callee as N);
@@ -420,12 +423,11 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
       if (p.callee === n) return undefined;
       const callee = unwrap(p.callee as N);
       const k6 = k6Member(callee);
-      if (k6?.module === 'k6' && k6.name === 'group') return undefined;
+      if (k6 && WAITS_FOR[k6.module]?.has(k6.name)) return undefined;
       const name = callee.type === 'MemberExpression' ? propName(callee) : callee.type === 'Identifier' ? (callee.name as string) : undefined;
       if (name && HANDLER_HOSTS.has(name)) return undefined;
       if (name && EACH_METHODS.has(name) && callee.type === 'MemberExpression' && (p.arguments as N[])[0] === n) return undefined;
       if (name && callee.type === 'Identifier' && callee.name === '__export') return undefined;
-      if (k6?.module === 'k6/ws' && k6.name === 'connect') return undefined;
       return { at: p, how: `passed to ${name ? `${name}()` : 'a function'}` };
     }
     if (p.type === 'MemberExpression' && p.object === n) {

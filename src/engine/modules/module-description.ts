@@ -27,6 +27,11 @@ export interface ModuleDescription {
   readonly blocking: readonly string[];
   /** Methods of its classes' instances that block the VU in k6, by class (`Client: ['invoke']`). */
   readonly blockingMethods: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Its calls that run a function the script passes and wait for it (`group(name, fn)`, `ws.connect(url, handler)`):
+   * such a function may block, and the call then blocks too.
+   */
+  readonly waitsFor: readonly string[];
   /** Its calls that send something: a run whose script has one but that sent nothing did not run as written. */
   readonly sending: readonly string[];
   /**
@@ -53,7 +58,7 @@ export type Answered = (status: string | undefined) => boolean;
 export const httpAnswered: Answered = (status) => status !== undefined && status !== '0' && status !== '';
 
 /** What a description leaves out: no metrics, no blocking or sending calls, no exchanges. */
-type Optional = 'metrics' | 'blocking' | 'blockingMethods' | 'sending' | 'exchanges';
+type Optional = 'metrics' | 'blocking' | 'blockingMethods' | 'waitsFor' | 'sending' | 'exchanges';
 
 /**
  * A module's description, its lists empty unless given.
@@ -62,5 +67,5 @@ type Optional = 'metrics' | 'blocking' | 'blockingMethods' | 'sending' | 'exchan
  * describeModule({ names: ['k6/encoding'], code: async () => (await import('./encoding.js')).encodingModule });
  */
 export function describeModule(d: Omit<ModuleDescription, Optional> & Partial<Pick<ModuleDescription, Optional>>): ModuleDescription {
-  return { metrics: [], blocking: [], blockingMethods: {}, sending: [], exchanges: {}, ...d };
+  return { metrics: [], blocking: [], blockingMethods: {}, waitsFor: [], sending: [], exchanges: {}, ...d };
 }

@@ -5,6 +5,7 @@ import { describeModule, type ModuleCode } from '../module-description.js';
 export const description = describeModule({
   names: ['k6'],
   blocking: ['sleep'],
+  waitsFor: ['group'],
   always: true,
   code: async () => (await import('./k6.js')).k6Module as ModuleCode,
 });

@@ -7,6 +7,7 @@ export const description = describeModule({
   names: ['k6/ws'],
   metrics: WS_METRICS,
   blocking: ['connect'],
+  waitsFor: ['connect'],
   sending: ['connect'],
   exchanges: { ws_sessions: httpAnswered },
   code: async () => (await import('./ws.js')).wsModule as ModuleCode,
