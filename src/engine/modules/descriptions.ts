@@ -19,6 +19,7 @@ import { description as secrets } from './secrets/description.js';
 import { description as streams } from './streams/description.js';
 import { description as timers } from './timers/description.js';
 import { description as voice } from './voice/description.js';
+import { description as webcrypto } from './webcrypto/description.js';
 import { description as websockets } from './websockets/description.js';
 import { description as ws } from './ws/description.js';
 
@@ -37,6 +38,7 @@ export const MODULES: readonly ModuleDescription[] = [
   html,
   encoding,
   crypto,
+  webcrypto,
   fs,
   csv,
   streams,
