@@ -19,6 +19,11 @@ const only = (name, from, allowed, comment) => ({
 // project root, from src/ or dist/src/) serve every layer.
 const SHARED = '^src/(errors|version|root)\\.ts$';
 
+// The engine's k6 module descriptions (src/engine/modules/descriptions.ts and each NAME/description.ts, with the metrics
+// files they read): data that dialtone's load side reads too, so they import only src/core and each other, and their
+// module's code only lazily (a dynamic import, run by the engine alone).
+const MODULE_DESCRIPTIONS = '^src/engine/modules/(descriptions|module-description|[^/]+/(description|metrics))\\.ts$';
+
 module.exports = {
   forbidden: [
     only('core', CORE, [SHARED], "src/core (k6's metrics, thresholds, percentile, durations, summary shape) imports nothing of the other layers"),
@@ -42,8 +47,18 @@ module.exports = {
     only(
       'load',
       '^src/load/(?!vu/)',
-      ['^src/contract/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', '^scenarios/[^/]+\\.defaults\\.ts$', SHARED],
-      "the Node side of load may import spec, profile, report, nightly, voice-client and the scenarios' defaults (never a scenario)",
+      [
+        '^src/contract/',
+        '^src/profile/',
+        '^src/report/',
+        '^src/nightly/',
+        '^src/voice-client/',
+        '^scenarios/[^/]+\\.defaults\\.ts$',
+        '^src/engine/modules/(descriptions|module-description)\\.ts$',
+        SHARED,
+      ],
+      "the Node side of load may import spec, profile, report, nightly, voice-client, the scenarios' defaults (never a scenario) and the engine's " +
+        'k6 module descriptions',
     ),
     only(
       'engine',
@@ -91,6 +106,13 @@ module.exports = {
     only('init', '^src/init/', ['^src/contract/', '^src/profile/', '^src/load/', SHARED], 'the project setup may import spec, profile, load'),
     only('conformance', '^conformance/', ['^src/'], 'cases import src, never scenarios'),
     only('scenarios', '^scenarios/', ['^src/contract/', '^src/load/vu/', '^src/load/config\\.ts$'], 'k6 scenarios import spec, load/vu and the load config'),
+    {
+      name: 'module-descriptions-light',
+      comment: "a k6 module's description loads none of its code but lazily: dialtone's load side reads it without Playwright, werift or grpc-js",
+      severity: 'error',
+      from: { path: MODULE_DESCRIPTIONS },
+      to: { pathNot: [CORE, MODULE_DESCRIPTIONS], dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
     {
       name: 'scenarios-no-node',
       comment: 'k6 runs the scenarios: no Node built-ins there',

@@ -11,7 +11,7 @@ export default defineConfig({
     exclude: [
       ...configDefaults.exclude,
       ...TIMING_SENSITIVE, // load runs, capacities, the engine's schedules (tests/timing-sensitive.ts)
-      'src/engine/modules/browser.test.ts', // Chromium
+      'src/engine/modules/browser/browser.test.ts', // Chromium
       'tests/k6-corpus.test.ts', // 37 k6 scripts run by the engine, three at a time: both cores for a quarter of a minute
     ],
     testTimeout: 120_000,

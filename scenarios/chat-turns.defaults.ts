@@ -37,7 +37,6 @@ const defaults: ScenarioDefaults = {
   metrics: {
     chat_conversation_completed: 'rate',
   },
-  modules: ['http'],
   // One create, TURNS_PER_CONVERSATION + 1 turns (the last one says goodbye) and one close, one after another.
   iteration: {
     steps: [

@@ -42,7 +42,6 @@ const defaults: ScenarioDefaults = {
     paging_skips: 'counter',
     paging_walk_complete: 'rate',
   },
-  modules: ['http'],
 };
 
 export default defaults;

@@ -63,7 +63,6 @@ const defaults: ScenarioDefaults = {
     messaging_events_received: 'counter',
     messaging_session_completed: 'rate',
   },
-  modules: ['http', 'ws'],
   // The token, the session, the sockets' history batches, the join, four replies and the reopened socket's replay.
   iteration: {
     steps: [

@@ -43,7 +43,6 @@ const defaults: ScenarioDefaults = {
     outbound_terminal: 'rate',
     outbound_calls: 'counter',
   },
-  modules: ['http'],
   // The trigger, then polling until the call is terminal.
   iteration: {
     steps: [

@@ -47,7 +47,6 @@ const defaults: ScenarioDefaults = {
     voice_browser_calls: 'counter',
     voice_browser_call_errors: 'counter',
   },
-  modules: ['browser'],
 };
 
 export default defaults;

@@ -55,7 +55,6 @@ const defaults: ScenarioDefaults = {
     voice_call_packets_lost: 'counter',
     voice_call_packets_received: 'counter',
   },
-  modules: ['http'],
   // Held calls speaking turns: the closed model holds calls for a whole step, each taking a turn every 4 s (its message
   // rate is turns a second), judged by the turns answered. A turn cycle (utterance, reply, pauses) is under 3 s.
   closedModel: {

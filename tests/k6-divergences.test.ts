@@ -41,7 +41,7 @@ async function corpus(
   return { code, stdout, stderr, metrics, target };
 }
 
-/** The system Chromium, as src/engine/modules/browser.test.ts finds it; browser scripts are skipped without one. */
+/** The system Chromium, as src/engine/modules/browser/browser.test.ts finds it; browser scripts are skipped without one. */
 const chromium =
   process.env.DIALTONE_CHROMIUM || spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();
 /** What k6 reads to launch the browser (/using-k6-browser/options/): here the system Chromium, headless, no sandbox (root). */

@@ -15,10 +15,10 @@ describe("ARCHITECTURE.md's import rules", () => {
     expect(r.stdout).toContain('no dependency violations found');
   }, 60_000);
 
-  it('catch a profile module that imports the CLI, the built-in engine importing the profile, src/core importing src/load, src/nightly importing src/load, and a cycle between two folders', async () => {
+  it('catch the profile importing the CLI, the engine the profile, core or nightly importing load, a cycle, a module description loading its code up front', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dialtone-layers-'));
-    for (const d of ['src/profile', 'src/cli', 'src/reference-target/a', 'src/reference-target/b', 'src/engine', 'src/load', 'src/core', 'src/nightly'])
-      mkdirSync(join(dir, d), { recursive: true });
+    const dirs = ['src/profile', 'src/cli', 'src/reference-target/a', 'src/reference-target/b', 'src/engine', 'src/load', 'src/core', 'src/nightly'];
+    for (const d of [...dirs, 'src/engine/modules/http', 'src/engine/modules/ws']) mkdirSync(join(dir, d), { recursive: true });
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
     copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     writeFileSync(join(dir, 'src/cli/usage.ts'), 'export const usage = 1;\n');
@@ -36,6 +36,23 @@ describe("ARCHITECTURE.md's import rules", () => {
     );
     writeFileSync(join(dir, 'src/reference-target/a/one.ts'), "import { two } from '../b/two.js';\nexport const one = () => two;\n");
     writeFileSync(join(dir, 'src/reference-target/b/two.ts'), "import { one } from '../a/one.js';\nexport const two = () => one;\n");
+    // A description loads its module's code lazily (the ws one), never up front (the http one).
+    writeFileSync(join(dir, 'src/engine/modules/http/http.ts'), 'export const httpModule = () => ({});\n');
+    writeFileSync(
+      join(dir, 'src/engine/modules/http/description.ts'),
+      "import { httpModule } from './http.js';\nexport const code = async () => httpModule;\n",
+    );
+    writeFileSync(join(dir, 'src/engine/modules/ws/ws.ts'), 'export const wsModule = () => ({});\n');
+    writeFileSync(join(dir, 'src/engine/modules/ws/description.ts'), "export const code = async () => (await import('./ws.js')).wsModule;\n");
+    writeFileSync(
+      join(dir, 'src/engine/modules/descriptions.ts'),
+      "import { code as http } from './http/description.js';\nimport { code as ws } from './ws/description.js';\nexport const codes = [http, ws];\n",
+    );
+    writeFileSync(
+      join(dir, 'src/load/modules.ts'),
+      "import { codes } from '../engine/modules/descriptions.js';\n" +
+        "import { wsModule } from '../engine/modules/ws/ws.js';\nexport const all = [codes, wsModule];\n",
+    );
     const r = await run(depcruise, ['src', '--config', '.dependency-cruiser.cjs'], { cwd: dir }).then(
       () => ({ code: 0, stdout: '' }),
       (e: { code: number; stdout: string }) => e,
@@ -47,5 +64,9 @@ describe("ARCHITECTURE.md's import rules", () => {
     expect(r.stdout).toContain('error nightly: src/nightly/verdict.ts → src/load/slos.ts');
     expect(r.stdout).not.toContain('src/engine/cli.ts → src/core/engine-version.ts');
     expect(r.stdout).toContain('no-cycles-between-folders');
+    expect(r.stdout).toContain('error module-descriptions-light: src/engine/modules/http/description.ts → src/engine/modules/http/http.ts');
+    expect(r.stdout).not.toContain('src/engine/modules/ws/description.ts → src/engine/modules/ws/ws.ts');
+    expect(r.stdout).toContain('error load: src/load/modules.ts → src/engine/modules/ws/ws.ts');
+    expect(r.stdout).not.toContain('src/load/modules.ts → src/engine/modules/descriptions.ts');
   }, 60_000);
 });

@@ -6,7 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { HEALTH_PROTO } from '../../src/engine/modules/grpc-health.js';
+import { HEALTH_PROTO } from '../../src/engine/modules/grpc/health.js';
 
 interface Point {
   latitude: number;

@@ -58,6 +58,15 @@ describe('the rewrite of blocking k6 calls', () => {
     expect(code).toContain('(0, import_k6.group)("b", () => 1);');
   });
 
+  // k6 docs, /javascript-api/k6-ws/connect/: connect(url, params, callback), "callback: The callback function that will
+  // be called when the WebSocket connection is initiated"; k6 runs it before connect returns, so it may block.
+  it('lets ws.connect() take a handler that blocks, and awaits the connect', () => {
+    const { code } = rewrite(
+      `${HTTP}var import_ws = __toESM(require("k6/ws"));\nfunction f() { import_ws.default.connect("ws://h", {}, function (s) { (0, import_k6.sleep)(1); }); }`,
+    );
+    expect(code).toContain('(await import_ws.default.connect("ws://h", {}, async function (s) { (await (0, import_k6.sleep)(1)); }));');
+  });
+
   it('runs forEach and map over an array one element after the other, each blocking call awaited, the answers in order', async () => {
     const { code } = rewrite(
       `${HTTP}async function f(us) { const rs = us.map((u) => import_http.default.get(u)); new Set(["c"]).forEach(function (u) { ` +

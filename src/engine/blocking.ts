@@ -9,31 +9,27 @@
 // line.
 import { type Node, parse } from 'acorn';
 import * as scope from 'eslint-scope';
+import { MODULES } from './modules/descriptions.js';
+import type { ModuleDescription } from './modules/module-description.js';
+
+/** One set per import name (aliases included) of what each module's description lists. */
+const byImportName = <T>(of: (m: ModuleDescription) => T): Readonly<Record<string, T>> =>
+  Object.fromEntries(MODULES.flatMap((m) => m.names.map((name) => [name, of(m)])));
 
 /** The k6 calls that block the VU in k6: they return promises in the built-in engine. */
-const BLOCKING: Readonly<Record<string, ReadonlySet<string>>> = {
-  'k6/http': new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch']),
-  k6: new Set(['sleep']),
-  'k6/ws': new Set(['connect']),
-};
+const BLOCKING = byImportName((m) => new Set(m.blocking));
 
 /**
  * The k6 classes whose instances' methods block the VU in k6: a variable holding `new grpc.Client()` has its
  * `client.connect()`, `client.invoke()` and `client.healthCheck()` awaited.
  */
-const BLOCKING_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
-  'k6/net/grpc': { Client: new Set(['connect', 'invoke', 'healthCheck']) },
-};
+const BLOCKING_METHODS = byImportName((m) => Object.fromEntries(Object.entries(m.blockingMethods).map(([cls, methods]) => [cls, new Set(methods)])));
+
+/** The k6 calls that run a function the script passes and wait for it (`group`): they block when that function does. */
+const WAITS_FOR = byImportName((m) => new Set(m.waitsFor));
 
 /** The k6 calls that send something: a run whose script has one but that sent nothing did not run as written. */
-const SENDING: Readonly<Record<string, ReadonlySet<string>>> = {
-  'k6/http': new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch', 'asyncRequest']),
-  'k6/ws': new Set(['connect']),
-  'k6/websockets': new Set(['WebSocket']),
-  'k6/browser': new Set(['browser']),
-  'k6/experimental/websockets': new Set(['WebSocket']),
-  'k6/net/grpc': new Set(['Client']),
-};
+const SENDING = byImportName((m) => new Set(m.sending));
 
 /** Array and collection methods whose callback may block: the rewrite runs them one element after the other, awaiting each. */
 const EACH_METHODS: ReadonlySet<string> = new Set(['forEach', 'map']);
@@ -299,7 +295,7 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
     if (c.method) return true;
     if (c.k6) {
       if (BLOCKING[c.k6.module]?.has(c.k6.name)) return true;
-      if (c.k6.module === 'k6' && c.k6.name === 'group') return isConvertedValue((c.node.arguments as N[])[1]);
+      if (WAITS_FOR[c.k6.module]?.has(c.k6.name)) return (c.node.arguments as N[]).some((a) => isConvertedValue(a));
       return false;
     }
     const callee = unwrap(c.node.callee as N);
@@ -427,12 +423,11 @@ export function rewriteBlocking(code: string, locate: Locate): Rewritten {
       if (p.callee === n) return undefined;
       const callee = unwrap(p.callee as N);
       const k6 = k6Member(callee);
-      if (k6?.module === 'k6' && k6.name === 'group') return undefined;
+      if (k6 && WAITS_FOR[k6.module]?.has(k6.name)) return undefined;
       const name = callee.type === 'MemberExpression' ? propName(callee) : callee.type === 'Identifier' ? (callee.name as string) : undefined;
       if (name && HANDLER_HOSTS.has(name)) return undefined;
       if (name && EACH_METHODS.has(name) && callee.type === 'MemberExpression' && (p.arguments as N[])[0] === n) return undefined;
       if (name && callee.type === 'Identifier' && callee.name === '__export') return undefined;
-      if (k6?.module === 'k6/ws' && k6.name === 'connect') return undefined;
       return { at: p, how: `passed to ${name ? `${name}()` : 'a function'}` };
     }
     if (p.type === 'MemberExpression' && p.object === n) {

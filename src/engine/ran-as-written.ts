@@ -2,6 +2,9 @@
 // k6 exits 0 there (an exception ends only its iteration), which a nightly job reads as green. The built-in engine
 // ends such a run with k6's script-exception code and one line naming the first error and where it was thrown.
 
+import { MODULES } from './modules/descriptions.js';
+import type { Answered } from './modules/module-description.js';
+
 /** What the run's workers saw of failed iterations: how many, and the first with where it was thrown. */
 export interface Failures {
   count: number;
@@ -23,22 +26,11 @@ export interface RunCounts {
   readonly sent: number;
 }
 
-/** An HTTP or WebSocket status the target answered with: "0" or none is no answer. */
-const httpAnswered = (status: string | undefined) => status !== undefined && status !== '0' && status !== '';
-
 /**
  * The metrics whose samples are one exchange with the target each, and whether a sample's `status` tag says the target
- * answered. A gRPC status is the call's code, "0" being OK; 14 (Unavailable) is what grpc-js gives when no connection
- * carried the call.
+ * answered: each module's description says (its `exchanges`).
  */
-const EXCHANGES: ReadonlyMap<string, (status: string | undefined) => boolean> = new Map([
-  ['http_reqs', httpAnswered],
-  ['ws_sessions', httpAnswered],
-  ['browser_http_req_duration', httpAnswered],
-  ['grpc_req_duration', (status: string | undefined) => status !== undefined && status !== '14'],
-  // A message the server sent on a stream is its answer, whether or not the stream ended before the run did.
-  ['grpc_streams_msgs_received', () => true],
-]);
+const EXCHANGES: ReadonlyMap<string, Answered> = new Map(MODULES.flatMap((m) => Object.entries(m.exchanges)));
 
 /** The store parts `answeredCounter` reads. */
 interface SampleSource {

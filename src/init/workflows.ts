@@ -6,7 +6,7 @@
 import { Document, isMap, isSeq, Scalar, visit } from 'yaml';
 import type { EngineKind } from '../core/engine-version.js';
 import { K6_VERSION } from '../load/k6.js';
-import { OWN_MODULES, ownModulesOf } from '../load/own-modules.js';
+import { ownModulesOf, whyOwn } from '../load/scenario-modules.js';
 import { ROOT } from '../root.js';
 import { gateEnvironment, nightlyEnvironment } from './environments.js';
 import { credentialVariables, profilePath } from './profile-template.js';
@@ -221,7 +221,7 @@ export function nightlyWorkflow(workflow: WorkflowOptions): string {
       2,
       0,
       `${builtinOnly.join(', ')} run on dialtone's built-in engine: ` +
-        `${[...new Set(builtinOnly.flatMap(ownModules))].map((m) => `${m} (${OWN_MODULES[m]})`).join(', ')}.`,
+        `${[...new Set(builtinOnly.flatMap(ownModules))].map((m) => `${m} (${whyOwn(m)})`).join(', ')}.`,
     );
   const engine = builtinOnly.length > 0 ? expr(`contains(fromJSON('${JSON.stringify(builtinOnly)}'), matrix.scenario) && 'builtin' || 'k6'`) : workflow.engine;
   const historyKey = `dialtone-history-${SCENARIO}`;

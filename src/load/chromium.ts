@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 
 /** Names tried on PATH, in order, when DIALTONE_CHROMIUM is not set. */
@@ -54,11 +53,6 @@ export function ensureChromium(env: NodeJS.ProcessEnv = process.env): string {
   const found = findChromium(env);
   if (found.path) return found.path;
   throw new EnvironmentError(`this scenario runs a browser, but ${found.problem}: ${CHROMIUM_HINT}`);
-}
-
-/** A browser scenario is one that imports k6/browser. */
-export function usesBrowser(root: string, scenario: string): boolean {
-  return /from\s+['"]k6\/browser['"]/.test(readFileSync(join(root, 'scenarios', `${scenario}.ts`), 'utf8'));
 }
 
 /**

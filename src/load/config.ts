@@ -27,8 +27,6 @@ export interface ScenarioDefaults {
   readonly workloads: Readonly<Record<WorkloadName, Scenario>>;
   /** The metrics the scenario declares, by type: an SLO may name these and k6's built-in ones of the modules it uses. */
   readonly metrics: Readonly<Record<string, MetricKind>>;
-  /** The k6 modules that emit built-in metrics here (core metrics such as checks and iterations always exist). */
-  readonly modules: readonly ('http' | 'ws' | 'browser' | 'grpc')[];
   /**
    * What one iteration waits for, one step after another, each bounded by its SLO (`key`'s `p(N)<X` or `max<X`), or a
    * fixed bound: Little's law sizes an arrival-rate pool from it (VUs = rate × iteration time). Absent: a VU-based shape.

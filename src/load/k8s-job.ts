@@ -5,12 +5,12 @@ import { UsageError } from '../errors.js';
 import { parseProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
 import { DIALTONE_VERSION } from '../version.js';
-import { usesBrowser } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
 import { builtinEngine } from './engine.js';
 import { HISTOGRAMS_FILE } from './extras.js';
 import { manifestMetadata, manifestName, scenarioConfigMap, secretEnvRefs } from './operator.js';
 import { planLoad, runLimitSeconds, type TargetedPlan } from './plan.js';
+import { drivesChromium } from './scenario-modules.js';
 
 /** Where each pod mounts the ConfigMap (profile.json; ca.pem and dialogues.json when the profile names those files). */
 export const CONFIG_MOUNT = '/config';
@@ -168,7 +168,7 @@ export function jobManifests(asked: JobOptions): JobManifests {
     ...(asked.script ? { binaryData: { [asked.script.name]: asked.script.archive.toString('base64') } } : {}),
     holds: asked.script ? 'the archive' : 'the profile',
   });
-  const browser = asked.script ? /["']k6\/browser["']/.test(asked.script.archive.toString('latin1')) : usesBrowser(asked.root, asked.scenario);
+  const browser = asked.script ? /["']k6\/browser["']/.test(asked.script.archive.toString('latin1')) : drivesChromium(asked.root, asked.scenario);
   const image = asked.image ?? defaultImage();
   // The Job's whole life: the start, the scenario's own bound (as `dialtone load` bounds it), the window to collect.
   const activeDeadlineSeconds = START_ALLOWANCE_S + runLimitSeconds(asked.workload, asked.overrides?.duration) + COLLECT_WINDOW_S;

@@ -8,9 +8,9 @@ import { LOAD_ENV, type LoadConfig, type WorkloadName } from './config.js';
 import { chatData } from './data.js';
 import type { Engine } from './engine.js';
 import { K6_VERSION } from './k6.js';
-import { refuseOnK6 } from './own-modules.js';
 import { planLoad } from './plan.js';
 import { loadConfigOf } from './run-kit.js';
+import { refuseOnK6 } from './scenario-modules.js';
 
 /** Where the k6-operator mounts the script's ConfigMap in every runner pod. */
 const MOUNT = '/test';

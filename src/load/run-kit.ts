@@ -4,15 +4,15 @@ import type { LoadedProfile } from '../profile/load.js';
 import { trustOf } from '../profile/tls.js';
 import { voiceClientPage } from '../voice-client/page.js';
 import { bundleScenario } from './bundle.js';
-import { browserEnv, ensureChromium, usesBrowser } from './chromium.js';
+import { browserEnv, ensureChromium } from './chromium.js';
 import type { LoadConfig, WorkloadName } from './config.js';
 import { writeChatData } from './data.js';
 import { type DialogueSet, dialoguesField } from './dialogues.js';
 import type { Engine } from './engine.js';
 import { engineThreadsEnv } from './engine-threads.js';
-import { refuseOnK6 } from './own-modules.js';
 import type { ShapedWorkload, TargetedPlan } from './plan.js';
 import { recordsWindow } from './records-window.js';
+import { drivesChromium, refuseOnK6 } from './scenario-modules.js';
 import { effectiveSlos, latencyBoundMs, thresholdsFor } from './slos.js';
 import { chromiumTrustArgs, k6TlsEnv } from './tls.js';
 import { effectiveShape } from './workload.js';
@@ -105,7 +105,7 @@ export async function prepareRunKit(plan: TargetedPlan, work: string): Promise<R
   // A scenario on a module of dialtone's own (voice calls on werift) runs on the built-in engine only.
   refuseOnK6(engine, root, scenario);
   // A browser scenario (one importing k6/browser) needs Chromium; without it the run stops here with how to install it.
-  const isBrowser = usesBrowser(root, scenario);
+  const isBrowser = drivesChromium(root, scenario);
   const browser = isBrowser ? browserEnv(ensureChromium(), await chromiumTrustArgs(p.hosts.webrtc_url, trust)) : {};
   mkdirSync(work, { recursive: true });
   const script = await bundleScenario(root, scenario, join(work, 'script.js'));

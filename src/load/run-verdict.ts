@@ -2,7 +2,7 @@
 // SLO came from), then the load delivered against the load asked for. A reader who opens the page sees why it failed
 // before any plot or table.
 
-import { BUILTIN_METRICS } from '../core/metrics.js';
+import { BUILTIN_METRICS } from '../engine/modules/descriptions.js';
 import { esc } from '../report/html.js';
 import { type Delivery, deliveryHeadline } from './delivery.js';
 import type { Interruption } from './interrupt.js';

@@ -2,24 +2,22 @@
 // of the keys it names. A profile's SLO is checked as k6 checks a threshold (key, metric, expression, aggregation), so a
 // mistake is a one-line usage error before anything runs, on either engine.
 
-import { BROWSER_METRICS, CORE_METRICS, GRPC_METRICS, HTTP_METRICS, type MetricDecl, WS_METRICS } from '../core/metrics.js';
+import { CORE_METRICS } from '../core/metrics.js';
 import { AGGREGATIONS, parseMetricKey, parseThresholdExpression } from '../core/thresholds.js';
 import { UsageError } from '../errors.js';
 import type { Profile } from '../profile/schema.js';
+import { ROOT } from '../root.js';
 import type { MetricKind, ScenarioDefaults, SloEntry, ThresholdItem, Thresholds, WorkloadName } from './config.js';
 import { defaultsOf, SCENARIO_DEFAULTS } from './defaults.js';
+import { moduleMetricsOf } from './scenario-modules.js';
 
-const MODULE_METRICS: Readonly<Record<ScenarioDefaults['modules'][number], readonly MetricDecl[]>> = {
-  http: HTTP_METRICS,
-  ws: WS_METRICS,
-  browser: BROWSER_METRICS,
-  grpc: GRPC_METRICS,
-};
-
-/** The type of every metric a scenario can be judged on: k6's core metrics, its modules' built-ins, its own. */
-function metricsOf(d: ScenarioDefaults): Map<string, MetricKind> {
+/**
+ * The type of every metric a scenario can be judged on: k6's core metrics, the built-ins of the modules its bundle
+ * imports, its own.
+ */
+function metricsOf(scenario: string, d: ScenarioDefaults): Map<string, MetricKind> {
   const all = new Map<string, MetricKind>();
-  for (const m of [...CORE_METRICS, ...d.modules.flatMap((mod) => MODULE_METRICS[mod])]) all.set(m.name, m.type);
+  for (const m of [...CORE_METRICS, ...moduleMetricsOf(ROOT, scenario)]) all.set(m.name, m.type);
   for (const [name, type] of Object.entries(d.metrics)) all.set(name, type);
   return all;
 }
@@ -33,15 +31,16 @@ const reasonAfter = (message: string, quoted: string): string => (message.starts
  * Why k6 would refuse `key: list` for this scenario, one line per mistake as `path: what was expected, what was
  * found`: an unparseable key or expression, a metric the scenario never emits, an aggregation its type does not offer.
  */
-function sloProblems(d: ScenarioDefaults, path: string, key: string, list: readonly ThresholdItem[]): string[] {
+function sloProblems(scenario: string, d: ScenarioDefaults, path: string, key: string, list: readonly ThresholdItem[]): string[] {
   let metric: string;
   try {
     metric = parseMetricKey(key).metric;
   } catch (e) {
     return [`${path}: expected a metric or metric{tag:value,…} name, found '${key}'${reasonAfter((e as Error).message, key)}`];
   }
-  const type = metricsOf(d).get(metric);
-  if (!type) return [`${path}: expected a metric this scenario emits (${[...metricsOf(d).keys()].sort().join(', ')}), found '${metric}'`];
+  const metrics = metricsOf(scenario, d);
+  const type = metrics.get(metric);
+  if (!type) return [`${path}: expected a metric this scenario emits (${[...metrics.keys()].sort().join(', ')}), found '${metric}'`];
   return list.flatMap((t, i) => {
     const source = expressionOf(t);
     try {
@@ -68,7 +67,7 @@ export function sloIssues(profile: Pick<Profile, 'slos'>): string[] {
   return Object.entries(profile.slos ?? {}).flatMap(([scenario, slos]) => {
     const d = SCENARIO_DEFAULTS[scenario];
     if (!d) return [`slos.${scenario}: expected a scenario (${Object.keys(SCENARIO_DEFAULTS).join(', ')}), found '${scenario}'`];
-    return Object.entries(slos).flatMap(([key, list]) => sloProblems(d, `slos.${scenario}["${key}"]`, key, list));
+    return Object.entries(slos).flatMap(([key, list]) => sloProblems(scenario, d, `slos.${scenario}["${key}"]`, key, list));
   });
 }
 

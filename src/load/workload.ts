@@ -6,8 +6,10 @@ import { durationSeconds } from '../core/duration.js';
 import { UsageError } from '../errors.js';
 import { found } from '../profile/issues.js';
 import type { Profile } from '../profile/schema.js';
+import { ROOT } from '../root.js';
 import { type EffectiveShape, type LoadConfig, type Thresholds, type ValueSource, WORKLOADS, type WorkloadName } from './config.js';
 import { defaultsOf, SCENARIO_DEFAULTS } from './defaults.js';
+import { drivesChromium } from './scenario-modules.js';
 import { latencyBoundMs } from './slos.js';
 
 /** VUs an arrival-rate scenario without an iteration model may start for a --rate, unless --max-vus says otherwise. */
@@ -148,7 +150,7 @@ export function effectiveShape(request: {
     const vus = pick('vus', flags.rate, own.rate, base.vus);
     const duration = pick('duration', flags.duration, own.duration, base.duration);
     // Only a browser scenario's VUs are Chromiums; another's (voice-calls: a werift call each) go as high as asked.
-    const cap = defaultsOf(request.scenario).modules.includes('browser') ? MAX_BROWSERS : MAX_SIZED_VUS;
+    const cap = drivesChromium(ROOT, request.scenario) ? MAX_BROWSERS : MAX_SIZED_VUS;
     return { shape: { ...base, vus: Math.min(vus ?? 1, cap), ...(duration ? { duration } : {}) }, sources };
   }
   if (!base.executor.endsWith('arrival-rate')) return { shape: base, sources };

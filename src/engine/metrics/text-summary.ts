@@ -2,7 +2,7 @@
 // thresholds with ✓/✗ and the value judged, then the checks, then the metrics by section.
 
 import { formatDuration } from '../../core/duration.js';
-import { HTTP_PHASES } from '../../core/metrics.js';
+import { HTTP_PHASES } from '../modules/http/metrics.js';
 import type { CheckCount, GroupNode } from './groups.js';
 import { DEFAULT_TREND_STATS } from './sink.js';
 import type { MetricEntry, MetricStore } from './store.js';

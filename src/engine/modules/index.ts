@@ -1,79 +1,28 @@
-// The k6 modules the built-in engine provides, by import name: one row each. A script importing any other k6 module
-// fails before the run with the list of these.
-import type { SecretSources } from '../secrets.js';
+// The module table of a run: the modules a script imports, by their descriptions (descriptions.ts), their code loaded
+// once per run and made once per VU. A script importing a k6 module the engine does not provide fails before the run
+// with the list of those it does.
 import type { VuHost } from '../types.js';
-import { dataModule } from './data.js';
-import { executionModule } from './execution.js';
-import { k6Module } from './k6.js';
-import { metricsModule } from './metrics.js';
-import { timersModule } from './timers.js';
+import { IMPORT_NAMES, MODULES, moduleNamed } from './descriptions.js';
+import type { ModuleCode, ModuleContext } from './module-description.js';
 
-/** What a module may need of the run beside its VU: the script's path (k6/experimental/fs resolves from its folder). */
-export interface ModuleContext {
-  readonly scriptPath: string;
-  /** The run's secret sources (k6/secrets); none when left out. */
-  readonly secrets?: SecretSources | undefined;
-}
-
-type Factory = (vu: VuHost & { vuTags: Record<string, string> }, ctx: ModuleContext) => Record<string, unknown>;
-
-/** Modules whose code is loaded only when a script imports them (k6/browser brings Playwright). */
-const LAZY: Readonly<Record<string, () => Promise<Factory>>> = {
-  'k6/http': async () => (await import('./http.js')).httpModule as Factory,
-  'k6/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
-  'k6/experimental/websockets': async () => (await import('./websockets.js')).websocketsModule as Factory,
-  'k6/experimental/fs': async () => (await import('./fs.js')).fsModule as Factory,
-  'k6/experimental/csv': async () => (await import('./csv.js')).csvModule as Factory,
-  'k6/experimental/streams': async () => (await import('./streams.js')).streamsModule as Factory,
-  'k6/secrets': async () => (await import('./secrets.js')).secretsModule as Factory,
-  'k6/ws': async () => (await import('./ws.js')).wsModule as Factory,
-  'k6/net/grpc': async () => (await import('./grpc.js')).grpcModule as Factory,
-  'k6/browser': async () => (await import('./browser.js')).browserModule as Factory,
-  'k6/encoding': async () => (await import('./encoding.js')).encodingModule as Factory,
-  'k6/crypto': async () => (await import('./crypto.js')).cryptoModule as Factory,
-  'k6/html': async () => {
-    const html = await import('./html.js');
-    (await import('./http.js')).useHtmlParser(html.parseHTML);
-    return html.htmlModule as Factory;
-  },
-  // dialtone's own: voice calls on werift, which k6 has no module for.
-  'k6/x/dialtone-voice': async () => (await import('./voice/module.js')).voiceModule as Factory,
-};
-
-const EAGER: Readonly<Record<string, Factory>> = {
-  k6: k6Module,
-  'k6/metrics': metricsModule,
-  'k6/data': dataModule,
-  'k6/execution': executionModule,
-  'k6/timers': timersModule,
-};
-
-/** The import names a bundle asks `require` for. */
-export function importsOf(code: string): string[] {
-  const names = new Set([...code.matchAll(/\brequire\("(k6(?:\/[\w-]+)*)"\)/g)].map((m) => m[1] as string));
-  // `res.html()` parses with k6/html: loaded only for a script that may call it.
-  if (names.has('k6/http') && /\.html\(/.test(code)) names.add('k6/html');
-  return [...names];
-}
+export type { ModuleContext } from './module-description.js';
 
 /**
- * The module table for a script: its imports checked and the lazy ones loaded. Returns, per VU, a `require` that makes
+ * The module table for a script: its imports checked and their code loaded. Returns, per VU, a `require` that makes
  * each module once for that VU.
  */
 export async function moduleTable(
   imports: readonly string[],
   ctx: ModuleContext = { scriptPath: '' },
 ): Promise<(vu: VuHost & { vuTags: Record<string, string> }) => (name: string) => unknown> {
-  const table: Record<string, Factory> = { ...EAGER };
-  for (const name of imports) {
-    if (table[name]) continue;
-    const lazy = LAZY[name];
-    if (!lazy)
-      throw new Error(
-        `the script imports '${name}', which the built-in engine does not provide (it provides ${[...Object.keys(EAGER), ...Object.keys(LAZY)].join(', ')})`,
-      );
-    table[name] = await lazy();
-  }
+  const table: Record<string, ModuleCode> = {};
+  const add = async (name: string) => {
+    const m = moduleNamed(name);
+    if (!m) throw new Error(`the script imports '${name}', which the built-in engine does not provide (it provides ${IMPORT_NAMES.join(', ')})`);
+    if (!table[name]) table[name] = await m.code();
+  };
+  for (const m of MODULES) if (m.always) for (const name of m.names) await add(name);
+  for (const name of imports) await add(name);
   return (vu) => {
     const made = new Map<string, unknown>();
     return (name) => {

@@ -1,9 +1,9 @@
 // The options, turned into what the run does: its scenarios' plans, its thresholds and the store that judges them, and
 // how many worker threads share the VUs.
 import { availableParallelism } from 'node:os';
-import { BUILTIN_METRICS } from '../../core/metrics.js';
 import { MetricStore } from '../metrics/store.js';
 import { parseThresholds, type ThresholdSet } from '../metrics/thresholds.js';
+import { BUILTIN_METRICS, modulesOf } from '../modules/descriptions.js';
 import { maxVusOf, planScenarios, type ScenarioPlan, trendStatsOf } from '../options.js';
 import { answeredCounter } from '../ran-as-written.js';
 import { type Part, shareOf } from '../segments.js';
@@ -45,13 +45,14 @@ export function planRun(run: RunContext, init: Initialised): RunPlan {
 }
 
 /**
- * Worker threads for a run: one per core, one for a browser run (Chromium takes the cores), at most the VUs' count.
+ * Worker threads for a run: one per core, one for a run of a module that drives Chromium (it takes the cores), at most
+ * the VUs' count.
  *
  * @example
  * workerCount(plans, ['k6/http'], parseSegment(undefined, undefined), undefined); // availableParallelism() or fewer
  */
 export function workerCount(plans: readonly ScenarioPlan[], imports: readonly string[], segment: Part, asked: number | undefined): number {
-  if (imports.includes('k6/browser')) return 1;
+  if (modulesOf(imports).some((m) => m.drivesChromium)) return 1;
   const most = plans.reduce((n, p) => n + shareOf(segment, Math.max(1, maxVusOf(p))), 0);
   return Math.max(1, Math.min(asked ?? availableParallelism(), most));
 }

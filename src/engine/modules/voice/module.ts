@@ -8,7 +8,7 @@ import { type CallResult, type CallSpec, placeCall } from './caller.js';
 import { Pacer } from './pacer.js';
 import { callerVoice, FRAME_MS } from './utterance.js';
 
-/** The import name scenarios use. */
+/** The import name scenarios use (its description's name). */
 export const VOICE_MODULE = 'k6/x/dialtone-voice';
 
 /** What `call` takes from a script; everything but the socket's URL and the offer's fields has a default. */
