@@ -42,8 +42,8 @@ module.exports = {
     only(
       'load',
       '^src/load/(?!vu/)',
-      ['^src/contract/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', '^scenarios/[^/]+\\.defaults\\.ts$', SHARED],
-      "the Node side of load may import spec, profile, report, nightly, voice-client and the scenarios' defaults (never a scenario)",
+      ['^src/contract/', '^src/profile/', '^src/report/', '^src/nightly/', '^src/voice-client/', '^scenarios/[^/]+\\.(defaults|scenario)\\.ts$', SHARED],
+      "the Node side of load may import spec, profile, report, nightly, voice-client and the scenarios' defaults and declarations (never a scenario's script)",
     ),
     only(
       'engine',
