@@ -53,12 +53,12 @@ module.exports = {
         '^src/report/',
         '^src/nightly/',
         '^src/voice-client/',
-        '^scenarios/[^/]+\\.defaults\\.ts$',
+        '^scenarios/[^/]+\\.(defaults|scenario)\\.ts$',
         '^src/engine/modules/(descriptions|module-description)\\.ts$',
         SHARED,
       ],
-      "the Node side of load may import spec, profile, report, nightly, voice-client, the scenarios' defaults (never a scenario) and the engine's " +
-        'k6 module descriptions',
+      "the Node side of load may import spec, profile, report, nightly, voice-client, the scenarios' defaults and declarations (never a " +
+        "scenario's script) and the engine's k6 module descriptions",
     ),
     only(
       'engine',

@@ -10,7 +10,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const STAMP = 'build.json';
 export const stampOf = (root) => join(root, 'dist', STAMP);
 
-/** What dist/ is built from: every module of src/ but the tests, and the scenarios' defaults src/ imports. */
+/** What dist/ is built from: every module of src/ but the tests, and the scenarios' defaults and declarations src/ loads. */
 export function sources(root = ROOT) {
   const under = (dir, keep) =>
     readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
@@ -18,7 +18,7 @@ export function sources(root = ROOT) {
       .map((e) => join(e.parentPath, e.name));
   return [
     ...under('src', (name) => /\.(ts|mjs)$/.test(name) && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')),
-    ...under('scenarios', (name) => name.endsWith('.defaults.ts')),
+    ...under('scenarios', (name) => name.endsWith('.defaults.ts') || name.endsWith('.scenario.ts')),
   ].sort();
 }
 

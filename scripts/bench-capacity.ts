@@ -18,6 +18,7 @@ import { type CapacityResult, runCapacity } from '../src/capacity/run.js';
 import { DEFAULT_SEARCH, held, type SearchOptions } from '../src/capacity/search.js';
 import { SCENARIO_UNITS, searchDefaultsFor } from '../src/capacity/units.js';
 import { planLoad } from '../src/load/plan.js';
+import { SCENARIOS } from '../src/load/scenario-declarations.js';
 import type { Profile } from '../src/profile/schema.js';
 import { parseLatency } from '../src/reference-target/latency-spec.js';
 import { startTarget } from '../src/reference-target/server.js';
@@ -28,19 +29,10 @@ const arg = (name: string) => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 
-/**
- * Per scenario: the surface's known capacity, in pieces of work a second (src/reference-target/capacity.ts), chosen so that the
- * capacity in the scenario's unit stays well inside what the engine and the target reach on this machine without a setting.
- * The search takes the scenario's own defaults (src/capacity/units.ts).
- */
-const PLAN: Record<string, { perSecond: number }> = {
-  'chat-turns': { perSecond: 18 },
-  // 18 pieces of work a session: 3 sessions a second.
-  'messaging-sockets': { perSecond: 54 },
-  'outbound-polling': { perSecond: 20 },
-  'conversations-paging': { perSecond: 10 },
-  'voice-browser': { perSecond: 4 },
-};
+/** Per scenario: the surface's known capacity, in pieces of work a second, as its declaration's `bench.knownCapacity` says. */
+const PLAN: Record<string, { perSecond: number }> = Object.fromEntries(
+  Object.entries(SCENARIOS).flatMap(([name, d]) => (d.bench?.knownCapacity ? [[name, { perSecond: d.bench.knownCapacity }]] : [])),
+);
 
 /**
  * Requests per iteration, the median over the steps that held of each step's whole count (requests ÷ completed iterations, the

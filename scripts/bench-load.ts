@@ -19,36 +19,13 @@ import { browserEnv, ensureChromium } from '../src/load/chromium.js';
 import { engineName, resolveEngine } from '../src/load/engine.js';
 import { GeneratorWatch } from '../src/load/generator-watch.js';
 import { recordsWindow } from '../src/load/records-window.js';
+import { SCENARIOS } from '../src/load/scenario-declarations.js';
+import { drivesChromium } from '../src/load/scenario-modules.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** What a run is judged on: name to value, from its k6 summary. */
-type Figures = (s: K6Summary) => Record<string, number>;
-const requests: Figures = (s) => ({ 'requests/s': stat(s, 'http_reqs', 'rate') ?? 0 });
-const sockets: Figures = (s) => ({ 'messages/s': stat(s, 'ws_msgs_sent', 'rate') ?? 0, 'sockets/s': stat(s, 'ws_sessions', 'rate') ?? 0 });
-
-/** Per scenario: the saturating shape and the figures compared. */
-interface Case {
-  readonly rate: number;
-  readonly vus: number;
-  readonly seconds?: number;
-  readonly figures: Figures;
-  /** The minimal script's figures, when it counts them itself (calls held). */
-  readonly minimalFigures?: Figures;
-}
-const CASES: Record<string, Case> = {
-  'chat-turns': { rate: 5000, vus: 16, figures: requests },
-  'outbound-polling': { rate: 2000, vus: 300, figures: requests },
-  'conversations-paging': { rate: 200, vus: 6, figures: requests },
-  'messaging-sockets': { rate: 500, vus: 30, figures: sockets },
-  'voice-browser': {
-    rate: 2,
-    vus: 2,
-    seconds: 20,
-    figures: (s) => ({ 'calls held': (stat(s, 'voice_browser_calls', 'count') ?? 0) * (stat(s, 'voice_browser_call_success', 'value') ?? 0) }),
-    minimalFigures: (s) => ({ 'calls held': stat(s, 'calls_connected', 'count') ?? 0 }),
-  },
-};
+/** Per scenario: the saturating shape and the figures compared, as its declaration's `bench.saturation` says. */
+const CASES = Object.fromEntries(Object.entries(SCENARIOS).flatMap(([name, d]) => (d.bench?.saturation ? [[name, d.bench.saturation] as const] : [])));
 
 type Variant = 'minimal' | 'dialtone' | 'dialtone --dashboard';
 
@@ -114,7 +91,9 @@ export async function benchLoad(o: { only?: string[]; rounds?: number; seconds?:
           .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
       );
       const seconds = c.seconds ?? o.seconds ?? 10;
-      const browser = scenario === 'voice-browser' ? browserEnv(ensureChromium()) : {};
+      const browser = drivesChromium(ROOT, scenario) ? browserEnv(ensureChromium()) : {};
+      // --max-vus bounds an arrival rate's pool; a workload that runs a number of VUs (browsers at once) takes --rate as its VUs.
+      const arrivalRate = SCENARIOS[scenario]?.defaults.workloads.smoke.executor.endsWith('arrival-rate') ?? true;
       const env = { ...process.env, ...refEnv, ...browser, K6_NO_USAGE_REPORT: 'true' };
       const samples: Record<Variant, Record<string, number>[]> = { minimal: [], dialtone: [], 'dialtone --dashboard': [] };
       for (let round = 0; round < (o.rounds ?? 2); round++) {
@@ -155,7 +134,7 @@ export async function benchLoad(o: { only?: string[]; rounds?: number; seconds?:
               '--engine',
               engine.kind,
             ];
-            if (scenario !== 'voice-browser') args.push('--max-vus', String(c.vus));
+            if (arrivalRate) args.push('--max-vus', String(c.vus));
             if (variant === 'dialtone --dashboard') args.push('--dashboard');
             await run(process.execPath, [join(ROOT, 'bin', 'dialtone.mjs'), ...args], env, (seconds + 120) * 1000);
             // The engine's own CPU, as the run sampled it (the CLI's bundling and reporting are not the generator's work).

@@ -24,6 +24,12 @@ describe('dist/, the transpiled sources the bin scripts start from', () => {
     expect(sources(root).map((f) => f.slice(root.length + 1))).toEqual(['scenarios/chat.defaults.ts', 'src/cli/main.ts', 'src/engine.mjs']);
   });
 
+  it("holds each scenario's declaration, which src/ loads from dist/ when it runs from there", () => {
+    const { root } = project();
+    writeFileSync(join(root, 'scenarios', 'chat.scenario.ts'), '');
+    expect(sources(root).map((f) => f.slice(root.length + 1))).toContain('scenarios/chat.scenario.ts');
+  });
+
   it('is fresh only when built after every source last changed, from as many sources as there are now', () => {
     const { root, stamp } = project();
     expect(isFresh(root)).toBe(false); // no stamp: never built

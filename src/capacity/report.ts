@@ -125,7 +125,7 @@ export function playedText(r: Pick<CapacityResult, 'workload' | 'unit'>): string
 }
 
 /**
- * What the closed model held and at what pace, in its scenario's words (src/capacity/units.ts): one sentence, empty for
+ * What the closed model held and at what pace, in its scenario's words (its declaration's unit): one sentence, empty for
  * an arrival-rate search.
  *
  * @example

@@ -92,7 +92,7 @@ export interface StepResult {
   readonly k6_exit_code: number;
   readonly wall_s: number;
   /**
-   * The closed model: its work a second (messages, or a held call's turns: closedWork in src/capacity/units.ts) offered
+   * The closed model: its work a second (messages, or a held call's turns: the declaration's closedWork) offered
    * (held × sockets × rate per socket) and answered in full in the steady part. `offered_rate` is then the number held
    * and `throughput` the answered work in units of held ones.
    */

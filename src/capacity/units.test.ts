@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCENARIO_DEFAULTS } from '../load/defaults.js';
-import { answeredOf, closedWorkOf, SCENARIO_UNITS } from './units.js';
+import { answeredOf, closedWorkOf, SCENARIO_UNITS, unitOf } from './units.js';
 
 describe("the closed model's words", () => {
   it('are in the table for every scenario with a closed model, holding what its defaults say it holds', () => {
@@ -19,5 +19,12 @@ describe("the closed model's words", () => {
     const w = closedWorkOf('chat-turns');
     expect(w.held).toBe('conversations');
     expect(`${answeredOf(w, { offered_per_s: 2, answered_per_s: 1 })} ${w.pace(1, 2)} ${w.doing} ${w.rate}`).not.toMatch(/messages|sessions|turns|sockets/);
+  });
+});
+
+describe("a scenario's unit", () => {
+  it('is the one its declaration gives, never a quiet "iterations" for a scenario that has none', () => {
+    expect(unitOf('outbound-polling')).toMatchObject({ unit: 'calls', surface: 'calls' });
+    expect(() => unitOf('no-such')).toThrow("unknown scenario 'no-such'");
   });
 });

@@ -1,6 +1,7 @@
 // Shared by the Node side (which writes it) and the k6 side (which reads it): types and data only.
 import type { Scenario } from 'k6/options';
 import type { PlatformNames } from '../contract/names.js';
+import type { BenchFigures, FigureFn } from '../core/figures.js';
 
 /** How hard a run pushes (the workload, `--workload`): a short check, the nightly SLO run, or a ramp to find the knee. */
 export type WorkloadName = 'smoke' | 'nightly' | 'capacity';
@@ -160,3 +161,97 @@ export interface LearnedWorkload {
 
 /** The environment variable that carries the LoadConfig JSON into k6. */
 export const LOAD_ENV = 'DIALTONE_LOAD';
+
+/**
+ * A scenario declared once (`scenarios/NAME.scenario.ts`, beside the k6 script `NAME.ts` and its defaults): everything
+ * the rest of dialtone knows of it, read from here and nowhere else. src/load/scenario-declarations.ts finds the
+ * declarations from the folder, so a new scenario is its own files and nothing else.
+ */
+export interface ScenarioDeclaration {
+  /** Its SLOs, workloads and metrics (`scenarios/NAME.defaults.ts`). */
+  readonly defaults: ScenarioDefaults;
+  /** What one iteration is and the surface it loads: the unit a capacity search counts its rate in. */
+  readonly unit: ScenarioUnit;
+  /** The run's headline figures from its k6 summary: result.json's `figures`, the page's and the terminal's lines. */
+  readonly figures: FigureFn;
+  /** Whether it plays the profile's conversation scripts (`dialogues`); the others keep their own data. */
+  readonly playsDialogues: boolean;
+  /** Whether it can play a traffic model (`--workload learned`: turns and think times). */
+  readonly playsLearned: boolean;
+  /** How the benchmarks drive it; absent: they leave it out. */
+  readonly bench?: ScenarioBench;
+}
+
+/**
+ * A scenario's unit of work and the reference-target surface it loads: a known capacity of N pieces of work a second on
+ * that surface (src/reference-target/capacity.ts: an HTTP request, a WebSocket handshake or a client frame) is
+ * N / (pieces per iteration) iterations a second.
+ */
+export interface ScenarioUnit {
+  /** What one iteration is, plural: the unit of the offered rate. */
+  readonly unit: string;
+  /** The surface (a key of src/reference-target/surfaces.ts) whose requests the iteration makes. */
+  readonly surface: string;
+  /** Pieces of work one iteration gives that surface, when fixed; otherwise HTTP requests measured per run. */
+  readonly requestsPerIteration?: number;
+  /**
+   * The search's defaults for this scenario where the generic ones do not fit its iterations: a step must hold many
+   * of them, the warm-up must outlast one (or the steady part starts empty), and k6 must let one finish.
+   */
+  readonly search?: ScenarioSearch;
+  /** The closed model's search defaults where the generic closed ones do not fit (a held call takes a turn every few seconds). */
+  readonly closedSearch?: ScenarioSearch;
+  /** What the closed model holds and the work each held one does, for a scenario that has a closed model. */
+  readonly closedWork?: ClosedWork;
+}
+
+/** The capacity search's options a scenario may set for itself (src/capacity/search.ts, SearchOptions). */
+export interface ScenarioSearch {
+  readonly startRate?: number;
+  readonly maxRate?: number;
+  readonly stepSeconds?: number;
+  readonly warmupSeconds?: number;
+  readonly gracefulStopSeconds?: number;
+  readonly maxSteps?: number;
+  readonly maxSeconds?: number;
+}
+
+/**
+ * The closed model's words: a step's `messages` count the held ones' work (offered and answered a second) whatever that
+ * work is, so the reasons and the report name it from here.
+ */
+export interface ClosedWork {
+  /** What one VU holds, plural, as the scenario's closedModel says (`3 sessions held`). */
+  readonly held: string;
+  /** The work a held one does, plural, as its rate reads (`messages/s`). */
+  readonly work: string;
+  /** What the generator does with that work: messages are `sent`, turns `taken`. */
+  readonly done: string;
+  /** One held unit's pace, from the model's sockets each and rate a socket (its work a second is their product). */
+  readonly pace: (sockets: number, ratePerSocket: number) => string;
+  /** What the held ones are doing at a step's offered rate, as its progress line reads (`sending 5.0/s`). */
+  readonly doing: string;
+  /** What --message-rate counts for this scenario (`user messages a second per socket`). */
+  readonly rate: string;
+}
+
+/** How the benchmarks drive a scenario (`npm run bench`). */
+export interface ScenarioBench {
+  /**
+   * scripts/bench-load.ts: the scenario against its minimal hand-written script (scripts/bench/minimal/NAME.js) at
+   * saturation: an arrival rate far above what the machine serves over the same few VUs, and the figures compared.
+   */
+  readonly saturation?: {
+    readonly rate: number;
+    readonly vus: number;
+    readonly seconds?: number;
+    readonly figures: BenchFigures;
+    /** The minimal script's figures, when it counts them itself (calls held). */
+    readonly minimalFigures?: BenchFigures;
+  };
+  /**
+   * scripts/bench-capacity.ts: the surface's known capacity, in pieces of work a second, chosen so that the capacity in
+   * the scenario's unit stays well inside what the engine and the target reach without a setting.
+   */
+  readonly knownCapacity?: number;
+}

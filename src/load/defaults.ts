@@ -1,30 +1,20 @@
-// The scenarios' defaults (scenarios/NAME.defaults.ts), by scenario name: one row per scenario.
-import chatTurns from '../../scenarios/chat-turns.defaults.js';
-import conversationsPaging from '../../scenarios/conversations-paging.defaults.js';
-import messagingSockets from '../../scenarios/messaging-sockets.defaults.js';
-import outboundPolling from '../../scenarios/outbound-polling.defaults.js';
-import voiceBrowser from '../../scenarios/voice-browser.defaults.js';
-import voiceCalls from '../../scenarios/voice-calls.defaults.js';
+// The scenarios' defaults (scenarios/NAME.defaults.ts), by scenario name, as their declarations hold them.
 import type { ScenarioDefaults } from './config.js';
+import { SCENARIOS } from './scenario-declarations.js';
 
 /** What each scenario expects of a platform unless the profile says otherwise. */
-export const SCENARIO_DEFAULTS: Readonly<Record<string, ScenarioDefaults>> = {
-  'chat-turns': chatTurns,
-  'conversations-paging': conversationsPaging,
-  'messaging-sockets': messagingSockets,
-  'outbound-polling': outboundPolling,
-  'voice-browser': voiceBrowser,
-  'voice-calls': voiceCalls,
-};
+export const SCENARIO_DEFAULTS: Readonly<Record<string, ScenarioDefaults>> = Object.freeze(
+  Object.fromEntries(Object.entries(SCENARIOS).map(([name, d]) => [name, d.defaults])),
+);
 
 /**
- * A scenario's defaults; every scenario has a row (tests/scenario-defaults keeps it so).
+ * A scenario's defaults; every scenario has them (its declaration does).
  *
  * @example
  * defaultsOf('chat-turns').slos['http_req_duration{op:chat.respond}']; // ['p(95)<500']
  */
 export function defaultsOf(scenario: string): ScenarioDefaults {
   const d = SCENARIO_DEFAULTS[scenario];
-  if (!d) throw new Error(`scenario '${scenario}' has no defaults row in src/load/defaults.ts`);
+  if (!d) throw new Error(`scenario '${scenario}' has no defaults (no scenarios/${scenario}.scenario.ts)`);
   return d;
 }

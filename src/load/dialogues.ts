@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { describeIssue, type LoadedProfile } from '../profile/load.js';
+import { SCENARIOS } from './scenario-declarations.js';
 
 /**
  * What the agent is expected to do after a dialogue's last turn: `end` (chat: the answer carries `end_conversation`
@@ -66,9 +67,6 @@ export interface DialogueSet {
   /** Dialogue indices in play order: each as often as its weight (divided by the weights' common factor), interleaved. */
   readonly schedule: readonly number[];
 }
-
-/** The scenarios that play a profile's dialogues; the others keep their own data. */
-export const DIALOGUE_SCENARIOS: readonly string[] = ['chat-turns', 'messaging-sockets'];
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
@@ -158,5 +156,5 @@ export function profileDialogues(loaded: LoadedProfile): DialogueSet | undefined
  * dialoguesField(set, 'outbound-polling') // {}
  */
 export function dialoguesField(set: DialogueSet | undefined, scenario: string): { dialogues?: { file: string; count: number } } {
-  return set && DIALOGUE_SCENARIOS.includes(scenario) ? { dialogues: { file: set.file, count: set.dialogues.length } } : {};
+  return set && SCENARIOS[scenario]?.playsDialogues ? { dialogues: { file: set.file, count: set.dialogues.length } } : {};
 }

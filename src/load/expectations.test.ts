@@ -15,7 +15,7 @@ const THREE = {
 const LINES = [
   /^slos\.chat-turns\["chat_turn_latency"\]: expected a metric this scenario emits \(.+\), found 'chat_turn_latency'$/,
   /^slos\.chat-turns\["http_req_duration"\]\[0\]: expected a threshold expression \(.+\), found 'p\(95\)<<500'$/,
-  /^workloads\.chat-turn: expected a scenario \(chat-turns, .+\), found 'chat-turn'$/,
+  /^workloads\.chat-turn: expected a scenario \((.+, )?chat-turns, .+\), found 'chat-turn'$/,
 ];
 
 describe("a profile's SLOs and workloads", () => {

@@ -15,10 +15,10 @@ import { writeIndexPage } from '../report/index-page.js';
 import { writeReportFiles } from '../report/write.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { type Delivery, deliveryHeadline } from './delivery.js';
-import { FIGURES } from './headline-figures.js';
 import type { Interruption } from './interrupt.js';
 import { loadJunit } from './junit.js';
 import { type LoadResult, loadPage, type RunExpectations } from './page.js';
+import { SCENARIOS } from './scenario-declarations.js';
 import { thresholdsOf } from './summary.js';
 import type { Timeline } from './timeline.js';
 import { TIMELINE_FILE } from './timeline-file.js';
@@ -80,7 +80,8 @@ export const interruptedLine = (i: Interruption) =>
  * const { result, verdict } = await writeRunReport({ scenario: 'chat-turns', profile: 'smoke', workload: 'smoke', … });
  */
 export async function writeRunReport(finished: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
-  const figures = (FIGURES[finished.scenario] ?? (() => ({ figures: {}, headline: [] })))(finished.summary);
+  // A user's own script (`dialtone load ./script.js`) declares no figures; every scenario of dialtone does.
+  const figures = SCENARIOS[finished.scenario]?.figures(finished.summary) ?? { figures: {}, headline: [] };
   const result: LoadResult = {
     tool_version: DIALTONE_VERSION,
     scenario: finished.scenario,

@@ -2,10 +2,13 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
-/** The scenarios: every scenarios/*.ts file but their defaults (NAME.defaults.ts), by name without the extension. */
+/** The files beside a scenario's k6 script that are not scenarios: its defaults and its declaration. */
+const BESIDE = ['.defaults.ts', '.scenario.ts', '.d.ts'];
+
+/** The scenarios: every scenarios/*.ts k6 script (not its defaults or its declaration), by name without the extension. */
 export function scenarioNames(root: string): string[] {
   return readdirSync(join(root, 'scenarios'))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.defaults.ts'))
+    .filter((f) => f.endsWith('.ts') && !BESIDE.some((end) => f.endsWith(end)))
     .map((f) => f.slice(0, -3))
     .sort();
 }

@@ -76,7 +76,7 @@ describe('workload settings', () => {
   });
 
   it.each([
-    [{ 'chat-turn': { smoke: {} } }, 'p.json: workloads.chat-turn: expected a scenario (chat-turns, '],
+    [{ 'chat-turn': { smoke: {} } }, `p.json: workloads.chat-turn: expected a scenario (${Object.keys(SCENARIO_DEFAULTS).join(', ')})`],
     [{ 'chat-turns': { weekly: {} } }, "p.json: workloads.chat-turns.weekly: expected a workload (smoke, nightly, capacity), found 'weekly'"],
     [
       { 'chat-turns': { capacity: { duration: '1m' } } },

@@ -31,7 +31,8 @@ describe('capacity --help for a platform engineer planning from it', () => {
     const help = commandHelp(capacitySpec);
     expect(help).toMatch(/\nexample:\n {2}\$ npx dialtone capacity chat-turns .*\n {2}step 0 \(coarse\) offered 1\.00 conversations\/s/);
     expect(help).toContain('Sustains 2.50 conversations/s with every SLO');
-    expect(help).toMatch(/chat-turns conversations\/s, messaging-sockets sessions\/s, outbound-polling calls\/s/);
+    // The scenarios in the folder's order, each in its declared unit.
+    expect(help).toMatch(/chat-turns\sconversations\/s,\sconversations-paging\swalks\/s,\smessaging-sockets\ssessions\/s,\soutbound-polling\scalls\/s/);
     expect(help).toMatch(/Against a shared environment \(staging\)/);
     expect(help).not.toMatch(/src\/capacity\/units\.ts/);
   });
@@ -63,7 +64,7 @@ describe("capacity --help's --model and --message-rate", () => {
 describe("load --help's --rate", () => {
   it("says what the rate counts from each scenario's own workload: iterations a second, or VUs at once", () => {
     const help = commandHelp(loadSpec).replace(/\s+/g, ' ');
-    expect(help).toContain('iterations a second where it is an arrival rate (conversations for chat-turns,');
+    expect(help).toMatch(/iterations a second where it is an arrival rate \([^)]*\bconversations for chat-turns,/);
     expect(help).toContain('VUs at once where it runs a number of VUs (browsers for voice-browser or calls for voice-calls)');
   });
 });

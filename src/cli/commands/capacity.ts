@@ -69,7 +69,7 @@ const CLOSED_SCENARIOS = Object.entries(SCENARIO_DEFAULTS).flatMap(([name, d]) =
   d.closedModel ? [{ name, model: d.closedModel, work: closedWorkOf(name) }] : [],
 );
 
-/** --model's help: what each closed-model scenario holds and its work's default pace, from src/capacity/units.ts. */
+/** --model's help: what each closed-model scenario holds and its work's default pace, from each one's declaration (scenarios/NAME.scenario.ts). */
 function closedModelHelp(): string {
   const each = CLOSED_SCENARIOS.map(({ name, model, work }) => `${name} holds ${work.held}, ${work.pace(model.sockets, model.messageRate)} by default`);
   const how = 'each VU holds one for the whole step, its work asked at --message-rate';
@@ -277,7 +277,7 @@ function closedOf(scenario: string, model: string | undefined, rate: number | un
 }
 
 /**
- * A step's load as the command prints it, in the scenario's own words (src/capacity/units.ts): the arrival rate, or
+ * A step's load as the command prints it, in the scenario's own words (its declaration's unit): the arrival rate, or
  * (the closed model) what was held and its work a second, asked and answered.
  *
  * @example

@@ -2,14 +2,15 @@
 // workload `load` plays and `capacity` searches with.
 import { UsageError } from '../../errors.js';
 import type { LearnedWorkload } from '../../load/config.js';
+import { SCENARIOS } from '../../load/scenario-declarations.js';
 import { readModel } from '../../traffic/model-file.js';
 import { learnedWorkload } from '../../traffic/play.js';
 import type { FlagSpec } from '../command.js';
 
 /** The workload that plays a traffic model instead of a scenario's own figures. */
 export const LEARNED = 'learned';
-/** The scenarios that can play a learned workload (turns and think times): chat-turns. */
-const LEARNED_SCENARIOS = ['chat-turns'];
+/** The scenarios whose declarations say they can play a learned workload (turns and think times). */
+const learnedScenarios = (): string[] => Object.keys(SCENARIOS).filter((name) => SCENARIOS[name]?.playsLearned);
 /** The traffic model `--workload learned` reads without --traffic. */
 export const DEFAULT_TRAFFIC_FILE = 'traffic-model.json';
 
@@ -35,7 +36,7 @@ export function learnedOf(
   v: { traffic?: string | undefined; compress?: number | undefined; duration?: string | undefined; rate?: number | undefined },
   command: 'load' | 'capacity' = 'load',
 ): LearnedWorkload {
-  if (!LEARNED_SCENARIOS.includes(scenario)) throw new UsageError(`${command}: --workload learned plays ${LEARNED_SCENARIOS.join(', ')} only, not ${scenario}`);
+  if (!SCENARIOS[scenario]?.playsLearned) throw new UsageError(`${command}: --workload learned plays ${learnedScenarios().join(', ')} only, not ${scenario}`);
   if (v.rate !== undefined) throw new UsageError(`${command}: --workload learned takes its rate from the traffic model; leave out --rate`);
   const { compress } = v;
   if (compress !== undefined && v.duration !== undefined) throw new UsageError(`${command}: --compress plays a whole day in 24 h / N; leave out --duration`);

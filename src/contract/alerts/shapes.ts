@@ -142,9 +142,5 @@ export type Alert = z.infer<typeof Alert>;
 export const AlertsListResponse = z.object({ data: z.array(Alert) });
 export type AlertsListResponse = z.infer<typeof AlertsListResponse>;
 
-/** The documented alert paths; `alertRule` (single rule) is the reference's choice, not shown. */
-export const AlertsPaths = {
-  alertRules: '/v1/alert-rules',
-  alertRule: (id: string) => `/v1/alert-rules/${encodeURIComponent(id)}`,
-  alerts: '/v1/alerts',
-} as const;
+/** The documented alert paths (wire.ts, without zod, for the scenarios). */
+export { AlertsPaths } from './wire.js';
