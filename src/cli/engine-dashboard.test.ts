@@ -1,0 +1,48 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LIVE_FEED_ENV } from '../core/live-feed.js';
+import { dashboardSettings, K6_PERIOD } from '../load/dashboard/settings.js';
+import { main, servesOwnDashboard } from './engine-dashboard.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the web dashboard of the engine run by itself', () => {
+  it('is served by the engine alone when K6_WEB_DASHBOARD=true, and left to dialtone when dialtone started the engine', () => {
+    // k6: "You can enable it by setting the K6_WEB_DASHBOARD environment variable to true when running your test script"
+    // (/results-output/web-dashboard/).
+    expect(servesOwnDashboard(['run', 'script.js'], { K6_WEB_DASHBOARD: 'true' })).toBe(true);
+    expect(servesOwnDashboard(['run', 'script.js'], {})).toBe(false);
+    expect(servesOwnDashboard(['run', 'script.js'], { K6_WEB_DASHBOARD: 'true', [LIVE_FEED_ENV]: '1000' })).toBe(false);
+    expect(servesOwnDashboard(['version'], { K6_WEB_DASHBOARD: 'true' })).toBe(false);
+  });
+
+  it("keeps k6's defaults: port 5665 on 127.0.0.1, a 10 s period, no export", () => {
+    // k6: "By default, the web dashboard is available on localhost port 5665" and its header prints
+    // "web dashboard: http://127.0.0.1:5665"; K6_WEB_DASHBOARD_PERIOD is 10s unless set (/results-output/web-dashboard/).
+    expect(dashboardSettings({}, K6_PERIOD)).toEqual({ host: '127.0.0.1', port: 5665, periodMs: 10_000, exportFile: undefined });
+  });
+
+  it("refuses a setting it cannot use in one line, with k6's invalid-config code, before the script is read", async () => {
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(main(['run', 'no-such-script.js'], { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: 'x' })).resolves.toBe(104);
+    expect(err.mock.calls).toEqual([['dialtone-engine: dashboard: K6_WEB_DASHBOARD_PORT=x is not a port (0 to 65535, or -1 for none)']]);
+  });
+
+  it('says in one line that the port is taken, naming the variable that moves it', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await expect(main(['run', 'no-such-script.js'], { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: String(port) })).resolves.toBe(104);
+      expect(err.mock.calls).toEqual([
+        [`dialtone-engine: dashboard: 127.0.0.1:${port} is taken; set K6_WEB_DASHBOARD_PORT to another port (0: any free one, -1: none)`],
+      ]);
+    } finally {
+      taken.close();
+    }
+  });
+});
