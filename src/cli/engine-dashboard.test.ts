@@ -19,10 +19,10 @@ describe('the web dashboard of the engine run by itself', () => {
     expect(servesOwnDashboard(['version'], { K6_WEB_DASHBOARD: 'true' })).toBe(false);
   });
 
-  it("keeps k6's defaults: port 5665 on 127.0.0.1, a 10 s period, no export", () => {
+  it("keeps k6's defaults: port 5665 on 127.0.0.1, a 10 s period, no export, no browser opened", () => {
     // k6: "By default, the web dashboard is available on localhost port 5665" and its header prints
     // "web dashboard: http://127.0.0.1:5665"; K6_WEB_DASHBOARD_PERIOD is 10s unless set (/results-output/web-dashboard/).
-    expect(dashboardSettings({}, K6_PERIOD)).toEqual({ host: '127.0.0.1', port: 5665, periodMs: 10_000, exportFile: undefined });
+    expect(dashboardSettings({}, K6_PERIOD)).toEqual({ host: '127.0.0.1', port: 5665, periodMs: 10_000, exportFile: undefined, open: false });
   });
 
   it("refuses a setting it cannot use in one line, with k6's invalid-config code, before the script is read", async () => {

@@ -168,5 +168,9 @@ export async function openLiveDashboard(title: string, s: DashboardSettings): Pr
     },
   };
   setLiveSink(dashboard);
+  if (s.open && dashboard.url) {
+    const { openInBrowser } = await import('./browser.js');
+    openInBrowser(dashboard.url);
+  }
   return dashboard;
 }
