@@ -13,10 +13,13 @@ describe('the web dashboard of the engine run by itself', () => {
   it('is served by the engine alone when K6_WEB_DASHBOARD=true, and left to dialtone when dialtone started the engine', () => {
     // k6: "You can enable it by setting the K6_WEB_DASHBOARD environment variable to true when running your test script"
     // (/results-output/web-dashboard/).
-    expect(servesOwnDashboard(['run', 'script.js'], { K6_WEB_DASHBOARD: 'true' })).toBe(true);
-    expect(servesOwnDashboard(['run', 'script.js'], {})).toBe(false);
-    expect(servesOwnDashboard(['run', 'script.js'], { K6_WEB_DASHBOARD: 'true', [LIVE_FEED_ENV]: '1000' })).toBe(false);
-    expect(servesOwnDashboard(['version'], { K6_WEB_DASHBOARD: 'true' })).toBe(false);
+    const on = { K6_WEB_DASHBOARD: 'true' };
+    expect(servesOwnDashboard(['run', 'script.js'], on, false)).toBe(true);
+    expect(servesOwnDashboard(['run', 'script.js'], {}, false)).toBe(false);
+    expect(servesOwnDashboard(['version'], on, false)).toBe(false);
+    // dialtone serves the page (the feed's variable set), or asked for none: either way it holds the engine's channel.
+    expect(servesOwnDashboard(['run', 'script.js'], { ...on, [LIVE_FEED_ENV]: '1000' }, true)).toBe(false);
+    expect(servesOwnDashboard(['run', 'script.js'], on, true)).toBe(false);
   });
 
   it("keeps k6's defaults: port 5665 on 127.0.0.1, a 10 s period, no export, no browser opened", () => {
@@ -27,7 +30,7 @@ describe('the web dashboard of the engine run by itself', () => {
 
   it("refuses a setting it cannot use in one line, with k6's invalid-config code, before the script is read", async () => {
     const err = vi.spyOn(console, 'error').mockImplementation(() => {});
-    await expect(main(['run', 'no-such-script.js'], { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: 'x' })).resolves.toBe(104);
+    await expect(main(['run', 'no-such-script.js'], { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: 'x' }, false)).resolves.toBe(104);
     expect(err.mock.calls).toEqual([['dialtone-engine: dashboard: K6_WEB_DASHBOARD_PORT=x is not a port (0 to 65535, or -1 for none)']]);
   });
 
@@ -37,7 +40,7 @@ describe('the web dashboard of the engine run by itself', () => {
     const { port } = taken.address() as AddressInfo;
     const err = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      await expect(main(['run', 'no-such-script.js'], { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: String(port) })).resolves.toBe(104);
+      await expect(main(['run', 'no-such-script.js'], { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: String(port) }, false)).resolves.toBe(104);
       expect(err.mock.calls).toEqual([
         [`dialtone-engine: dashboard: 127.0.0.1:${port} is taken; set K6_WEB_DASHBOARD_PORT to another port (0: any free one, -1: none)`],
       ]);

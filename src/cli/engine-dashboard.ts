@@ -9,14 +9,15 @@ import type { LiveDashboard } from '../load/dashboard/server.js';
 import { dashboardSettings, K6_PERIOD } from '../load/dashboard/settings.js';
 
 /**
- * Whether this start of the engine serves a dashboard of its own: `run` with K6_WEB_DASHBOARD=true, not started by a
- * dialtone that serves one.
+ * Whether this start of the engine serves a dashboard of its own: `run` with K6_WEB_DASHBOARD=true, started by itself.
+ * dialtone starts every engine with an IPC channel and serves the page itself when asked (LIVE_FEED_ENV set then); an
+ * engine it starts without one (a run that asked for no dashboard) must not serve one on 5665 beside it.
  *
  * @example
- * servesOwnDashboard(['run', 'script.js'], { K6_WEB_DASHBOARD: 'true' }); // true
+ * servesOwnDashboard(['run', 'script.js'], { K6_WEB_DASHBOARD: 'true' }, false); // true
  */
-export function servesOwnDashboard(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
-  return argv[0] === 'run' && env.K6_WEB_DASHBOARD === 'true' && env[LIVE_FEED_ENV] === undefined;
+export function servesOwnDashboard(argv: readonly string[], env: NodeJS.ProcessEnv, hasChannel: boolean): boolean {
+  return argv[0] === 'run' && env.K6_WEB_DASHBOARD === 'true' && env[LIVE_FEED_ENV] === undefined && !hasChannel;
 }
 
 /** Opens the dashboard for `title`; a bad setting or a port taken is one line and k6's invalid-config code. */
@@ -37,8 +38,12 @@ async function open(title: string, env: NodeJS.ProcessEnv): Promise<LiveDashboar
  * @example
  * const code = await main(process.argv.slice(2));
  */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (!servesOwnDashboard(argv, env)) return engineMain(argv);
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  hasChannel: boolean = process.channel !== undefined,
+): Promise<number> {
+  if (!servesOwnDashboard(argv, env, hasChannel)) return engineMain(argv);
   let args: ReturnType<typeof parseRunArgs>;
   try {
     args = parseRunArgs(argv.slice(1), env);
