@@ -1,7 +1,12 @@
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LIVE_FEED_ENV } from '../core/live-feed.js';
+import { SYSTEM_CLOCK } from '../engine/run/io.js';
 import { dashboardSettings, K6_PERIOD } from '../load/dashboard/settings.js';
 import { main, servesOwnDashboard } from './engine-dashboard.js';
 
@@ -47,5 +52,24 @@ describe('the web dashboard of the engine run by itself', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('writes the final page to K6_WEB_DASHBOARD_EXPORT with no server at all when the port is -1', async () => {
+    // k6: "it's advisable to disable the HTTP port by setting it to -1"; "K6_WEB_DASHBOARD_EXPORT | Filename to
+    // automatically export the HTML test report to at the end of the test run" (/results-output/web-dashboard/).
+    const dir = mkdtempSync(join(tmpdir(), 'dialtone-engine-export-'));
+    writeFileSync(join(dir, 'script.js'), 'export const options = { iterations: 3 };\nexport default function () {}\n');
+    const exported = join(dir, 'out', 'report.html');
+    const env = { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_EXPORT: exported };
+    let printed = '';
+    const sink = { write: (c: string | Uint8Array) => void (printed += String(c)) };
+    const io = () => ({ stdout: sink, stderr: sink, env, clock: SYSTEM_CLOCK, signals: new EventEmitter(), cwd: dir });
+    const code = await main(['run', '--quiet', join(dir, 'script.js')], env, false, io);
+    expect(code, printed).toBe(0);
+    expect(existsSync(exported)).toBe(true);
+    const html = readFileSync(exported, 'utf8');
+    expect(html).toContain(`<h1>dialtone-engine run ${join(dir, 'script.js')}</h1>`);
+    expect(html).toMatch(/<section id="final" data-sample="[1-9]\d*">/);
+    expect(printed).not.toContain('web dashboard:');
   });
 });

@@ -4,6 +4,7 @@
 // the dashboard directly instead of over an IPC channel. Under dialtone (LIVE_FEED_ENV set) dialtone serves the page.
 import { isLiveFeed, LIVE_FEED_ENV } from '../core/live-feed.js';
 import { main as engineMain, parseRunArgs, processIo } from '../engine/cli.js';
+import type { EngineIo } from '../engine/run/io.js';
 import { EXIT, runEngine } from '../engine/run.js';
 import type { LiveDashboard } from '../load/dashboard/server.js';
 import { dashboardSettings, K6_PERIOD } from '../load/dashboard/settings.js';
@@ -42,6 +43,7 @@ export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   hasChannel: boolean = process.channel !== undefined,
+  ioOf: () => EngineIo = processIo,
 ): Promise<number> {
   if (!servesOwnDashboard(argv, env, hasChannel)) return engineMain(argv);
   let args: ReturnType<typeof parseRunArgs>;
@@ -53,10 +55,11 @@ export async function main(
   const title = `dialtone-engine run ${args.script}`;
   const dash = await open(title, env);
   if (typeof dash === 'number') return dash;
+  const base = ioOf();
   // k6 prints the address in its header: "web dashboard: http://127.0.0.1:5665" (/results-output/web-dashboard/).
-  if (dash.url) process.stdout.write(`\n  web dashboard: ${dash.url}\n`);
-  const io = {
-    ...processIo(),
+  if (dash.url) base.stdout.write(`\n  web dashboard: ${dash.url}\n`);
+  const io: EngineIo = {
+    ...base,
     // The feed's period, as dialtone gives it to an engine it starts; its messages come here instead of over IPC.
     env: { ...env, ...dash.env },
     send: (m: unknown) => {
