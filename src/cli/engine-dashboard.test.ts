@@ -62,7 +62,11 @@ describe('the web dashboard of the engine run by itself', () => {
     const exported = join(dir, 'out', 'report.html');
     const env = { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_EXPORT: exported };
     let printed = '';
-    const sink = { write: (c: string | Uint8Array) => void (printed += String(c)) };
+    const sink = {
+      write(c: string | Uint8Array) {
+        printed += String(c);
+      },
+    };
     const io = () => ({ stdout: sink, stderr: sink, env, clock: SYSTEM_CLOCK, signals: new EventEmitter(), cwd: dir });
     const code = await main(['run', '--quiet', join(dir, 'script.js')], env, false, io);
     expect(code, printed).toBe(0);
