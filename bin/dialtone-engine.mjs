@@ -8,7 +8,9 @@ for (const s of [process.stdout, process.stderr])
   s.on('error', (e) => {
     if (e.code !== 'EPIPE') throw e;
   });
-const { main } = await importSource('engine/cli');
+// K6_WEB_DASHBOARD=true asks for k6's web dashboard: the entry that serves it imports dialtone's report plots, which
+// the engine alone never loads (src/cli/engine-dashboard.ts); it hands every other start to the engine's own.
+const { main } = await importSource(process.env.K6_WEB_DASHBOARD === 'true' ? 'cli/engine-dashboard' : 'engine/cli');
 const code = await main(process.argv.slice(2));
 // process.exit drops what a pipe has not taken yet (`dialtone rules --markdown | less` lost all past 64 KiB): an empty
 // write's callback runs once everything written before it is flushed. A reader that never reads does not hold the exit

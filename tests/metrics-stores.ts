@@ -101,12 +101,13 @@ async function startStore(bin: string, args: (dir: string, port: number) => stri
 }
 
 /**
- * Starts Prometheus with its remote-write receiver on a free port of 127.0.0.1 (it scrapes nothing).
+ * Starts Prometheus with its remote-write receiver on a free port of 127.0.0.1 (it scrapes nothing); with
+ * `nativeHistograms`, its native histograms feature on (Prometheus 2.40 and later take them over remote write then).
  *
  * @example
- * const prom = await startPrometheus(bin); // prom.url + '/api/v1/write' takes remote write
+ * const prom = await startPrometheus(bin, { nativeHistograms: true }); // prom.url + '/api/v1/write' takes remote write
  */
-export function startPrometheus(bin: string): Promise<MetricsStore> {
+export function startPrometheus(bin: string, o: { nativeHistograms?: boolean } = {}): Promise<MetricsStore> {
   return startStore(
     bin,
     (dir, port) => {
@@ -114,6 +115,7 @@ export function startPrometheus(bin: string): Promise<MetricsStore> {
       writeFileSync(config, 'global:\n  scrape_interval: 1h\n');
       return [
         '--web.enable-remote-write-receiver',
+        ...(o.nativeHistograms ? ['--enable-feature=native-histograms'] : []),
         `--storage.tsdb.path=${join(dir, 'data')}`,
         `--web.listen-address=127.0.0.1:${port}`,
         `--config.file=${config}`,

@@ -34,5 +34,5 @@ export const BASELINE_TAG_FLAG = {
 /** --dashboard on capacity and conformance --under-load: the live dashboard (src/load/dashboard/); load's says more. */
 export const LIVE_DASHBOARD_FLAG = {
   type: 'boolean',
-  help: "serves a live dashboard on http://127.0.0.1:5665 while the built-in engine runs (K6_WEB_DASHBOARD=true does too; K6_WEB_DASHBOARD_HOST, _PORT, _PERIOD and _EXPORT set it as for k6), the report page its final state; on the user's k6 it does nothing (k6 serves its own from the K6_WEB_DASHBOARD variables).",
+  help: "serves a live dashboard on http://127.0.0.1:5665 while the built-in engine runs (K6_WEB_DASHBOARD=true does too; K6_WEB_DASHBOARD_HOST, _PORT, _PERIOD, _EXPORT and _OPEN set it as for k6), the report page its final state; on the user's k6 it does nothing (k6 serves its own from the K6_WEB_DASHBOARD variables).",
 } as const satisfies FlagSpec;

@@ -61,7 +61,7 @@ export const spec = defineCommand({
     },
     dashboard: {
       type: 'boolean',
-      help: "on the built-in engine, serves a live dashboard on http://127.0.0.1:5665 while the run goes, the report page its final state (K6_WEB_DASHBOARD=true does too; K6_WEB_DASHBOARD_HOST, _PORT, _PERIOD and _EXPORT set it as for k6). On k6, exports k6's own web dashboard. On either engine, also keeps the samples the page's run over time is drawn from on a capacity, --rate or longer-than-15-minute run; other smoke and nightly runs keep them without it.",
+      help: "on the built-in engine, serves a live dashboard on http://127.0.0.1:5665 while the run goes, the report page its final state (K6_WEB_DASHBOARD=true does too; K6_WEB_DASHBOARD_HOST, _PORT, _PERIOD, _EXPORT and _OPEN set it as for k6). On k6, exports k6's own web dashboard. On either engine, also keeps the samples the page's run over time is drawn from on a capacity, --rate or longer-than-15-minute run; other smoke and nightly runs keep them without it.",
     },
     ...LOAD_EXTRA_FLAGS,
     control: {

@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { badge, esc, page } from '../../report/html.js';
 import { sloSeries } from '../timeline.js';
-import { timelineSpecs } from '../timeline-plots.js';
+import { timelineSection, timelineSpecs } from '../timeline-plots.js';
 import { type LiveView, sloKeys } from './state.js';
 
 /** One update: the section's HTML, and the spec of each plot whose figure it holds. */
@@ -46,14 +46,8 @@ function overTime(v: LiveView): Pick<LiveUpdate, 'html' | 'plots'> {
   };
 }
 
-/**
- * The section that changes: the verdict so far, load asked and delivered, VUs, errors, and the report's plots of the run
- * over time with the SLO lines (their specs, drawn by the page).
- *
- * @example
- * const update = liveUpdate(state.view());
- */
-export function liveUpdate(v: LiveView): LiveUpdate {
+/** The verdict so far, load asked and delivered, VUs, errors and the thresholds' table: the section above the plots. */
+function liveFacts(v: LiveView): string {
   const failing = v.thresholds.filter((t) => !t.ok);
   const verdict = v.thresholds.length === 0 ? badge('skipped') : badge(failing.length ? 'fail' : 'pass');
   const last = v.timeline?.points.at(-2) ?? v.timeline?.points.at(-1);
@@ -74,8 +68,34 @@ export function liveUpdate(v: LiveView): LiveUpdate {
     ` · <strong>${v.vus}</strong> of ${v.vusMax} VUs · errors <strong>${errors === undefined ? 'none sent yet' : `${fmt(errors * 100, 2)} %`}</strong>` +
     ' (last whole second)</p>';
   const table = rows ? `<table><tr><th>metric</th><th>threshold</th><th>so far</th><th></th></tr>${rows}</table>` : '';
+  return `${heading}${facts}${table}`;
+}
+
+/**
+ * The section that changes: the verdict so far, load asked and delivered, VUs, errors, and the report's plots of the run
+ * over time with the SLO lines (their specs, drawn by the page).
+ *
+ * @example
+ * const update = liveUpdate(state.view());
+ */
+export function liveUpdate(v: LiveView): LiveUpdate {
   const plots = overTime(v);
-  return { sample: v.samples, html: `<section id="live" data-sample="${v.samples}">${heading}${facts}${table}${plots.html}</section>`, plots: plots.plots };
+  return { sample: v.samples, html: `<section id="live" data-sample="${v.samples}">${liveFacts(v)}${plots.html}</section>`, plots: plots.plots };
+}
+
+/**
+ * The dashboard's final state as a page of its own, for a run no dialtone report follows (the engine alone): the last
+ * update's facts and the report's plots drawn to inline SVG in Node, as the report page draws them (no script).
+ *
+ * @example
+ * await dash.finishWith(await finalPage('dialtone-engine run script.js', dash.view()));
+ */
+export async function finalPage(title: string, v: LiveView): Promise<string> {
+  const plots = await timelineSection(v.timeline, sloKeys(v.thresholds), 'no sample arrived', v.spans);
+  return page(
+    title,
+    `<h1>${esc(title)}</h1><section id="final" data-sample="${v.samples}">${liveFacts(v).replace(' so far:', ' at the end:')}${plots}</section>`,
+  );
 }
 
 /**

@@ -8,19 +8,25 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { isLiveFeed, LIVE_FEED_ENV } from '../../core/live-feed.js';
+import { isLiveFeed, LIVE_FEED_ENV, type LiveFeedMessage } from '../../core/live-feed.js';
 import { EnvironmentError } from '../../errors.js';
 import { dashboardPage, liveUpdate } from './page.js';
 import type { DashboardSettings } from './settings.js';
 import { type LiveSink, setLiveSink } from './sink.js';
-import { LiveState } from './state.js';
+import { LiveState, type LiveView } from './state.js';
 
 /** An open live dashboard. */
 export interface LiveDashboard extends LiveSink {
   /** Where a browser opens it; undefined with port -1. */
   readonly url: string | undefined;
+  /** Takes one period's message from an engine run in this process (the engine alone, src/cli/engine-dashboard.ts). */
+  take(m: LiveFeedMessage): void;
+  /** The run so far, as the page draws it. */
+  view(): LiveView;
   /** Puts the report page (its HTML file) in the live page's place, writes the export, and closes; once. */
   finish(reportFile: string | undefined): Promise<void>;
+  /** As finish, with the report page's HTML itself (undefined: none, the last update stays). */
+  finishWith(html: string | undefined): Promise<void>;
 }
 
 /** An update is sent no more often than this many times the CPU ms building one took. */
@@ -125,21 +131,26 @@ export async function openLiveDashboard(title: string, s: DashboardSettings): Pr
     env: { [LIVE_FEED_ENV]: String(s.periodMs) },
     attach(child: ChildProcess) {
       child.on('message', (m: unknown) => {
-        if (!isLiveFeed(m)) return;
-        state.add(m);
-        dirty = true;
+        if (isLiveFeed(m)) dashboard.take(m);
       });
     },
+    take(m) {
+      state.add(m);
+      dirty = true;
+    },
+    view: () => state.view(),
     step(label) {
       state.step(label);
       dirty = true;
     },
-    async finish(reportFile) {
+    finish: async (reportFile) => {
+      if (!finished) await dashboard.finishWith(reportFile === undefined ? undefined : readFileSync(reportFile, 'utf8'));
+    },
+    async finishWith(html) {
       if (finished) return;
       finished = true;
       clearInterval(timer);
       setLiveSink(undefined);
-      const html = reportFile === undefined ? undefined : readFileSync(reportFile, 'utf8');
       for (const c of clients) {
         if (html === undefined) sse(c, 'update', current());
         else sse(c, 'final', JSON.stringify({ html }));
@@ -157,5 +168,9 @@ export async function openLiveDashboard(title: string, s: DashboardSettings): Pr
     },
   };
   setLiveSink(dashboard);
+  if (s.open && dashboard.url) {
+    const { openInBrowser } = await import('./browser.js');
+    openInBrowser(dashboard.url);
+  }
   return dashboard;
 }

@@ -63,7 +63,7 @@ describe('the live state', () => {
 describe("the dashboard's settings, from k6's variables", () => {
   it('serves on 127.0.0.1:5665 once a second by default, as k6 serves on port 5665', () => {
     // k6: "By default, the web dashboard is available on localhost port 5665" (/results-output/web-dashboard/).
-    expect(dashboardSettings({})).toEqual({ host: '127.0.0.1', port: 5665, periodMs: 1000, exportFile: undefined });
+    expect(dashboardSettings({})).toEqual({ host: '127.0.0.1', port: 5665, periodMs: 1000, exportFile: undefined, open: false });
     expect(dashboardSettings({ K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_PERIOD: '2s', K6_WEB_DASHBOARD_HOST: '::1' })).toMatchObject({
       host: '::1',
       port: -1,

@@ -1,10 +1,13 @@
 // `--out experimental-prometheus-rw` against a real Prometheus (Debian's package, its remote-write receiver on), started
 // here and queried back through its HTTP API: the request count and the p95 it holds after a run are the run's own.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPrometheus, findVictoriaMetrics, type MetricsStore, startPrometheus, startVictoriaMetrics } from '../../../../tests/metrics-stores.js';
 import { n } from '../../engine-process.js';
 import { runInProcess } from '../../run/in-process.js';
+import { NATIVE_SCHEMA } from './native-histogram.js';
 import { prometheusRwConfig, statSuffix } from './prometheus-rw.js';
 
 const bin = findPrometheus();
@@ -34,10 +37,11 @@ describe('the Prometheus remote write configuration', () => {
     expect(c.url).toBe('http://localhost:9090/api/v1/write');
   });
 
-  it('refuses native histograms in one line, naming what it sends instead', () => {
-    expect(() => prometheusRwConfig('', { K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: 'true' })).toThrow(
-      /sends trends as stats only \(K6_PROMETHEUS_RW_TREND_STATS\)/,
-    );
+  // "K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM | boolean | If true, maps all the defined trend metrics as Native
+  // Histograms. Default is false."
+  it('reads native histograms off by default and on when asked, and refuses a value that is not a boolean', () => {
+    expect(prometheusRwConfig('', {}).nativeHistograms).toBe(false);
+    expect(prometheusRwConfig('', { K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: 'true' }).nativeHistograms).toBe(true);
     expect(() => prometheusRwConfig('', { K6_PROMETHEUS_RW_STALE_MARKERS: 'yes' })).toThrow('K6_PROMETHEUS_RW_STALE_MARKERS=yes: give true or false');
   });
 });
@@ -62,7 +66,7 @@ describe.skipIf(!bin)('--out experimental-prometheus-rw against a real Prometheu
   let prom: MetricsStore;
   let t: Awaited<ReturnType<typeof target>>;
   beforeAll(async () => {
-    [prom, t] = await Promise.all([startPrometheus(bin as string), target()]);
+    [prom, t] = await Promise.all([startPrometheus(bin as string, { nativeHistograms: true }), target()]);
   }, 60_000);
   afterAll(async () => {
     await prom?.stop();
@@ -124,12 +128,54 @@ describe.skipIf(!bin)('--out experimental-prometheus-rw against a real Prometheu
     expect(line?.[1]).toBe(line?.[2]);
   }, 60_000);
 
-  it('refuses native histograms before the run, with k6’s exit code for a bad configuration', async () => {
-    const r = await runInProcess(script(t.url), ['--out', 'experimental-prometheus-rw'], { env: env({ K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: 'true' }) });
-    expect(r.code).toBe(104);
-    expect(r.stderr).toMatch(/K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true: the built-in engine sends trends as stats only/);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  });
+  // "With this option, each k6 trend metric maps to its corresponding Prometheus histogram metric: k6_*. You can then
+  // query them using Prometheus histogram functions, such as histogram_quantile()."
+  it('sends each trend as a native histogram that histogram_quantile reads back: the count exact, the p95 within its bucket', async () => {
+    const r = await runInProcess(script(t.url), ['--out', 'experimental-prometheus-rw', '--out', 'json=samples.json', '--tag', 'testid=native'], {
+      env: env({ K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: 'true' }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/dropped/);
+    const sel = '{testid="native"}';
+    const [count] = await prom.query(`histogram_count(k6_http_req_duration_seconds${sel})`);
+    expect(count?.value).toBe(n(r, 'http_reqs', 'count'));
+    expect(count?.value).toBe(80);
+    // The trend is a histogram only: no stats series beside it.
+    expect(await prom.query(`k6_http_req_duration_p95${sel}`)).toEqual([]);
+    const [sum] = await prom.query(`histogram_sum(k6_http_req_duration_seconds${sel})`);
+    const ownSum = ((n(r, 'http_req_duration', 'avg') as number) * 80) / 1000;
+    expect(Math.abs((sum?.value as number) - ownSum) / ownSum).toBeLessThan(1e-9);
+    // Prometheus reads the 0.95 quantile inside the bucket holding the observation of rank 0.95 × 80 = 76, so within a
+    // bucket's factor 2^(2^-schema) (schema 7: 1.0054) of it; the run's own p(95) lies between the 76th and 77th values.
+    const [p95] = await prom.query(`histogram_quantile(0.95, k6_http_req_duration_seconds${sel})`);
+    const seconds = readFileSync(join(r.dir, 'samples.json'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"Point"') && l.includes('"metric":"http_req_duration"'))
+      .map((l) => (JSON.parse(l) as { data: { value: number } }).data.value / 1000)
+      .sort((a, b) => a - b);
+    expect(seconds).toHaveLength(80);
+    const [x76, x77] = [seconds[75] as number, seconds[76] as number];
+    const factor = 2 ** (2 ** -NATIVE_SCHEMA);
+    expect(p95?.value).toBeGreaterThanOrEqual(x76 / factor);
+    expect(p95?.value).toBeLessThanOrEqual(x76 * factor);
+    const own = (n(r, 'http_req_duration', 'p(95)') as number) / 1000;
+    expect(own).toBeGreaterThanOrEqual(x76);
+    expect(own).toBeLessThanOrEqual(x77);
+  }, 60_000);
+
+  // "If true, the output at the end of the test marks all the seen time series as stale": a native histogram too.
+  it('marks a native histogram stale at the end when K6_PROMETHEUS_RW_STALE_MARKERS is true', async () => {
+    const r = await runInProcess(script(t.url), ['--out', 'experimental-prometheus-rw', '--tag', 'testid=native-stale'], {
+      env: env({ K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: 'true', K6_PROMETHEUS_RW_STALE_MARKERS: 'true' }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/dropped/);
+    expect(await prom.query('histogram_count(k6_http_req_duration_seconds{testid="native-stale"})')).toEqual([]);
+    // The pushes were stored (a range leaves stale markers out); Prometheus 2.42's last_over_time reads no histograms.
+    const [pushes] = await prom.query('count_over_time(k6_http_req_duration_seconds{testid="native-stale"}[10m])');
+    expect(pushes?.value).toBeGreaterThan(0);
+    expect(await prom.query('k6_http_reqs_total{testid="native-stale"}')).toEqual([]);
+  }, 60_000);
 });
 
 const vmBin = findVictoriaMetrics();

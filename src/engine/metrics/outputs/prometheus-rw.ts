@@ -1,17 +1,20 @@
 // `--out experimental-prometheus-rw` (/results-output/real-time/prometheus-remote-write/): every time series (a metric
 // and its tag set) aggregated since the run began and pushed every K6_PROMETHEUS_RW_PUSH_INTERVAL to a remote-write
-// endpoint, through the prometheus-remote-write package (protobuf + snappy). k6's mapping: "Counter | Counter |
+// endpoint, encoded by remote-write.ts (protobuf + snappy). k6's mapping: "Counter | Counter |
 // k6_*_total", "Rate | Gauge | k6_*_rate", a gauge as k6_*, and a trend as one gauge per stat of
 // K6_PROMETHEUS_RW_TREND_STATS ("p(90),p(95),max transforms each trend metric into … k6_*_p90, k6_*_p95, k6_*_max");
-// times in seconds, the base unit ("suffixed with the base unit of the sample value").
+// times in seconds, the base unit ("suffixed with the base unit of the sample value"). With
+// K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true "each k6 trend metric maps to its corresponding Prometheus histogram
+// metric" instead, a native histogram (native-histogram.ts), which Prometheus takes with --enable-feature=native-histograms.
 
-import { pushTimeseries } from 'prometheus-remote-write';
 import { Agent, fetch } from 'undici';
 import { emptyHistogram, type LogHistogram, quantile, record } from '../../../core/log-histogram.js';
 import type { MetricDecl } from '../../../core/metrics.js';
 import { Sink } from '../sink.js';
 import type { MetricStore } from '../store.js';
 import { Delivery, envBool, envDuration, type NetworkOutput, type NetworkOutputContext, REQUEST_TIMEOUT_MS, safeUrl, Ticker } from './delivery.js';
+import { NATIVE_SCHEMA, NativeHistogramSink, ZERO_THRESHOLD } from './native-histogram.js';
+import { encodeWriteRequest, type RemoteSeries } from './remote-write.js';
 
 export const PROMETHEUS_RW = 'experimental-prometheus-rw';
 
@@ -24,6 +27,8 @@ export interface PrometheusRwConfig {
   readonly labels: Readonly<Record<string, string>>;
   readonly pushIntervalMs: number;
   readonly trendStats: readonly string[];
+  /** K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: trends as native histograms, not as stats. */
+  readonly nativeHistograms: boolean;
   readonly staleMarkers: boolean;
   readonly insecureSkipTlsVerify: boolean;
 }
@@ -48,11 +53,6 @@ const TREND_STAT = /^(count|sum|min|max|avg|med|p\((\d+(\.\d+)?)\))$/;
  */
 export function prometheusRwConfig(arg: string, env: NetworkOutputContext['env']): PrometheusRwConfig {
   if (arg !== '') throw new Error(`--out ${PROMETHEUS_RW}=${arg}: this output takes no argument; set K6_PROMETHEUS_RW_SERVER_URL`);
-  if (envBool(env, 'K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM', false))
-    throw new Error(
-      'K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true: the built-in engine sends trends as stats only ' +
-        '(K6_PROMETHEUS_RW_TREND_STATS); use --engine k6 for native histograms',
-    );
   const unsupported = UNSUPPORTED.find((n) => env[n]);
   if (unsupported) throw new Error(`${unsupported}: the built-in engine's ${PROMETHEUS_RW} output does not support it; use --engine k6`);
   const url = env.K6_PROMETHEUS_RW_SERVER_URL || 'http://localhost:9090/api/v1/write';
@@ -72,6 +72,7 @@ export function prometheusRwConfig(arg: string, env: NetworkOutputContext['env']
     labels: pairs(env.K6_PROMETHEUS_RW_LABELS, '=', 'K6_PROMETHEUS_RW_LABELS'),
     pushIntervalMs: envDuration(env, 'K6_PROMETHEUS_RW_PUSH_INTERVAL', 5000),
     trendStats,
+    nativeHistograms: envBool(env, 'K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM', false),
     staleMarkers: envBool(env, 'K6_PROMETHEUS_RW_STALE_MARKERS', false),
     insecureSkipTlsVerify: envBool(env, 'K6_PROMETHEUS_RW_INSECURE_SKIP_TLS_VERIFY', false),
   };
@@ -126,8 +127,10 @@ interface Series {
   readonly labels: Record<string, string>;
   /** Counters, gauges and rates (a Sink keeps no values for them). */
   readonly sink: Sink;
-  /** Trends. */
+  /** Trends, for their stats. */
   readonly hist: LogHistogram;
+  /** Trends as native histograms, in the unit they are sent in. */
+  readonly native: NativeHistogramSink | undefined;
   touched: boolean;
 }
 
@@ -142,11 +145,15 @@ function trendStat(h: LogHistogram, stat: string): number | undefined {
   return p ? quantile(h, Number(p[1]) / 100) : undefined;
 }
 
-type Timeseries = Parameters<typeof pushTimeseries>[0] extends infer T ? (T extends readonly (infer U)[] ? U : T) : never;
+type Timeseries = RemoteSeries;
+
+/** A time trend's native histogram is named with its base unit: k6_http_req_duration_seconds. */
+const unitSuffix = (decl: MetricDecl) => (decl.contains === 'time' ? '_seconds' : '');
 
 /** The values a series pushes at time `t`, under k6's names; times in seconds. */
 function samplesOf(s: Series, trendStats: readonly string[], t: number): Timeseries[] {
   const scale = s.decl.contains === 'time' ? 1 / 1000 : 1;
+  if (s.native) return [{ labels: { ...s.labels, __name__: `k6_${s.name}${unitSuffix(s.decl)}` }, histograms: [s.native.toProto(t)] }];
   const one = (suffix: string, value: number | undefined): Timeseries[] =>
     value === undefined ? [] : [{ labels: { ...s.labels, __name__: `k6_${s.name}${suffix}` }, samples: [{ value, timestamp: t }] }];
   switch (s.decl.type) {
@@ -168,6 +175,13 @@ function samplesOf(s: Series, trendStats: readonly string[], t: number): Timeser
 
 /** Prometheus's stale marker, a NaN of its own bit pattern (value.StaleNaN): "marks all the seen time series as stale". */
 const STALE_NAN = new Float64Array(new BigUint64Array([0x7ff0000000000002n]).buffer)[0] as number;
+
+/** A series's stale marker: StaleNaN as its value, or for a native histogram as its sum (Prometheus reads either). */
+function staleOf(ts: Timeseries, t: number): Timeseries {
+  if (!ts.histograms) return { labels: ts.labels, samples: [{ value: STALE_NAN, timestamp: t }] };
+  const empty = { count: 0, sum: STALE_NAN, schema: NATIVE_SCHEMA, zeroThreshold: ZERO_THRESHOLD, zeroCount: 0, positiveSpans: [], positiveDeltas: [] };
+  return { labels: ts.labels, histograms: [{ ...empty, timestamp: t }] };
+}
 
 /**
  * Opens the output on the store: from now on every sample is aggregated into its series, and the series pushed on every
@@ -191,7 +205,8 @@ export function openPrometheusRwOutput(arg: string, store: MetricStore, ctx: Net
     const labels: Record<string, string> = {};
     for (const [k, v] of Object.entries(store.tagsOf(tagSetId))) if (v !== '') labels[promName(k)] = v;
     const sink = new Sink(decl.type === 'trend' ? 'counter' : decl.type);
-    const s: Series = { name: promName(metric), decl, labels, sink, hist: emptyHistogram(), touched: false };
+    const native = decl.type === 'trend' && cfg.nativeHistograms ? new NativeHistogramSink() : undefined;
+    const s: Series = { name: promName(metric), decl, labels, sink, hist: emptyHistogram(), native, touched: false };
     const row = byMetric.get(metric) ?? [];
     row[tagSetId] = s;
     byMetric.set(metric, row);
@@ -201,21 +216,31 @@ export function openPrometheusRwOutput(arg: string, store: MetricStore, ctx: Net
   const off = store.onSample((metric, tagSetId, _t, value) => {
     const s = byMetric.get(metric)?.[tagSetId] ?? seriesOf(metric, tagSetId);
     if (!s) return;
-    if (s.decl.type === 'trend') record(s.hist, value);
+    if (s.native) s.native.add(s.decl.contains === 'time' ? value / 1000 : value);
+    else if (s.decl.type === 'trend') record(s.hist, value);
     else s.sink.add(value);
     s.touched = true;
     pending++;
   });
+  const auth = cfg.username ? { Authorization: `Basic ${Buffer.from(`${cfg.username}:${cfg.password ?? ''}`).toString('base64')}` } : {};
+  // The remote write spec's headers; the user's own (K6_PROMETHEUS_RW_HEADERS_*) last, so they may replace any.
+  const headers = {
+    'Content-Type': 'application/x-protobuf',
+    'Content-Encoding': 'snappy',
+    'X-Prometheus-Remote-Write-Version': '0.1.0',
+    ...auth,
+    ...cfg.headers,
+  };
   const push = (series: Timeseries[]) => async () => {
-    const r = await pushTimeseries(series, {
-      url: cfg.url,
-      headers: cfg.headers,
-      labels: cfg.labels,
-      auth: cfg.username ? { username: cfg.username, password: cfg.password ?? '' } : undefined,
-      fetch: (url, init) =>
-        fetch(url, { ...init, body: init?.body as unknown as Uint8Array, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), dispatcher }) as never,
+    const r = await fetch(cfg.url, {
+      method: 'POST',
+      headers,
+      body: encodeWriteRequest(series, cfg.labels),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      dispatcher,
     });
-    if (r.status < 200 || r.status > 299) throw new Error(`HTTP ${r.status} ${r.statusText}${r.errorMessage ? `: ${r.errorMessage.trim()}` : ''}`);
+    const text = await r.text();
+    if (r.status < 200 || r.status > 299) throw new Error(`HTTP ${r.status} ${r.statusText}${text.trim() ? `: ${text.trim()}` : ''}`);
   };
   const flush = async (): Promise<void> => {
     const t = Date.now();
@@ -238,7 +263,7 @@ export function openPrometheusRwOutput(arg: string, store: MetricStore, ctx: Net
       await ticker.stop();
       if (cfg.staleMarkers && all.length > 0) {
         const t = Date.now() + 1;
-        const stale = all.flatMap((s) => samplesOf(s, cfg.trendStats, t).map((ts) => ({ ...ts, samples: [{ value: STALE_NAN, timestamp: t }] })));
+        const stale = all.flatMap((s) => samplesOf(s, cfg.trendStats, t).map((ts) => staleOf(ts, t)));
         await delivery.send(0, push(stale));
       }
       await delivery.drain();
