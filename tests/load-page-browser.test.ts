@@ -91,7 +91,7 @@ async function loadPage(name: string, respondP95: number): Promise<string> {
   mkdirSync(dir, { recursive: true });
   await writeRunReport({
     scenario: 'chat-turns',
-    profile: 'smoke',
+    workloadName: 'smoke',
     workload: 'smoke',
     target: 'reference',
     engine: { kind: 'builtin', version: 'v0.1.0' },

@@ -5,7 +5,7 @@ const DASHBOARD_PERIOD: Record<WorkloadName, string> = { smoke: '1s', nightly: '
 
 /** What decides whether a run exports k6's web dashboard. */
 export interface DashboardChoice {
-  readonly profile: WorkloadName;
+  readonly workload: WorkloadName;
   readonly overrides?: LoadConfig['overrides'];
   /** --dashboard: export it whatever the run. */
   readonly dashboard?: boolean | undefined;
@@ -17,20 +17,20 @@ export interface DashboardChoice {
  * --dashboard; smoke and nightly runs, far below the limit, get it by default.
  *
  * @example
- * wantsDashboard({ profile: 'smoke' }); // true
- * wantsDashboard({ profile: 'smoke', overrides: { rate: 800 } }); // false
+ * wantsDashboard({ workload: 'smoke' }); // true
+ * wantsDashboard({ workload: 'smoke', overrides: { rate: 800 } }); // false
  */
 export function wantsDashboard(c: DashboardChoice): boolean {
-  return c.dashboard === true || (c.profile !== 'capacity' && c.overrides?.rate === undefined);
+  return c.dashboard === true || (c.workload !== 'capacity' && c.overrides?.rate === undefined);
 }
 
 /**
  * k6's environment for the dashboard: exported to `file` at the end of the run, no live server; nothing when not wanted.
  *
  * @example
- * dashboardEnv({ profile: 'smoke' }, 'reports/load/chat-turns/dashboard.html'); // { K6_WEB_DASHBOARD: 'true', … }
+ * dashboardEnv({ workload: 'smoke' }, 'reports/load/chat-turns/dashboard.html'); // { K6_WEB_DASHBOARD: 'true', … }
  */
 export function dashboardEnv(c: DashboardChoice, file: string): Record<string, string> {
   if (!wantsDashboard(c)) return {};
-  return { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_PERIOD: DASHBOARD_PERIOD[c.profile], K6_WEB_DASHBOARD_EXPORT: file };
+  return { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_PERIOD: DASHBOARD_PERIOD[c.workload], K6_WEB_DASHBOARD_EXPORT: file };
 }

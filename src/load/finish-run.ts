@@ -27,7 +27,9 @@ import { sloKeysOf, timelineSection } from './timeline-plots.js';
 /** What a finished load run (or a merge of segments) hands to the report writer. */
 export interface FinishedRun {
   readonly scenario: string;
-  readonly profile: string;
+  /** The workload's name (`smoke`, `nightly`, `capacity`), written as result.json's `profile`. */
+  readonly workloadName: string;
+  /** The workload key: its name, with --rate and --duration when they replace its own. */
   readonly workload: string;
   readonly target: string;
   /** The engine that ran it: the user's k6 or the built-in engine, with its version. */
@@ -77,7 +79,7 @@ export const interruptedLine = (i: Interruption) =>
  * runs of the same workload on the same kind of engine. Every file passes the redactor.
  *
  * @example
- * const { result, verdict } = await writeRunReport({ scenario: 'chat-turns', profile: 'smoke', workload: 'smoke', … });
+ * const { result, verdict } = await writeRunReport({ scenario: 'chat-turns', workloadName: 'smoke', workload: 'smoke', … });
  */
 export async function writeRunReport(finished: FinishedRun): Promise<{ result: LoadResult; verdict: Verdict; historyPath: string }> {
   // A user's own script (`dialtone load ./script.js`) declares no figures; every scenario of dialtone does.
@@ -85,7 +87,7 @@ export async function writeRunReport(finished: FinishedRun): Promise<{ result: L
   const result: LoadResult = {
     tool_version: DIALTONE_VERSION,
     scenario: finished.scenario,
-    profile: finished.profile,
+    profile: finished.workloadName,
     target: finished.target,
     engine: { kind: finished.engine.kind, version: finished.engine.version },
     started_at: new Date(finished.started).toISOString(),

@@ -13,7 +13,8 @@ import { timelineOfHistogramFiles } from './timeline-series.js';
 /** What the merged report needs besides the segments: where it goes and what it is called. */
 export interface MergeTarget {
   readonly scenario: string;
-  readonly profile: string;
+  /** The workload's name, as FinishedRun's. */
+  readonly workloadName: string;
   readonly workload: string;
   readonly target: string;
   readonly reportDir: string;

@@ -149,7 +149,7 @@ function targeted(plan: LoadPlan, loaded: LoadedProfile, dialogues: DialogueSet 
   const shaped = { ...effectiveShape({ scenario, workload, profile: p, thresholds, overrides }), thresholds };
   const duration = shapeDuration(shaped.shape);
   // The page's run over time is drawn from the run's own samples, kept where writing them costs the generator little.
-  const atLimit = !wantsDashboard({ profile: workload, overrides, dashboard });
+  const atLimit = !wantsDashboard({ workload, overrides, dashboard });
   return Object.freeze({
     ...plan,
     loaded,

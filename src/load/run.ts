@@ -66,7 +66,7 @@ export async function runLoad(plan: TargetedPlan, out: RunOutput): Promise<{ exi
   const secrets = Object.values(env);
   const watch = new GeneratorWatch();
   const limitS = plan.limitSeconds;
-  const choice = { profile: plan.workload, overrides: plan.overrides, dashboard: plan.dashboard };
+  const choice = { workload: plan.workload, overrides: plan.overrides, dashboard: plan.dashboard };
   // Whether the run keeps its samples for the page's run over time: the plan's sample policy.
   const wanted = plan.keepsSamples;
   // The built-in engine's histograms draw the run over time of a segment without raw samples, and of a run that keeps
@@ -118,7 +118,7 @@ export async function runLoad(plan: TargetedPlan, out: RunOutput): Promise<{ exi
     : await timelineOfRun(samples, thresholdsOf(summary));
   const { result, verdict } = await writeRunReport({
     scenario: plan.scenario,
-    profile: plan.workload,
+    workloadName: plan.workload,
     reportDir: out.reportDir,
     control: out.control,
     target: p.name,

@@ -79,7 +79,7 @@ describe('the scenario declarations', () => {
       const dir = join(base, 'load', scenario);
       mkdirSync(dir, { recursive: true });
       const engine = { kind: 'builtin', version: 'v0.1.0' } as const;
-      const run = { profile: 'smoke', workload: 'smoke', target: 'reference', engine, started: 0, exitCode: 0, summary, secrets: [], record: false };
+      const run = { workloadName: 'smoke', workload: 'smoke', target: 'reference', engine, started: 0, exitCode: 0, summary, secrets: [], record: false };
       return (await writeRunReport({ ...run, scenario, dir, reportDir: base })).result;
     };
     const chat = await report('chat-turns');

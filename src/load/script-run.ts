@@ -94,7 +94,7 @@ export async function runScript(asked: ScriptRun): Promise<{ exitCode: number; r
   const { timeline, missing } = await timelineOfRun(samples, thresholdsOf(summary));
   const { result, verdict } = await writeRunReport({
     scenario: name,
-    profile: 'script',
+    workloadName: 'script',
     // One script, one workload: its own options; a --duration makes it another.
     workload: asked.duration ? `script --duration ${asked.duration}` : 'script',
     target: relative(process.cwd(), script) || script,

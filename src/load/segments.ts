@@ -38,7 +38,7 @@ export async function runSegments(
     parts.map((p) => readSegment(p.dir)),
     {
       scenario: plan.scenario,
-      profile: plan.workload,
+      workloadName: plan.workload,
       workload: `${workloadOf(plan.workload, plan.overrides)} in ${count} segments`,
       target: plan.loaded.profile.name,
       reportDir: out.reportDir,

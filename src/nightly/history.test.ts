@@ -40,7 +40,7 @@ async function tonight(engine: EngineId, history: LoadResult[], extra: { baselin
   writeFileSync(historyPath, `${history.map((h) => JSON.stringify(h)).join('\n')}\n`);
   const { verdict } = await writeRunReport({
     scenario: 'chat-turns',
-    profile: 'smoke',
+    workloadName: 'smoke',
     workload: 'smoke',
     target: 'reference',
     engine,

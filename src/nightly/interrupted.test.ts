@@ -41,7 +41,7 @@ describe('a load run a stop signal cut short', () => {
     writeFileSync(historyPath, `${nights.map((h) => JSON.stringify(h)).join('\n')}\n`);
     const { verdict, result } = await writeRunReport({
       scenario: 'chat-turns',
-      profile: 'smoke',
+      workloadName: 'smoke',
       workload: 'smoke',
       target: 'reference',
       engine: ENGINE,

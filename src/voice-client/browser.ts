@@ -177,11 +177,11 @@ class Call {
   }
 
   /** Resolves once the offer was answered, or the call failed (never rejects: the failure is in `result`). */
-  async start(o: StartOptions, stream: Promise<MediaStream>, startedAt: number): Promise<void> {
+  async start(settings: StartOptions, stream: Promise<MediaStream>, startedAt: number): Promise<void> {
     const r = this.result;
     r.state = 'starting';
     try {
-      const [ws, servers, local] = await Promise.all([openSocket(o), iceServers(o, r.index), stream]);
+      const [ws, servers, local] = await Promise.all([openSocket(settings), iceServers(settings, r.index), stream]);
       this.#ws = ws;
       if (this.#done) return ws.close();
       const pc = new RTCPeerConnection({ iceServers: servers });
@@ -219,9 +219,9 @@ class Call {
       };
       const answered = new Promise<void>((resolve) => {
         const timeout = setTimeout(() => {
-          this.#fail('TIMEOUT', `no answer within ${o.answerTimeoutMs ?? 10_000} ms`);
+          this.#fail('TIMEOUT', `no answer within ${settings.answerTimeoutMs ?? 10_000} ms`);
           resolve();
-        }, o.answerTimeoutMs ?? 10_000);
+        }, settings.answerTimeoutMs ?? 10_000);
         const settle = () => {
           clearTimeout(timeout);
           resolve();
@@ -262,18 +262,18 @@ class Call {
       r.state = 'negotiating';
       this.#sentAt = performance.now();
       r.setupMs = this.#sentAt - startedAt;
-      const callSid = o.callSid && r.index > 0 ? `${o.callSid}-${r.index + 1}` : o.callSid;
+      const callSid = settings.callSid && r.index > 0 ? `${settings.callSid}-${r.index + 1}` : settings.callSid;
       ws.send(
         JSON.stringify({
           type: 'offer',
           sessionId: '',
-          authToken: o.token,
+          authToken: settings.token,
           data: { type: 'offer', sdp: offer.sdp },
-          ...(o.mode ? { mode: o.mode } : {}),
+          ...(settings.mode ? { mode: settings.mode } : {}),
           ...(callSid ? { callSid } : {}),
-          ...(o.caller ? { caller: o.caller } : {}),
-          ...(o.callee ? { callee: o.callee } : {}),
-          ...(o.variantId ? { variantId: o.variantId } : {}),
+          ...(settings.caller ? { caller: settings.caller } : {}),
+          ...(settings.callee ? { callee: settings.callee } : {}),
+          ...(settings.variantId ? { variantId: settings.variantId } : {}),
         }),
       );
       this.#poll();

@@ -70,7 +70,7 @@ export async function merge(argv: string[]): Promise<number> {
   const merging = startProgress('merge: samples merged, thresholds judged, pages written', undefined);
   const { exitCode, result, dir, verdict } = await mergeAndReport(segs, {
     scenario: first.scenario,
-    profile: first.profile,
+    workloadName: first.profile,
     workload: `${first.workload ?? first.profile} in ${segs.length} segments`,
     target: first.target,
     reportDir,

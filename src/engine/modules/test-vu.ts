@@ -56,7 +56,7 @@ export interface TestVu extends VuHost {
   readonly seeds: number[];
 }
 
-export function testVu(o: TestVuOptions = {}): TestVu {
+export function testVu(setup: TestVuOptions = {}): TestVu {
   const sink = new CollectingSink();
   let controller = new AbortController();
   let holds = 0;
@@ -68,7 +68,7 @@ export function testVu(o: TestVuOptions = {}): TestVu {
   const seeds: number[] = [];
   const interruptListeners: (() => void)[] = [];
   const waiters: (() => void)[] = [];
-  const baseTags: Tags = Object.freeze({ scenario: 'default', group: '', ...o.tags });
+  const baseTags: Tags = Object.freeze({ scenario: 'default', group: '', ...setup.tags });
   const wake = () => {
     if (holds + tracked > 0) return;
     for (const w of waiters.splice(0)) w();
@@ -97,8 +97,8 @@ export function testVu(o: TestVuOptions = {}): TestVu {
     idInInstance: 1,
     env: {},
     sink,
-    tls: o.tls ?? { insecure: false },
-    options: o.options ?? {},
+    tls: setup.tls ?? { insecure: false },
+    options: setup.options ?? {},
     tags: () => baseTags,
     vuTags: {},
     group: '',

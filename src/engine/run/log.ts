@@ -38,11 +38,11 @@ export class RunLog {
   readonly #flood = { warned: 0, suppressed: 0, second: 0 };
   #consoleFile: number | undefined;
 
-  constructor(io: EngineIo, started: number, o: { verbose?: boolean | undefined; redact?: (text: string) => string }) {
+  constructor(io: EngineIo, started: number, options: { verbose?: boolean | undefined; redact?: (text: string) => string }) {
     this.#io = io;
-    this.#redact = o.redact ?? ((t) => t);
+    this.#redact = options.redact ?? ((t) => t);
     this.#started = started;
-    this.#verbose = o.verbose === true;
+    this.#verbose = options.verbose === true;
   }
 
   /** Sends the VUs' console lines to `path` from now on; throws as openSync does. */

@@ -54,7 +54,7 @@ export interface StartCalls {
 }
 
 interface PageApi {
-  start(o: StartCalls): Promise<CallResult[]>;
+  start(calls: StartCalls): Promise<CallResult[]>;
   stop(): Promise<CallResult[]>;
   readonly results: CallResult[];
 }
@@ -99,8 +99,8 @@ export async function fetchIceServers(webrtcUrl: string, token: string, path: st
 }
 
 /** Places the calls in the page; resolves once every offer was answered or refused (failures are in the results). */
-export async function startCalls(page: Page, o: StartCalls): Promise<void> {
-  await page.evaluate((opts: StartCalls) => window.dialtoneVoice.start(opts).then(() => true), o);
+export async function startCalls(page: Page, calls: StartCalls): Promise<void> {
+  await page.evaluate((opts: StartCalls) => window.dialtoneVoice.start(opts).then(() => true), calls);
 }
 
 /**

@@ -68,12 +68,12 @@ export class VoiceAgent {
   #replyIn = -1;
   #greetIn = -1;
 
-  constructor(private readonly o: AgentOptions) {}
+  constructor(private readonly options: AgentOptions) {}
 
   /** Starts the greeting now, or after `afterTicks` ticks (the time to first audio a latency spec draws). */
   greet(afterTicks = 0): void {
     if (afterTicks > 0) this.#greetIn = afterTicks;
-    else this.#queue.push(...this.o.clips.greeting);
+    else this.#queue.push(...this.options.clips.greeting);
   }
 
   /** Takes the level of one decoded caller frame. */
@@ -86,7 +86,7 @@ export class VoiceAgent {
   /** The packet to send on this tick: the next one of what the agent is saying, or silence. */
   nextFrame(): Buffer {
     this.#track();
-    return this.#queue.shift() ?? this.o.clips.silence;
+    return this.#queue.shift() ?? this.options.clips.silence;
   }
 
   get speaking(): boolean {
@@ -96,22 +96,22 @@ export class VoiceAgent {
   /** Turn-taking runs on ticks, not on packets, so a caller that stops sending (DTX) still ends its turn. */
   #track(): void {
     if (this.#greetIn > 0 && --this.#greetIn === 0) {
-      this.#queue.push(...this.o.clips.greeting);
+      this.#queue.push(...this.options.clips.greeting);
       this.#greetIn = -1;
     }
     if (this.#replyIn > 0 && --this.#replyIn === 0) {
-      this.#queue.push(...this.o.clips.reply);
+      this.#queue.push(...this.options.clips.reply);
       this.#replyIn = -1;
     }
     if (this.#speechTicks === 0) return;
     this.#quietTicks++;
     if (this.#quietTicks < END_OF_TURN_TICKS) return;
     if (this.#speechTicks >= MIN_SPEECH_TICKS) {
-      this.o.onTurn?.(this.#speechTicks * VoiceFrame.ms);
+      this.options.onTurn?.(this.#speechTicks * VoiceFrame.ms);
       // A drawn delay counts from the caller's last speech, as a caller measures turn latency: the pause that ended the
       // turn is part of it, and a draw shorter than that pause replies as soon as the turn ends.
-      const drawn = this.o.drawReplyTicks?.();
-      this.#replyIn = drawn === undefined ? Math.max(1, this.o.replyDelayTicks) : Math.max(1, drawn - this.#quietTicks + 1);
+      const drawn = this.options.drawReplyTicks?.();
+      this.#replyIn = drawn === undefined ? Math.max(1, this.options.replyDelayTicks) : Math.max(1, drawn - this.#quietTicks + 1);
     }
     this.#speechTicks = 0;
     this.#quietTicks = 0;

@@ -411,6 +411,6 @@ function describe(m: Message): string {
  * Places one call and runs it to its end; never throws for what the gateway did (a failure is in the result, with the
  * step it failed in).
  */
-export function placeCall(spec: CallSpec, o: { tls: SocketTls; voice: Voice; pacer: Pacer; signal: AbortSignal }): Promise<CallResult> {
-  return new Call(spec, o.tls, o.voice, o.pacer, o.signal).run();
+export function placeCall(spec: CallSpec, parts: { tls: SocketTls; voice: Voice; pacer: Pacer; signal: AbortSignal }): Promise<CallResult> {
+  return new Call(spec, parts.tls, parts.voice, parts.pacer, parts.signal).run();
 }

@@ -34,11 +34,11 @@ export interface EModelInput {
  * @example
  * rFactor({ delayMs: 0, loss: 0 }); // 93.2
  */
-export function rFactor(o: EModelInput): number {
-  const d = Math.max(0, o.delayMs);
+export function rFactor(input: EModelInput): number {
+  const d = Math.max(0, input.delayMs);
   const id = 0.024 * d + (d > 177.3 ? 0.11 * (d - 177.3) : 0);
-  const { ie, bpl } = o.codec ?? OPUS_AS_G711_PLC;
-  const ppl = Math.min(100, Math.max(0, o.loss * 100));
+  const { ie, bpl } = input.codec ?? OPUS_AS_G711_PLC;
+  const ppl = Math.min(100, Math.max(0, input.loss * 100));
   const ieEff = ie + ((95 - ie) * ppl) / (ppl + bpl);
   return 93.2 - id - ieEff;
 }
@@ -59,6 +59,6 @@ export function mosOf(r: number): number {
  * The one-way delay the estimate uses: half the round trip (0 where the gateway sent no RTCP), the 20 ms frame the
  * caller packs, and a jitter buffer of twice the measured jitter, as a receiver would hold.
  */
-export function mouthToEarMs(o: { rttMs: number | null; jitterMs: number; frameMs: number }): number {
-  return (o.rttMs ?? 0) / 2 + o.frameMs + 2 * o.jitterMs;
+export function mouthToEarMs(link: { rttMs: number | null; jitterMs: number; frameMs: number }): number {
+  return (link.rttMs ?? 0) / 2 + link.frameMs + 2 * link.jitterMs;
 }
