@@ -194,9 +194,8 @@ export async function runStep(ctx: StepContext, stepPlan: StepPlan): Promise<Ste
   let cpu: ReturnType<typeof sampleCpu> | undefined;
   // The built-in engine keeps the step's bounded histograms for the page's run over time; k6 would need every sample.
   const histograms = ctx.engine.kind === 'builtin' ? ['--out', `histograms=${stepHistogramsFile(ctx.workDir, stepPlan.index)}`] : [];
-  liveSink()?.step(
-    `step ${stepPlan.index} (${stepPlan.stage}): ${closed ? `${held} held sessions` : `${Number(stepPlan.rate.toFixed(2))}/s offered`} for ${stepPlan.durationS} s`,
-  );
+  const offered = closed ? `${held} held sessions` : `${Number(stepPlan.rate.toFixed(2))}/s offered`;
+  liveSink()?.step(`step ${stepPlan.index} (${stepPlan.stage}): ${offered} for ${stepPlan.durationS} s`);
   const run = startEngine({
     engine: ctx.engine,
     args: ['--no-color', '--quiet', '--summary-export', summaryPath, ...histograms, ctx.script],
