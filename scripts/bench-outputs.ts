@@ -1,8 +1,8 @@
 // chat-turns on the built-in engine with each network output on against none, side by side in one run: the engine's
-// CPU per request at one rate, the runs alternating (none, prometheus-rw, influxdb, opentelemetry, none, …) against one
+// CPU per request at one rate, the runs alternating (none, prometheus-rw, …, opentelemetry, then the reverse) against one
 // reference target, each output sending to a real store this script starts on 127.0.0.1 (Debian's Prometheus with its
 // remote-write receiver; VictoriaMetrics, the pinned Go tool, for InfluxDB's line protocol and OTLP). Run alone:
-//   npm run bench -- --outputs [--rate 600] [--seconds 20] [--rounds 3]
+//   npm run bench -- --outputs [--rate 600] [--seconds 20] [--rounds 4]
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +41,11 @@ function variants(prom: MetricsStore | undefined, vm: MetricsStore): Variant[] {
             args: ['--out', 'experimental-prometheus-rw'],
             env: { K6_PROMETHEUS_RW_SERVER_URL: `${prom.url}/api/v1/write`, K6_PROMETHEUS_RW_TREND_STATS: 'p(95),p(99),min,max,count,sum' },
           },
+          {
+            name: 'experimental-prometheus-rw, native histograms',
+            args: ['--out', 'experimental-prometheus-rw'],
+            env: { K6_PROMETHEUS_RW_SERVER_URL: `${prom.url}/api/v1/write`, K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: 'true' },
+          },
         ]
       : []),
     { name: 'influxdb', args: ['--out', `influxdb=${vm.url}/k6`], env: {} },
@@ -57,17 +62,21 @@ function variants(prom: MetricsStore | undefined, vm: MetricsStore): Variant[] {
   ];
 }
 
-export async function benchOutputs(o: { rate?: number; seconds?: number; rounds?: number } = {}): Promise<OutputsBench> {
-  const rate = o.rate ?? 600;
-  const seconds = o.seconds ?? 20;
+export async function benchOutputs(asked: { rate?: number; seconds?: number; rounds?: number } = {}): Promise<OutputsBench> {
+  const rate = asked.rate ?? 600;
+  const seconds = asked.seconds ?? 20;
   const work = mkdtempSync(join(tmpdir(), 'dialtone-bench-outputs-'));
   const promBin = findPrometheus();
-  const prom = promBin ? await startPrometheus(promBin) : undefined;
+  const prom = promBin ? await startPrometheus(promBin, { nativeHistograms: true }) : undefined;
   const vm = await startVictoriaMetrics(ensureGoTool(ROOT, 'victoria-metrics'));
   const target = await startTarget(join(work, 'target'));
   const rows: Record<string, ChatTurnsRow[]> = Object.fromEntries(variants(prom, vm).map((v) => [v.name, []]));
   try {
-    for (let i = 0; i < (o.rounds ?? 3); i++) for (const v of variants(prom, vm)) rows[v.name]?.push(await chatTurns(target, rate, seconds, work, ROOT, v));
+    // Odd rounds run the variants in the reverse order: a drift of the machine over the run falls on each side alike.
+    for (let i = 0; i < (asked.rounds ?? 4); i++) {
+      const order = i % 2 ? variants(prom, vm).reverse() : variants(prom, vm);
+      for (const v of order) rows[v.name]?.push(await chatTurns(target, rate, seconds, work, ROOT, v));
+    }
   } finally {
     await stopTarget(target);
     await Promise.all([prom?.stop(), vm.stop()]);
