@@ -1,6 +1,6 @@
 // alerts-polling, declared once: what dialtone knows of the scenario beside its k6 script (alerts-polling.ts) and its
 // defaults.
-import { ms, perSec } from '../src/core/figures.js';
+import { ms, perSec } from '../src/core/headline-figures.js';
 import { stat } from '../src/core/summary.js';
 import type { ScenarioDeclaration } from '../src/load/config.js';
 import defaults from './alerts-polling.defaults.js';

@@ -1,6 +1,6 @@
 // messaging-sockets, declared once: what dialtone knows of the scenario beside its k6 script (messaging-sockets.ts) and
 // its defaults.
-import { ms, perSec, socketRates } from '../src/core/figures.js';
+import { ms, perSec, socketRates } from '../src/core/headline-figures.js';
 import { stat } from '../src/core/summary.js';
 import type { ScenarioDeclaration } from '../src/load/config.js';
 import defaults from './messaging-sockets.defaults.js';

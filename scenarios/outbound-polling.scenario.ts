@@ -1,6 +1,6 @@
 // outbound-polling, declared once: what dialtone knows of the scenario beside its k6 script (outbound-polling.ts) and
 // its defaults.
-import { ms, perSec, requestRate } from '../src/core/figures.js';
+import { ms, perSec, requestRate } from '../src/core/headline-figures.js';
 import { stat } from '../src/core/summary.js';
 import type { ScenarioDeclaration } from '../src/load/config.js';
 import defaults from './outbound-polling.defaults.js';

@@ -1,6 +1,6 @@
 // voice-browser, declared once: what dialtone knows of the scenario beside its k6 script (voice-browser.ts) and its
 // defaults.
-import { ms } from '../src/core/figures.js';
+import { ms } from '../src/core/headline-figures.js';
 import { stat } from '../src/core/summary.js';
 import type { ScenarioDeclaration } from '../src/load/config.js';
 import defaults from './voice-browser.defaults.js';

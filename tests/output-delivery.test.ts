@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Delivery, droppedLine, safeUrl } from '../src/engine/metrics/outputs/delivery.js';
 import { logLine } from '../src/engine/run/log.js';
-import { outputsDropped } from '../src/load/run.js';
+import { outputsDropped } from '../src/load/run-load.js';
 
 describe('a network output’s delivery record', () => {
   it('counts samples sent and dropped, logs each distinct error once, and never throws', async () => {

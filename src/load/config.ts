@@ -1,7 +1,7 @@
 // Shared by the Node side (which writes it) and the k6 side (which reads it): types and data only.
 import type { Scenario } from 'k6/options';
 import type { PlatformNames } from '../contract/names.js';
-import type { BenchFigures, FigureFn } from '../core/figures.js';
+import type { BenchFigures, FigureFn } from '../core/headline-figures.js';
 
 /** How hard a run pushes (the workload, `--workload`): a short check, the nightly SLO run, or a ramp to find the knee. */
 export type WorkloadName = 'smoke' | 'nightly' | 'capacity';

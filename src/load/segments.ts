@@ -7,7 +7,7 @@ import { readSegment } from './merge.js';
 import { mergeAndReport } from './merge-report.js';
 import type { LoadResult } from './page.js';
 import { planWith, type TargetedPlan } from './plan.js';
-import { type RunOutput, runLoad } from './run.js';
+import { type RunOutput, runLoad } from './run-load.js';
 
 /**
  * `dialtone load SCENARIO --segments N`: N engine processes side by side, each on its own execution

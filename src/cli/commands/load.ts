@@ -208,7 +208,7 @@ export async function runLoadCommand(
   });
   const reportDir = usableReportDir(asked.reportDir);
   // Heavy modules (fastify, esbuild, faker) load only once the arguments are known to be good.
-  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
+  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run-load.js'), import('../target-session.js')]);
   // From here a stop signal is the run's to handle: the engine stops, and what ran is written, marked interrupted.
   await catchInterruptsDrawing();
   const control = asked.control ? await controlRun(plan, reportDir) : undefined;
@@ -255,7 +255,7 @@ export async function runLoadCommand(
  * its own and judged like any run. Its thresholds and exit code are its own business; only its verdict is read.
  */
 async function controlRun(plan: LoadPlan, reportDir: string): Promise<{ verdict: Verdict }> {
-  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run.js'), import('../target-session.js')]);
+  const [{ runLoad }, { openTarget }] = await Promise.all([import('../../load/run-load.js'), import('../target-session.js')]);
   const session = await openTarget(undefined);
   try {
     const own = plan.extras?.history;
