@@ -5,9 +5,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findVictoriaMetrics, type MetricsStore, startVictoriaMetrics } from '../../../../tests/metrics-stores.js';
 import { n } from '../../engine-process.js';
 import { runInProcess } from '../../run/in-process.js';
-import { influxConfig, tagPart, timestamp } from './influxdb.js';
+import { influxConfig, LineChunks, tagPart, timestamp } from './influxdb.js';
 
 const bin = findVictoriaMetrics();
+
+describe('the line chunks', () => {
+  it('writes each line whole across chunk boundaries, its tags in UTF-8, and counts the lines of each body once', () => {
+    const lines = new LineChunks();
+    const head = Buffer.from('http_req_duration,name=caf\u00e9\\ \u2615 value=');
+    const tail = Buffer.from(',url="https://t/\u00e9" ');
+    // 20,000 lines of about 60 bytes: more than one 1 MiB chunk.
+    for (let i = 0; i < 20_000; i++) lines.add(head, String(i + 0.25), tail, `17000000000${String(i).padStart(8, '0')}`);
+    const first = lines.take();
+    const text = first.body.toString('utf8').split('\n');
+    expect(first.samples).toBe(20_000);
+    expect(text).toHaveLength(20_001);
+    expect(text[0]).toBe('http_req_duration,name=caf\u00e9\\ \u2615 value=0.25,url="https://t/\u00e9" 1700000000000000000');
+    expect(text[19_999]).toBe('http_req_duration,name=caf\u00e9\\ \u2615 value=19999.25,url="https://t/\u00e9" 1700000000000019999');
+    expect(text[20_000]).toBe('');
+    // The next body holds only what came after.
+    lines.add(head, '1', tail, '2');
+    expect(lines.take()).toEqual({ body: Buffer.from(`${head}1${tail}2\n`), samples: 1 });
+    expect(lines.take().samples).toBe(0);
+  });
+});
 
 describe('the InfluxDB output configuration', () => {
   // "k6 uses the final URL path segment as the database name and preserves the preceding path as the address prefix."

@@ -143,6 +143,53 @@ export function timestamp(ms: number, precision: Precision): string {
   return `${whole}${String(frac).padStart(digits, '0')}`;
 }
 
+/** The size of each chunk lines are written into. */
+const CHUNK = 1 << 20;
+
+/**
+ * Line protocol lines written into UTF-8 chunks: a line is its series' encoded head, the value, its encoded tail and the
+ * timestamp (ASCII both), then a line break.
+ *
+ * @example
+ * const lines = new LineChunks(); lines.add(Buffer.from('m value='), '1.5', Buffer.from(' '), '17'); lines.take().body.toString(); // 'm value=1.5 17\n'
+ */
+export class LineChunks {
+  #done: Buffer[] = [];
+  #chunk = Buffer.allocUnsafe(CHUNK);
+  #at = 0;
+  #count = 0;
+
+  add(head: Buffer, value: string, tail: Buffer, time: string): void {
+    const size = head.length + value.length + tail.length + time.length + 1;
+    if (this.#at + size > this.#chunk.length) {
+      if (this.#at > 0) this.#done.push(this.#chunk.subarray(0, this.#at));
+      this.#chunk = Buffer.allocUnsafe(Math.max(CHUNK, size));
+      this.#at = 0;
+    }
+    const c = this.#chunk;
+    c.set(head, this.#at);
+    this.#at += head.length;
+    this.#at += c.write(value, this.#at, 'latin1');
+    c.set(tail, this.#at);
+    this.#at += tail.length;
+    this.#at += c.write(time, this.#at, 'latin1');
+    c[this.#at++] = 10;
+    this.#count++;
+  }
+
+  /** The lines written since the last take, as one body, and how many they are. */
+  take(): { body: Buffer; samples: number } {
+    const parts = this.#at > 0 ? [...this.#done, this.#chunk.subarray(0, this.#at)] : this.#done;
+    const body = Buffer.concat(parts);
+    const samples = this.#count;
+    // Buffer.concat copied the lines into the body: the chunk is written over from its start.
+    this.#done = [];
+    this.#at = 0;
+    this.#count = 0;
+    return { body, samples };
+  }
+}
+
 /**
  * Opens the output on the store: every sample becomes a line, and the lines go to the server every push interval
  * (at most K6_INFLUXDB_CONCURRENT_WRITES requests at once; lines wait for a free one rather than being dropped).
@@ -161,45 +208,35 @@ export function openInfluxdbOutput(arg: string, store: MetricStore, ctx: Network
   const dispatcher = cfg.insecure ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
   const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8' };
   if (cfg.username) headers.Authorization = `Basic ${Buffer.from(`${cfg.username}:${cfg.password ?? ''}`).toString('base64')}`;
-  const post = async (path: string, body: string): Promise<void> => {
+  const post = async (path: string, body: string | Buffer): Promise<void> => {
     const r = await fetch(path, { method: 'POST', headers, body, dispatcher, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const text = await r.text();
     if (r.status < 200 || r.status > 299) throw new Error(`HTTP ${r.status}${text ? `: ${text.trim().slice(0, 200)}` : ''}`);
   };
 
-  const measurements = new Map<string, string>();
-  const tagParts: ({ tags: string; fields: string } | undefined)[] = [];
-  let lines: string[] = [];
-  let buffer = '';
-  let count = 0;
+  // Every sample is a line (k6 writes each one): the lines go straight into UTF-8 chunks, each series' fixed parts
+  // (measurement and tags before the value, fields after it) encoded once, so a sample costs a copy and two numbers.
+  const series = new Map<string, ({ head: Buffer; tail: Buffer } | undefined)[]>();
+  const lines = new LineChunks();
   const off = store.onSample((metric, tagSetId, t, value) => {
     if (!Number.isFinite(value)) return;
-    let m = measurements.get(metric);
-    if (m === undefined) {
-      m = escMeasurement(metric);
-      measurements.set(metric, m);
+    let byTags = series.get(metric);
+    if (byTags === undefined) {
+      byTags = [];
+      series.set(metric, byTags);
     }
-    let p = tagParts[tagSetId];
-    if (p === undefined) {
-      p = tagPart(store.tagsOf(tagSetId), cfg.tagsAsFields);
-      tagParts[tagSetId] = p;
+    let parts = byTags[tagSetId];
+    if (parts === undefined) {
+      const p = tagPart(store.tagsOf(tagSetId), cfg.tagsAsFields);
+      parts = { head: Buffer.from(`${escMeasurement(metric)}${p.tags} value=`), tail: Buffer.from(`${p.fields} `) };
+      byTags[tagSetId] = parts;
     }
-    buffer += `${m}${p.tags} value=${value}${p.fields} ${timestamp(t, cfg.precision)}\n`;
-    count++;
-    if (buffer.length >= 1 << 16) {
-      lines.push(buffer);
-      buffer = '';
-    }
+    lines.add(parts.head, String(value), parts.tail, timestamp(t, cfg.precision));
   });
   let writing = 0;
   const waiting: (() => void)[] = [];
   const flush = async (): Promise<void> => {
-    if (buffer !== '') lines.push(buffer);
-    const body = lines.join('');
-    const samples = count;
-    lines = [];
-    buffer = '';
-    count = 0;
+    const { body, samples } = lines.take();
     if (samples === 0) return;
     if (writing >= cfg.concurrentWrites) await new Promise<void>((resolve) => waiting.push(resolve));
     writing++;
