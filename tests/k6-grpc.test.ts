@@ -50,7 +50,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'cert.pem'), material.cert);
   caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, material.ca);
-  server = spawn(process.execPath, [join(CORPUS, 'grpc-server.mjs')], {
+  server = spawn(process.execPath, ['--import', 'tsx', join(CORPUS, 'grpc-server.mjs')], {
     env: { ...process.env, GRPC_TLS_KEY: join(dir, 'key.pem'), GRPC_TLS_CERT: join(dir, 'cert.pem') },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

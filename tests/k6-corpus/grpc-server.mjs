@@ -1,4 +1,4 @@
-// The corpus's gRPC server, in a process of its own (tests/k6-grpc.test.ts spawns it): the Echo service of
+// The corpus's gRPC server, in a process of its own (tests/k6-grpc.test.ts spawns it, with tsx): the Echo service of
 // protos/echo.proto on 127.0.0.1, plaintext on one port and TLS on another (key and certificate from the files named by
 // GRPC_TLS_KEY and GRPC_TLS_CERT), with server reflection on the plaintext one. It prints
 // `{"plaintext":PORT,"tls":PORT}` once listening, then answers each line
@@ -9,36 +9,13 @@ import { createInterface } from 'node:readline';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
+import { HEALTH_PROTO } from '../../src/engine/modules/grpc/health.ts';
 
 const def = protoLoader.loadSync(join(import.meta.dirname, 'protos', 'echo.proto'), { keepCase: false, longs: String, defaults: true });
 const echo = grpc.loadPackageDefinition(def).dialtone.corpus.Echo;
-// The gRPC Health Checking protocol's Check (grpc.io/docs/guides/health-checking), written out: the server's overall
-// health and the Echo service's are SERVING; another service name is NOT_FOUND, as the protocol says.
-const health = protoLoader.fromJSON(
-  {
-    nested: {
-      grpc: {
-        nested: {
-          health: {
-            nested: {
-              v1: {
-                nested: {
-                  HealthCheckRequest: { fields: { service: { type: 'string', id: 1 } } },
-                  HealthCheckResponse: {
-                    fields: { status: { type: 'ServingStatus', id: 1 } },
-                    nested: { ServingStatus: { values: { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 } } },
-                  },
-                  Health: { methods: { Check: { requestType: 'HealthCheckRequest', responseType: 'HealthCheckResponse' } } },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-  { enums: String },
-);
+// The gRPC Health Checking protocol's Check, as the engine's k6/net/grpc reads it (src/engine/modules/grpc/health.ts):
+// the server's overall health and the Echo service's are SERVING; another service name is NOT_FOUND, as the protocol says.
+const health = protoLoader.fromJSON(HEALTH_PROTO, { enums: String });
 const healthService = grpc.loadPackageDefinition(health).grpc.health.v1.Health.service;
 const healthImpl = {
   // healthCheck takes no metadata: its answer, SERVING, is what the script's checks judge.
