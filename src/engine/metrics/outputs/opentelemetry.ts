@@ -10,19 +10,25 @@
 // fails never stops the run: it is counted (outputs/delivery bookkeeping below) and said once in the log.
 
 import { Metadata } from '@grpc/grpc-js';
-import { type Attributes, type Counter, type Gauge, type Histogram, ValueType } from '@opentelemetry/api';
+import { type Attributes, type Counter, type Gauge, ValueType } from '@opentelemetry/api';
 import { OTLPMetricExporter as GrpcExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
 import { OTLPMetricExporter as ProtobufExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
-  AggregationType,
+  AggregationTemporality,
+  type CollectionResult,
   InstrumentType,
   MeterProvider,
+  type MetricData,
+  type MetricProducer,
   PeriodicExportingMetricReader,
   type PushMetricExporter,
   type ResourceMetrics,
-  type ViewOptions,
 } from '@opentelemetry/sdk-metrics';
+import type { InstrumentDescriptor } from '@opentelemetry/sdk-metrics/build/src/InstrumentDescriptor.js';
+// The SDK's own histogram aggregations, reached at their module path (sdk-metrics is pinned to one minor version): its
+// instruments key every record by hashing the attributes, which a trend's thousands of samples a second cannot afford.
+import { ExponentialHistogramAggregation, HistogramAggregation } from '@opentelemetry/sdk-metrics/build/src/view/Aggregation.js';
 import { parseDuration } from '../../../core/duration.js';
 import { BUILTIN_ENGINE_VERSION } from '../../../core/engine-version.js';
 import type { MetricStore } from '../store.js';
@@ -204,20 +210,79 @@ interface Slot {
   last: number;
   readonly values: number[];
   count: number;
+  /** A trend's histogram, made at its first flush. */
+  histogram?: { record(value: number): void };
 }
 
 /** One k6 metric's instruments and how a flush hands a slot to them. */
 type Recorder = (slot: Slot, attrs: Attributes) => void;
 
-/** The trend histogram view: exponential (OTLP's own, fine enough for a p95 to 1 %) or the SDK's default buckets. */
-function histogramView(c: OtelConfig): ViewOptions[] {
-  if (c.histogram.kind === 'explicit') return [];
-  return [
-    {
-      instrumentType: InstrumentType.HISTOGRAM,
-      aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM, options: { maxSize: c.histogram.maxBuckets, recordMinMax: true } },
-    },
-  ];
+/** How trends are folded: exponential histograms (OTLP's own, fine enough for a p95 to 1 %) or the SDK's default buckets. */
+export const trendAggregation = (c: Pick<OtelConfig, 'histogram'>) =>
+  c.histogram.kind === 'explicit' ? new HistogramAggregation() : new ExponentialHistogramAggregation(c.histogram.maxBuckets, true);
+type TrendAggregator = ReturnType<ReturnType<typeof trendAggregation>['createAggregator']>;
+type TrendAccumulation = ReturnType<TrendAggregator['createAccumulation']>;
+/** What collect asks of either aggregator, over its own accumulations. */
+interface Aggregator {
+  createAccumulation(start: [number, number]): TrendAccumulation;
+  merge(previous: TrendAccumulation, delta: TrendAccumulation): TrendAccumulation;
+  toMetricData(d: InstrumentDescriptor, t: AggregationTemporality, points: [Attributes, TrendAccumulation][], end: [number, number]): MetricData | undefined;
+}
+
+/** A copy of an accumulation: an exponential one's own deep copy (a merge into an empty one may land a scale lower). */
+const copyOf = (a: Aggregator, acc: TrendAccumulation): TrendAccumulation => ('clone' in acc ? acc.clone() : a.merge(acc, a.createAccumulation(acc.startTime)));
+
+/** Now as OpenTelemetry's [seconds, nanoseconds]. */
+const hrNow = (): [number, number] => {
+  const ms = performance.timeOrigin + performance.now();
+  const s = Math.floor(ms / 1000);
+  return [s, Math.round((ms - s * 1000) * 1e6)];
+};
+
+/**
+ * The trends' histograms, handed to the reader as a MetricProducer beside the SDK's own instruments. Each (metric, tag
+ * set) has its accumulation, found by the slot that holds it, so a sample is folded without the SDK's per-record
+ * hashing of its attributes; the SDK's aggregator still folds and writes the data points. Cumulative unless the
+ * exporter asks for deltas.
+ */
+export class TrendHistograms implements MetricProducer {
+  private readonly series = new Map<string, { descriptor: InstrumentDescriptor; aggregator: TrendAggregator; points: [Attributes, TrendAccumulation][] }>();
+
+  constructor(
+    private readonly aggregation: ReturnType<typeof trendAggregation>,
+    private readonly temporality: AggregationTemporality,
+  ) {}
+
+  /** A new histogram of metric `name` for one tag set. */
+  open(name: string, unit: string, attrs: Attributes): { record(value: number): void } {
+    let s = this.series.get(name);
+    if (!s) {
+      const descriptor = { name, description: '', unit, valueType: ValueType.DOUBLE, type: InstrumentType.HISTOGRAM, advice: {} };
+      s = { descriptor, aggregator: this.aggregation.createAggregator(descriptor), points: [] };
+      this.series.set(name, s);
+    }
+    const point: [Attributes, TrendAccumulation] = [attrs, s.aggregator.createAccumulation(hrNow())];
+    s.points.push(point);
+    return { record: (value) => point[1].record(value) };
+  }
+
+  async collect(): Promise<CollectionResult> {
+    const end = hrNow();
+    const metrics: MetricData[] = [];
+    for (const s of this.series.values()) {
+      // Each aggregator's type takes its own accumulations; the points here were made by this series' aggregator.
+      const a = s.aggregator as unknown as Aggregator;
+      // The export is encoded later, while samples still come: a cumulative export carries copies, as the SDK's does.
+      const points: [Attributes, TrendAccumulation][] =
+        this.temporality === AggregationTemporality.DELTA ? s.points : s.points.map(([attrs, acc]) => [attrs, copyOf(a, acc)]);
+      const data = a.toMetricData(s.descriptor, this.temporality, points, end);
+      if (data) metrics.push(data);
+      if (this.temporality === AggregationTemporality.DELTA) for (const p of s.points) p[1] = s.aggregator.createAccumulation(end);
+    }
+    // No scope when there is nothing, as the SDK's own producer does: the reader then skips an empty export.
+    const scopeMetrics = metrics.length === 0 ? [] : [{ scope: { name: 'k6' }, metrics }];
+    return { resourceMetrics: { resource: resourceFromAttributes({}), scopeMetrics }, errors: [] };
+  }
 }
 
 /**
@@ -234,14 +299,19 @@ export function openOtelOutput(_arg: string, store: MetricStore, ctx: NetworkOut
   const book = new DeliveryBook((m) =>
     ctx.log('warn', `output opentelemetry: export to ${safeUrl(c.url)} failed (${m}); the run goes on, its samples are counted as dropped`),
   );
+  const exporter = counted(EXPORTERS[c.exporter](c), book);
+  const trends = new TrendHistograms(
+    trendAggregation(c),
+    exporter.selectAggregationTemporality?.(InstrumentType.HISTOGRAM) ?? AggregationTemporality.CUMULATIVE,
+  );
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ 'service.name': c.serviceName, 'service.version': c.serviceVersion }),
-    views: histogramView(c),
     readers: [
       new PeriodicExportingMetricReader({
-        exporter: counted(EXPORTERS[c.exporter](c), book),
+        exporter,
         exportIntervalMillis: c.exportMs,
         exportTimeoutMillis: Math.min(c.exportMs, 10_000),
+        metricProducers: [trends],
       }),
     ],
   });
@@ -252,7 +322,10 @@ export function openOtelOutput(_arg: string, store: MetricStore, ctx: NetworkOut
     const name = `${c.prefix}${metric}`;
     const unit = decl?.contains === 'time' ? 'ms' : decl?.contains === 'data' ? 'By' : undefined;
     const opts = unit ? { unit } : {};
-    const r = RECORDERS[decl?.type ?? 'trend'](meter, name, opts, c.singleCounterForRate);
+    const r =
+      decl?.type === 'counter' || decl?.type === 'gauge' || decl?.type === 'rate'
+        ? RECORDERS[decl.type](meter, name, opts, c.singleCounterForRate)
+        : trendRecorder(trends, name, unit ?? '');
     recorders.set(metric, r);
     return r;
   };
@@ -313,7 +386,7 @@ type Meter = ReturnType<MeterProvider['getMeter']>;
 type InstrumentOptions = { unit?: string };
 
 /** Each k6 metric type's instruments, as k6's table maps them. */
-const RECORDERS: Record<'counter' | 'gauge' | 'rate' | 'trend', (m: Meter, name: string, o: InstrumentOptions, single: boolean) => Recorder> = {
+const RECORDERS: Record<'counter' | 'gauge' | 'rate', (m: Meter, name: string, o: InstrumentOptions, single: boolean) => Recorder> = {
   counter: (m, name, o) => {
     const counter: Counter = m.createCounter(name, { ...o, valueType: ValueType.DOUBLE });
     return (s, a) => counter.add(s.sum, a);
@@ -346,10 +419,12 @@ const RECORDERS: Record<'counter' | 'gauge' | 'rate' | 'trend', (m: Meter, name:
       total.add(s.zeros + s.nonzeros, a);
     };
   },
-  trend: (m, name, o) => {
-    const histogram: Histogram = m.createHistogram(name, { ...o, valueType: ValueType.DOUBLE });
-    return (s, a) => {
-      for (const v of s.values) histogram.record(v, a);
-    };
-  },
 };
+
+/** A trend's recorder: its values folded into the histogram of the slot's tag set. */
+function trendRecorder(trends: TrendHistograms, name: string, unit: string): Recorder {
+  return (s, a) => {
+    s.histogram ??= trends.open(name, unit, a);
+    for (const v of s.values) s.histogram.record(v);
+  };
+}
