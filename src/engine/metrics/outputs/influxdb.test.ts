@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findVictoriaMetrics, type MetricsStore, startVictoriaMetrics } from '../../../../tests/metrics-stores.js';
 import { n } from '../../engine-process.js';
 import { runInProcess } from '../../run/in-process.js';
-import { influxConfig, LineChunks, tagPart, timestamp } from './influxdb.js';
+import { influxConfig, LineChunks, msDigits, tagPart, timestamp } from './influxdb.js';
 
 const bin = findVictoriaMetrics();
 
@@ -17,7 +17,8 @@ describe('the line chunks', () => {
     // 20,000 lines of about 60 bytes: more than one 1 MiB chunk.
     for (let i = 0; i < 20_000; i++) lines.add(head, String(i + 0.25), tail, `17000000000${String(i).padStart(8, '0')}`);
     const first = lines.take();
-    const text = first.body.toString('utf8').split('\n');
+    expect(first.chunks.length).toBeGreaterThan(1);
+    const text = Buffer.concat(first.chunks).toString('utf8').split('\n');
     expect(first.samples).toBe(20_000);
     expect(text).toHaveLength(20_001);
     expect(text[0]).toBe('http_req_duration,name=caf\u00e9\\ \u2615 value=0.25,url="https://t/\u00e9" 1700000000000000000');
@@ -25,8 +26,32 @@ describe('the line chunks', () => {
     expect(text[20_000]).toBe('');
     // The next body holds only what came after.
     lines.add(head, '1', tail, '2');
-    expect(lines.take()).toEqual({ body: Buffer.from(`${head}1${tail}2\n`), samples: 1 });
+    const second = lines.take();
+    expect([Buffer.concat(second.chunks).toString('utf8'), second.samples]).toEqual([`${head}1${tail}2\n`, 1]);
     expect(lines.take().samples).toBe(0);
+  });
+
+  it('writes over chunks given back once sent, and never over a chunk still out', () => {
+    const lines = new LineChunks();
+    const head = Buffer.from('m value=');
+    const tail = Buffer.from(' ');
+    const fill = (n: number, v: string) => {
+      for (let i = 0; i < n; i++) lines.add(head, v, tail, '17');
+    };
+    fill(100_000, '1');
+    const out = lines.take();
+    const sent = Buffer.concat(out.chunks).toString();
+    fill(100_000, '2');
+    // Lines written while a body is out leave it as it was.
+    expect(Buffer.concat(out.chunks).toString()).toBe(sent);
+    const next = lines.take();
+    lines.release(out.chunks);
+    fill(100_000, '3');
+    const third = lines.take();
+    // The chunks given back hold the third body now; the second was never written over.
+    expect(third.chunks.some((c) => out.chunks.some((o) => o.buffer === c.buffer))).toBe(true);
+    expect(Buffer.concat(next.chunks).toString()).toBe('m value=2 17\n'.repeat(100_000));
+    expect(Buffer.concat(third.chunks).toString()).toBe('m value=3 17\n'.repeat(100_000));
   });
 });
 
@@ -124,4 +149,29 @@ describe.skipIf(!bin)('--out influxdb against a real line-protocol server', () =
 
 describe.skipIf(bin)('--out influxdb against a real line-protocol server (skipped)', () => {
   it.skip('needs VictoriaMetrics built by npm install (.tools/bin/victoria-metrics, src/tools/go-tools.ts)', () => {});
+});
+
+describe('msDigits', () => {
+  it('writes a duration to the nanosecond, as k6 writes the nanoseconds it measured, without trailing zeros or an exponent', () => {
+    const c = Buffer.alloc(32);
+    const text = (ms: number) => c.toString('latin1', 0, msDigits(c, ms, 0));
+    expect([0, 0.5, 1, 2.5, 10, 12.3456789, 0.000001, 0.0000004, 999_999_999.999999].map(text)).toEqual([
+      '0',
+      '0.5',
+      '1',
+      '2.5',
+      '10',
+      '12.345679',
+      '0.000001',
+      '0',
+      '999999999.999999',
+    ]);
+    // Any value in range reads back as the value to the nanosecond.
+    for (let i = 0; i < 100_000; i++) {
+      const ms = Math.random() * 10 ** Math.floor(Math.random() * 9);
+      const t = text(ms);
+      expect(t).toMatch(/^\d+(\.\d*[1-9])?$/);
+      expect(Number(t)).toBe(Math.round(ms * 1e6) / 1e6);
+    }
+  });
 });
