@@ -47,7 +47,17 @@ if (process.argv.includes('--outputs')) {
     const i = process.argv.indexOf(name);
     return i > 0 ? Number(process.argv[i + 1]) : undefined;
   };
-  console.log(outputsTable(await benchOutputs({ rate: flag('--rate'), seconds: flag('--seconds'), rounds: flag('--rounds') })));
+  console.log(
+    outputsTable(
+      await benchOutputs({
+        rate: flag('--rate'),
+        seconds: flag('--seconds'),
+        rounds: flag('--rounds'),
+        only: process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]?.split(',') : undefined,
+        storesEqual: process.argv.includes('--store-equal'),
+      }),
+    ),
+  );
   process.exit(0);
 }
 

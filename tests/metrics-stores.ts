@@ -11,6 +11,8 @@ import { ROOT } from '../src/root.js';
 /** A store started for a test: its base URL, an instant query, and a stop that removes its data. */
 export interface MetricsStore {
   readonly url: string;
+  /** The store's process, e.g. for a bench to lower its priority. */
+  readonly pid: number;
   /** PromQL (or MetricsQL) at the store's /api/v1/query: each result's labels and value. */
   query(promql: string): Promise<{ metric: Record<string, string>; value: number }[]>;
   /** The query's first value once `done` holds for it (a store makes samples searchable a moment after it takes them). */
@@ -97,7 +99,7 @@ async function startStore(bin: string, args: (dir: string, port: number) => stri
     }
     return v;
   };
-  return { url, stop, query, settled };
+  return { url, pid: child.pid as number, stop, query, settled };
 }
 
 /**
