@@ -207,28 +207,14 @@ export class LineChunks {
     this.#chunk = Buffer.allocUnsafeSlow(CHUNK);
   }
 
-  add(head: Buffer, value: string, tail: Buffer, time: string): void {
-    const size = head.length + value.length + tail.length + time.length + 1;
+  /** One line; `value` is the value's text, or a duration in ms (0 to MS_DIGITS_BELOW) that msDigits writes. */
+  add(head: Buffer, value: string | number, tail: Buffer, time: string): void {
+    const size = head.length + (typeof value === 'string' ? value.length : 16) + tail.length + time.length + 1;
     if (this.#at + size > this.#chunk.length) this.#next(size);
     const c = this.#chunk;
-    let at = this.#at;
-    c.set(head, at);
-    at = ascii(c, value, at + head.length);
-    c.set(tail, at);
-    at = ascii(c, time, at + tail.length);
-    c[at++] = 10;
-    this.#at = at;
-    this.#count++;
-  }
-
-  /** A line whose value is a duration in ms, 0 to MS_DIGITS_BELOW, written by msDigits. */
-  addMs(head: Buffer, ms: number, tail: Buffer, time: string): void {
-    const size = head.length + 16 + tail.length + time.length + 1;
-    if (this.#at + size > this.#chunk.length) this.#next(size);
-    const c = this.#chunk;
-    let at = this.#at;
-    c.set(head, at);
-    at = msDigits(c, ms, at + head.length);
+    let at = this.#at + head.length;
+    c.set(head, this.#at);
+    at = typeof value === 'string' ? ascii(c, value, at) : msDigits(c, value, at);
     c.set(tail, at);
     at = ascii(c, time, at + tail.length);
     c[at++] = 10;
@@ -320,8 +306,7 @@ export function openInfluxdbOutput(arg: string, store: MetricStore, ctx: Network
       lastTime = t;
       lastStamp = timestamp(t, cfg.precision);
     }
-    if (s.ms && value >= 0 && value < MS_DIGITS_BELOW) lines.addMs(parts.head, value, parts.tail, lastStamp);
-    else lines.add(parts.head, String(value), parts.tail, lastStamp);
+    lines.add(parts.head, s.ms && value >= 0 && value < MS_DIGITS_BELOW ? value : String(value), parts.tail, lastStamp);
   });
   let writing = 0;
   const waiting: (() => void)[] = [];
