@@ -232,6 +232,8 @@ interface Aggregator {
 /** A copy of an accumulation: an exponential one's own deep copy (a merge into an empty one may land a scale lower). */
 const copyOf = (a: Aggregator, acc: TrendAccumulation): TrendAccumulation => ('clone' in acc ? acc.clone() : a.merge(acc, a.createAccumulation(acc.startTime)));
 
+const NO_RESOURCE = resourceFromAttributes({});
+
 /** Now as OpenTelemetry's [seconds, nanoseconds]. */
 const hrNow = (): [number, number] => {
   const ms = performance.timeOrigin + performance.now();
@@ -281,7 +283,8 @@ export class TrendHistograms implements MetricProducer {
     }
     // No scope when there is nothing, as the SDK's own producer does: the reader then skips an empty export.
     const scopeMetrics = metrics.length === 0 ? [] : [{ scope: { name: 'k6' }, metrics }];
-    return { resourceMetrics: { resource: resourceFromAttributes({}), scopeMetrics }, errors: [] };
+    // The reader keeps the SDK's own resource and takes only the scopes from a producer.
+    return { resourceMetrics: { resource: NO_RESOURCE, scopeMetrics }, errors: [] };
   }
 }
 
@@ -322,10 +325,7 @@ export function openOtelOutput(_arg: string, store: MetricStore, ctx: NetworkOut
     const name = `${c.prefix}${metric}`;
     const unit = decl?.contains === 'time' ? 'ms' : decl?.contains === 'data' ? 'By' : undefined;
     const opts = unit ? { unit } : {};
-    const r =
-      decl?.type === 'counter' || decl?.type === 'gauge' || decl?.type === 'rate'
-        ? RECORDERS[decl.type](meter, name, opts, c.singleCounterForRate)
-        : trendRecorder(trends, name, unit ?? '');
+    const r = RECORDERS[decl?.type ?? 'trend']({ meter, trends, single: c.singleCounterForRate }, name, opts);
     recorders.set(metric, r);
     return r;
   };
@@ -384,18 +384,20 @@ export function openOtelOutput(_arg: string, store: MetricStore, ctx: NetworkOut
 
 type Meter = ReturnType<MeterProvider['getMeter']>;
 type InstrumentOptions = { unit?: string };
+/** Where a metric's recorder records: the SDK's meter, or the trends' histograms; and how rates are counted. */
+type RecordingTo = { readonly meter: Meter; readonly trends: TrendHistograms; readonly single: boolean };
 
 /** Each k6 metric type's instruments, as k6's table maps them. */
-const RECORDERS: Record<'counter' | 'gauge' | 'rate', (m: Meter, name: string, o: InstrumentOptions, single: boolean) => Recorder> = {
-  counter: (m, name, o) => {
+const RECORDERS: Record<'counter' | 'gauge' | 'rate' | 'trend', (to: RecordingTo, name: string, o: InstrumentOptions) => Recorder> = {
+  counter: ({ meter: m }, name, o) => {
     const counter: Counter = m.createCounter(name, { ...o, valueType: ValueType.DOUBLE });
     return (s, a) => counter.add(s.sum, a);
   },
-  gauge: (m, name, o) => {
+  gauge: ({ meter: m }, name, o) => {
     const gauge: Gauge = m.createGauge(name, { ...o, valueType: ValueType.DOUBLE });
     return (s, a) => gauge.record(s.last, a);
   },
-  rate: (m, name, _o, single) => {
+  rate: ({ meter: m, single }, name) => {
     if (single) {
       const counter = m.createCounter(name, { valueType: ValueType.INT });
       const withCondition = new WeakMap<Attributes, [Attributes, Attributes]>();
@@ -419,12 +421,11 @@ const RECORDERS: Record<'counter' | 'gauge' | 'rate', (m: Meter, name: string, o
       total.add(s.zeros + s.nonzeros, a);
     };
   },
+  // Its values folded into the histogram of the slot's tag set, past the SDK's instruments (TrendHistograms says why).
+  trend:
+    ({ trends }, name, o) =>
+    (s, a) => {
+      s.histogram ??= trends.open(name, o.unit ?? '', a);
+      for (const v of s.values) s.histogram.record(v);
+    },
 };
-
-/** A trend's recorder: its values folded into the histogram of the slot's tag set. */
-function trendRecorder(trends: TrendHistograms, name: string, unit: string): Recorder {
-  return (s, a) => {
-    s.histogram ??= trends.open(name, unit, a);
-    for (const v of s.values) s.histogram.record(v);
-  };
-}
