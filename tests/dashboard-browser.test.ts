@@ -1,7 +1,8 @@
-// The live dashboard of a short load on the built-in engine, opened in the system Chromium while the run goes: a second
-// sample arrives over server-sent events and replaces the live section, and at the end the report page written to disk
-// takes its place; the same for the engine run by itself with K6_WEB_DASHBOARD=true, as `k6 run` is. Nothing here
-// judges time: each wait is for an event, with a bound only so a hang fails.
+// The live dashboard of a load on the built-in engine, opened in the system Chromium while the run goes: a second sample
+// arrives over server-sent events and replaces the live section, and at the end the report page written to disk takes
+// its place; the same for the engine run by itself with K6_WEB_DASHBOARD=true, as `k6 run` is. Nothing here judges
+// time: each run lasts until the page has shown two samples, however slow the machine, and each wait is for an event,
+// with a bound only so a hang fails.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../src/errors.js';
 import { ROOT } from './run-cli.js';
 
 const executable =
@@ -31,20 +33,26 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Starts `dialtone load` as a user would and resolves the dashboard's address once it prints it. */
+/**
+ * Starts `dialtone load` as a user would, in a process group of its own as a terminal's command is, and resolves the
+ * dashboard's address once it prints it. The run is long; the test stops it with Ctrl-C once the page has shown two
+ * samples, so a slow machine never sees it end first.
+ */
 function startLoad(reportDir: string): Started {
   return started(
-    [join(ROOT, 'bin/dialtone.mjs'), 'load', 'chat-turns', '--engine', 'builtin', '--dashboard', '--duration', '8s', '--report-dir', reportDir],
+    [join(ROOT, 'bin/dialtone.mjs'), 'load', 'chat-turns', '--engine', 'builtin', '--dashboard', '--duration', '10m', '--report-dir', reportDir],
     // k6: "By default, the web dashboard is available on localhost port 5665. You can change the host and port by using
     // the dashboard options" (/results-output/web-dashboard/): port 0 takes any free one, so runs never collide.
     { K6_WEB_DASHBOARD_PORT: '0' },
+    { group: true },
   );
 }
 
 /** Starts a bin script of dialtone's and resolves the dashboard's address once it prints it on stdout. */
-function started(argv: string[], env: Record<string, string>): Started {
+function started(argv: string[], env: Record<string, string>, { group = false } = {}): Started {
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,
+    detached: group,
     env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -90,24 +98,33 @@ function shownAndWritten(page: import('playwright-core').Page, html: string): Pr
 }
 
 describe.skipIf(!executable)('the live dashboard of a load run in Chromium', () => {
-  it('shows a second sample arrive while the run goes, then becomes the report page written at the end', { timeout: 4 * BOUND_MS }, async () => {
+  it('shows a second sample arrive while the run goes, then, stopped with Ctrl-C, becomes the report page written at the end', {
+    timeout: 4 * BOUND_MS,
+  }, async () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'dialtone-dashboard-'));
     const run = startLoad(reportDir);
+    const group = () => -(run.child.pid as number);
     try {
       const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
       await page.goto(await run.url);
       await twoSamples(page);
       await expect(page.locator('#live .verdict').textContent()).resolves.toMatch(/so far: \d+ of \d+ thresholds holding/);
       await expect(page.locator('#live figure.plot[data-plot]').count()).resolves.toBeGreaterThan(1);
-      // At the end the report page takes the live section's place: the same page the run wrote to disk.
+      // Ctrl-C: SIGINT to the process group. What ran is written, marked interrupted, and the page becomes it.
+      process.kill(group(), 'SIGINT');
       await page.waitForFunction(() => document.getElementById('live') === null, undefined, { timeout: BOUND_MS });
-      await run.exited;
+      await expect(run.exited).resolves.toBe(EXIT.interrupted);
       const written = readFileSync(join(reportDir, 'load', 'chat-turns', 'index.html'), 'utf8');
+      expect(written).toMatch(/interrupted[\s\S]*SIGINT at /i);
       const [shown, onDisk] = await shownAndWritten(page, written);
       expect(shown).toEqual(onDisk);
       expect(shown.plots).toBeGreaterThan(1);
     } finally {
-      run.child.kill('SIGKILL');
+      try {
+        process.kill(group(), 'SIGKILL');
+      } catch {
+        // the group has ended
+      }
     }
   });
 });
