@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureGoTool } from '../src/tools/go-tools.js';
 import { findPrometheus, type MetricsStore, startPrometheus, startVictoriaMetrics } from '../tests/metrics-stores.js';
-import { type ChatTurnsRow, chatTurns, startTarget, stopTarget } from './bench-engine.js';
+import { type ChatTurnsRow, chatTurns, startTarget, stopTarget, type Target } from './bench-engine.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -84,6 +84,11 @@ function idle(pid: number): boolean {
   return spawnSync('chrt', ['--all-tasks', '--idle', '--pid', '0', String(pid)], { stdio: 'ignore' }).status === 0;
 }
 
+/** Whether a variant is one `--only` asked for: by its name in the table, or by its output (both Prometheus variants). */
+const asks = (v: Variant, name: string) => v.name === name || outputOf(v) === name;
+/** The output a variant turns on, as `--out` names it (without its address). */
+const outputOf = (v: Variant) => v.args[1]?.split('=')[0];
+
 export async function benchOutputs(asked: OutputsAsked = {}): Promise<OutputsBench> {
   const rate = asked.rate ?? 600;
   const seconds = asked.seconds ?? 20;
@@ -92,19 +97,24 @@ export async function benchOutputs(asked: OutputsAsked = {}): Promise<OutputsBen
   const prom = promBin ? await startPrometheus(promBin, { nativeHistograms: true }) : undefined;
   const vm = await startVictoriaMetrics(ensureGoTool(ROOT, 'victoria-metrics'));
   const stores = asked.storesEqual ? 'equal' : 'idle';
-  if (stores === 'idle' && ![prom, vm].every((store) => !store || idle(store.pid)))
-    throw new Error('bench: chrt could not put the stores under SCHED_IDLE; pass --store-equal to run them as started');
-  const target = await startTarget(join(work, 'target'));
-  const chosen = () => variants(prom, vm).filter((v) => v.name === 'none' || !asked.only || asked.only.includes(v.name));
-  const rows: Record<string, ChatTurnsRow[]> = Object.fromEntries(chosen().map((v) => [v.name, []]));
+  const all = variants(prom, vm);
+  const chosen = all.filter((v) => v.name === 'none' || !asked.only || asked.only.some((name) => asks(v, name)));
+  const rows: Record<string, ChatTurnsRow[]> = Object.fromEntries(chosen.map((v) => [v.name, []]));
+  let target: Target | undefined;
   try {
+    const unknown = asked.only?.filter((name) => !all.some((v) => asks(v, name)));
+    if (unknown?.length)
+      throw new Error(`--only ${unknown.join(',')}: no such output here; the outputs are ${[...new Set(all.slice(1).map(outputOf))].join(', ')}`);
+    if (stores === 'idle' && ![prom, vm].every((store) => !store || idle(store.pid)))
+      throw new Error('chrt could not put the stores under SCHED_IDLE; pass --store-equal to run them as started');
+    target = await startTarget(join(work, 'target'));
     // Odd rounds run the variants in the reverse order: a drift of the machine over the run falls on each side alike.
     for (let i = 0; i < (asked.rounds ?? 4); i++) {
-      const order = i % 2 ? chosen().reverse() : chosen();
+      const order = i % 2 ? [...chosen].reverse() : chosen;
       for (const v of order) rows[v.name]?.push(await chatTurns(target, rate, seconds, work, ROOT, v));
     }
   } finally {
-    await stopTarget(target);
+    if (target) await stopTarget(target);
     await Promise.all([prom?.stop(), vm.stop()]);
   }
   return { rate, seconds, stores, rows };

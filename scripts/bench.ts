@@ -43,21 +43,31 @@ const full = process.argv.includes('--full');
 
 // --outputs: only chat-turns with each network output on against none (scripts/bench-outputs.ts).
 if (process.argv.includes('--outputs')) {
-  const flag = (name: string) => {
+  const value = (name: string) => {
     const i = process.argv.indexOf(name);
-    return i > 0 ? Number(process.argv[i + 1]) : undefined;
+    return i > 0 ? (process.argv[i + 1] ?? '') : undefined;
   };
-  console.log(
-    outputsTable(
-      await benchOutputs({
-        rate: flag('--rate'),
-        seconds: flag('--seconds'),
-        rounds: flag('--rounds'),
-        only: process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]?.split(',') : undefined,
-        storesEqual: process.argv.includes('--store-equal'),
-      }),
-    ),
-  );
+  const count = (name: string) => {
+    const v = value(name);
+    if (v !== undefined && !(Number(v) > 0)) {
+      console.error(`bench: ${name} ${v}: not a positive number`);
+      process.exit(2);
+    }
+    return v === undefined ? undefined : Number(v);
+  };
+  const asked = {
+    rate: count('--rate'),
+    seconds: count('--seconds'),
+    rounds: count('--rounds'),
+    only: value('--only')?.split(','),
+    storesEqual: process.argv.includes('--store-equal'),
+  };
+  try {
+    console.log(outputsTable(await benchOutputs(asked)));
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}`);
+    process.exit(2);
+  }
   process.exit(0);
 }
 
