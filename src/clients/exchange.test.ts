@@ -62,14 +62,17 @@ describe('a request that gets no answer', () => {
     const timeout = new AbortController();
     const log: Exchange[] = [];
     const sent = boundTo(timeout.signal, () => request({ method: 'GET', url: `${base}/silent` }).catch(logUnanswered(log)));
-    const stopped = expect(sent).rejects.toThrow(`GET ${base}/silent: no answer before the case's 30000 ms ran out`);
+    const stopped = expect(sent).rejects.toThrow(`GET ${base}/silent: no answer before the case's 30000 ms ran out (waits.case_ms)`);
     // vitest aborts a case's signal with its timeout error.
     setTimeout(() => timeout.abort(new Error('Test timed out in 30000ms.\nIf this is a long-running test, …')), 50);
     await stopped;
     await expect(boundTo(timeout.signal, () => request({ method: 'GET', url: `${base}/ok` }).catch(logUnanswered(log)))).rejects.toThrow(
-      "not sent: the case's 30000 ms ran out",
+      "not sent: the case's 30000 ms ran out (waits.case_ms)",
     );
-    expect(log.map((ex) => ex.unanswered)).toEqual(["no answer before the case's 30000 ms ran out", "not sent: the case's 30000 ms ran out"]);
+    expect(log.map((ex) => ex.unanswered)).toEqual([
+      "no answer before the case's 30000 ms ran out (waits.case_ms)",
+      "not sent: the case's 30000 ms ran out (waits.case_ms)",
+    ]);
   });
 
   it('stops a dozen requests in flight on one signal, every one logged, with no listener warning', async () => {
@@ -86,7 +89,7 @@ describe('a request that gets no answer', () => {
     await new Promise((done) => setImmediate(done));
     process.off('warning', onWarning);
     expect(settled.map((r) => r.status)).toEqual(Array(12).fill('rejected'));
-    expect(log.map((ex) => ex.unanswered)).toEqual(Array(12).fill("no answer before the case's 30000 ms ran out"));
+    expect(log.map((ex) => ex.unanswered)).toEqual(Array(12).fill("no answer before the case's 30000 ms ran out (waits.case_ms)"));
     expect(warnings).toEqual([]);
   });
 

@@ -147,7 +147,7 @@ export async function boundTo<T>(signal: AbortSignal, fn: () => Promise<T>): Pro
 /** Why a request bound to `signal` got no answer: vitest's reason names the case's timeout. */
 function stoppedBy(signal: AbortSignal): string {
   const ms = /timed out in (\d+) ?ms/i.exec(String((signal.reason as Error | undefined)?.message ?? signal.reason))?.[1];
-  return ms ? `the case's ${ms} ms ran out` : 'the case was stopped';
+  return ms ? `the case's ${ms} ms ran out (waits.case_ms)` : 'the case was stopped';
 }
 
 /**

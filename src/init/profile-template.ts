@@ -6,7 +6,7 @@
 import { AgentsRegion, RuntimeRegion } from '../contract/common.js';
 import { REFERENCE_NAMES } from '../contract/names.js';
 import { defaultsOf } from '../load/defaults.js';
-import { type CredentialName, Credentials, DEFAULT_AGENT_REPLY_MS, Profile } from '../profile/schema.js';
+import { type CredentialName, Credentials, Profile, WAIT_DEFAULTS } from '../profile/schema.js';
 import { clientEnvOf, variablePrefix } from './environments.js';
 
 /** Every credential of the schema, in its order. */
@@ -84,8 +84,9 @@ export function profileTemplate(environment: string): ProfileTemplate {
     chat_script: shape.chat_script.parse(undefined),
     names: structuredClone(REFERENCE_NAMES),
     slos: { [SLO_EXAMPLE_SCENARIO]: structuredClone(defaultsOf(SLO_EXAMPLE_SCENARIO).slos) },
-    // The reference agent's: a platform whose agent takes seconds sets its slowest reply and some.
-    waits: { agent_reply_ms: DEFAULT_AGENT_REPLY_MS },
+    // The reference platform's: one whose agent takes seconds sets its slowest reply and some, and one whose every
+    // answer takes a second or more a longer bound for a case's requests in turn.
+    waits: { ...WAIT_DEFAULTS },
   };
 }
 

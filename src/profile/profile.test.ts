@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.js';
 import { parseProfile, resolveSecrets } from './load.js';
 import { redact } from './redact.js';
-import { agentReplyWait } from './schema.js';
+import { agentReplyWait, profileWait } from './schema.js';
 
 const base = {
   name: 'staging',
@@ -134,5 +134,25 @@ describe("a profile's agent reply wait", () => {
   it('refuses a wait that is not a positive whole number of ms, naming the field', () => {
     expect(() => parseProfile({ ...base, waits: { agent_reply_ms: '15s' } }, 'p.json')).toThrow(/^p\.json: waits\.agent_reply_ms: /);
     expect(() => parseProfile({ ...base, waits: { agent_reply_ms: 0 } }, 'p.json')).toThrow(/^p\.json: waits\.agent_reply_ms: /);
+  });
+});
+
+describe("a profile's case bound", () => {
+  it('is the default 30000 ms when the profile names none, the agent reply wait named or not, and says so', () => {
+    expect(profileWait(parseProfile(base, 'p.json'), 'case_ms')).toEqual({ ms: 30_000, source: 'default' });
+    expect(profileWait(parseProfile({ ...base, waits: { agent_reply_ms: 15_000 } }, 'p.json'), 'case_ms')).toEqual({ ms: 30_000, source: 'default' });
+  });
+
+  it("is the profile's waits.case_ms when it names one, the agent reply wait keeping its default", () => {
+    const p = parseProfile({ ...base, waits: { case_ms: 90_000 } }, 'p.json');
+    expect([profileWait(p, 'case_ms'), agentReplyWait(p)]).toEqual([
+      { ms: 90_000, source: 'profile' },
+      { ms: 3000, source: 'default' },
+    ]);
+  });
+
+  it('refuses a bound that is not a positive whole number of ms, naming the field', () => {
+    expect(() => parseProfile({ ...base, waits: { case_ms: '90s' } }, 'p.json')).toThrow(/^p\.json: waits\.case_ms: /);
+    expect(() => parseProfile({ ...base, waits: { case_ms: -1 } }, 'p.json')).toThrow(/^p\.json: waits\.case_ms: /);
   });
 });

@@ -155,18 +155,37 @@ export const Profile = z.strictObject({
    */
   dialogues: z.string().min(1).optional(),
   /**
-   * How long a case waits for what the platform sends of its own accord on a messaging socket (the agent's reply, its
-   * chunks, a join), in ms. Default 3000: the reference agent answers in about a millisecond. A platform whose agent
-   * takes seconds sets its slowest reply and some (`dialtone target --latency` writes one from its latency).
+   * How long the gate waits, in ms. `agent_reply_ms`: for what the platform sends of its own accord on a messaging
+   * socket (the agent's reply, its chunks, a join); default 3000, the reference agent answering in about a millisecond;
+   * a platform whose agent takes seconds sets its slowest reply and some (`dialtone target --latency` writes one).
+   * `case_ms`: how long one case may take in all, its requests sent one after another (up to about 30); default 30000;
+   * a platform whose every answer takes a second or more sets more (a slowed `dialtone target` writes one).
    */
-  waits: z.strictObject({ agent_reply_ms: z.number().int().positive().max(600_000) }).optional(),
+  waits: z
+    .strictObject({ agent_reply_ms: z.number().int().positive().max(600_000).optional(), case_ms: z.number().int().positive().max(3_600_000).optional() })
+    .optional(),
   /** A file of NAME=value lines read for credentials not already in the environment (relative to the profile). */
   env_file: z.string().min(1).optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 
+/** Each wait a profile may name, and its value when it names none: the reference platform's, which answers at once. */
+export const WAIT_DEFAULTS: Readonly<Record<'agent_reply_ms' | 'case_ms', number>> = { agent_reply_ms: 3000, case_ms: 30_000 };
+export type WaitName = keyof typeof WAIT_DEFAULTS;
+
 /** The agent reply wait when a profile names none: the reference agent's. */
-export const DEFAULT_AGENT_REPLY_MS = 3000;
+export const DEFAULT_AGENT_REPLY_MS = WAIT_DEFAULTS.agent_reply_ms;
+
+/**
+ * How long the gate waits for `name`, and where the value came from.
+ *
+ * @example
+ * profileWait(profile, 'case_ms') // { ms: 30000, source: 'default' }
+ */
+export function profileWait(profile: Pick<Profile, 'waits'>, name: WaitName): { ms: number; source: 'profile' | 'default' } {
+  const ms = profile.waits?.[name];
+  return ms === undefined ? { ms: WAIT_DEFAULTS[name], source: 'default' } : { ms, source: 'profile' };
+}
 
 /**
  * How long a case waits for the agent, and where the value came from.
@@ -174,10 +193,7 @@ export const DEFAULT_AGENT_REPLY_MS = 3000;
  * @example
  * agentReplyWait(profile) // { ms: 3000, source: 'default' }
  */
-export function agentReplyWait(profile: Pick<Profile, 'waits'>): { ms: number; source: 'profile' | 'default' } {
-  const ms = profile.waits?.agent_reply_ms;
-  return ms === undefined ? { ms: DEFAULT_AGENT_REPLY_MS, source: 'default' } : { ms, source: 'profile' };
-}
+export const agentReplyWait = (profile: Pick<Profile, 'waits'>) => profileWait(profile, 'agent_reply_ms');
 
 /**
  * What a run can do beyond the documented API; cases that need more are skipped with the reason. `control` comes

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { WAIT_DEFAULTS } from '../profile/schema.js';
 import type { ServiceTimes } from './capacity.js';
 import { type Distribution, meanOf, sample } from './distribution.js';
 import { SeededRandom } from './ids.js';
@@ -7,6 +8,27 @@ import { isOp, OPS, type Op, opOf } from './ops.js';
 
 /** The variable that slows the reference target down on purpose: milliseconds added before every answer. */
 export const DELAY_ENV = 'DIALTONE_TARGET_DELAY_MS';
+
+/** DIALTONE_TARGET_DELAY_MS as a number of ms; 0 when unset or not a positive number. */
+function plantedDelay(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env[DELAY_ENV] ?? 0);
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
+/** The most requests a conformance case sends one after another (31 today), and some. */
+const REQUESTS_IN_TURN = 40;
+
+/**
+ * The case bound a profile of this target names (`waits.case_ms`) when its answers are slowed on purpose: the default
+ * and the planted delay of every request a case sends in turn; undefined when nothing is planted.
+ *
+ * @example
+ * caseWaitFor({ DIALTONE_TARGET_DELAY_MS: '1200' }) // 78000
+ */
+export function caseWaitFor(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const ms = plantedDelay(env);
+  return ms === 0 ? undefined : WAIT_DEFAULTS.case_ms + REQUESTS_IN_TURN * ms;
+}
 
 /**
  * Adds DIALTONE_TARGET_DELAY_MS milliseconds before each request is handled: a planted slowdown, so a
@@ -17,8 +39,8 @@ export const DELAY_ENV = 'DIALTONE_TARGET_DELAY_MS';
  * DIALTONE_TARGET_DELAY_MS=20 npx dialtone load chat-turns   // every chat call about 20 ms slower
  */
 export function addPlantedDelay(app: FastifyInstance, env: NodeJS.ProcessEnv = process.env): void {
-  const ms = Number(env[DELAY_ENV] ?? 0);
-  if (!(Number.isFinite(ms) && ms > 0)) return;
+  const ms = plantedDelay(env);
+  if (ms === 0) return;
   app.addHook('onRequest', (_req, _reply, done) => {
     setTimeout(done, ms);
   });

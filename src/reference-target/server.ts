@@ -13,7 +13,7 @@ import { ConversationStore } from './conversations.js';
 import { type DefectId, DefectSet } from './defects.js';
 import { acceptEmptyJson, MalformedJson } from './http.js';
 import { SeededRandom } from './ids.js';
-import { addLatency, addPlantedDelay, LatencyPlan } from './latency.js';
+import { addLatency, addPlantedDelay, caseWaitFor, LatencyPlan } from './latency.js';
 import { agentReplyWaitFor, type LatencySpec, latencyFromEnv } from './latency-spec.js';
 import { applyListenerTimeouts, FASTIFY_LIMITS } from './limits.js';
 import { OPS, type Op } from './ops.js';
@@ -203,9 +203,9 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       control: { url: controlUrl, token: { env: referenceEnvName('control_token') } },
       ...(options.tls ? { tls: { ca_file: options.tls.caFile, insecure: false } } : {}),
     };
-    // A slowed agent is waited for as long as it can take, as a real platform's profile would say.
-    const replyWait = agentReplyWaitFor(latency.spec);
-    if (replyWait !== undefined) profile.waits = { agent_reply_ms: replyWait };
+    // A slowed agent, or every answer slowed on purpose, is waited for as long as it takes, as a real platform's profile would say.
+    const waits = { agent_reply_ms: agentReplyWaitFor(latency.spec), case_ms: caseWaitFor() };
+    if (Object.values(waits).some((ms) => ms !== undefined)) profile.waits = waits;
     return {
       profile,
       env,

@@ -1,5 +1,5 @@
 import { badge, esc, page } from './html.js';
-import type { CaseResult, ProofSummary, Results, RuleProofRow } from './results.js';
+import { type CaseResult, type ProofSummary, type Results, type RuleProofRow, WAITS_USED } from './results.js';
 
 function caseBlock(c: CaseResult): string {
   const rows: string[] = [];
@@ -138,10 +138,11 @@ function namesSection(r: Results): string {
         .map((x) => `<tr><td>${esc(x.kind)}</td><td><code>${esc(x.id)}</code></td><td>${esc(x.rule)}</td></tr>`)
         .join('')}</table>`
     : '';
-  const wait = r.target.agent_reply_wait;
-  const waited = wait
-    ? `<p>Agent reply wait: ${wait.ms} ms (${wait.source === 'profile' ? 'from the profile, <code>waits.agent_reply_ms</code>' : 'default; a profile sets <code>waits.agent_reply_ms</code>'})</p>`
-    : '';
+  const waited = WAITS_USED.map(([field, label, key]) => {
+    const wait = r.target[field];
+    const from = wait?.source === 'profile' ? `from the profile, <code>waits.${key}</code>` : `default; a profile sets <code>waits.${key}</code>`;
+    return wait ? `<p>${label}: ${wait.ms} ms (${from})</p>` : '';
+  }).join('');
   return (
     `<h2>Names and trust this run used</h2><p>TLS: ${trust}</p>${waited}<table><tr><th>Name the documents leave out</th><th>As ` +
     `used</th></tr>${rows.join('')}</table>${left}`

@@ -115,6 +115,15 @@ export const ProofSummary = z.object({
 export type ProofSummary = z.infer<typeof ProofSummary>;
 
 /** results.json: the machine-readable record of one conformance run. */
+/** A wait the run used: its length, and whether the profile named it or it was the default. */
+const WaitUsed = z.object({ ms: z.number(), source: z.enum(['profile', 'default']) });
+
+/** The waits a run reports, each with its label and the profile's key that sets it. */
+export const WAITS_USED = [
+  ['agent_reply_wait', 'Agent reply wait', 'agent_reply_ms'],
+  ['case_wait', 'Case bound', 'case_ms'],
+] as const;
+
 export const Results = z.object({
   tool: z.literal('dialtone'),
   /** dialtone's version (package.json); absent in reports older than 0.1.0's package. */
@@ -132,7 +141,9 @@ export const Results = z.object({
     /** The names the documents leave out, as this run spelled them (the profile's `names`, or the reference's). */
     names: z.record(z.string(), z.unknown()).optional(),
     /** How long cases waited for the agent on a socket, and whether the profile said so or it was the default. */
-    agent_reply_wait: z.object({ ms: z.number(), source: z.enum(['profile', 'default']) }).optional(),
+    agent_reply_wait: WaitUsed.optional(),
+    /** How long one case could take in all (the profile's waits.case_ms, or the default). */
+    case_wait: WaitUsed.optional(),
   }),
   filter: z.string().nullable(),
   gate: z.enum(['pass', 'fail']),

@@ -3,7 +3,7 @@ import { boundTo } from '../clients/exchange.js';
 import { withMutation } from '../clients/mutation.js';
 import { type RuleId, Rules } from '../contract/index.js';
 import { redact } from '../profile/redact.js';
-import { type Capability, capabilities } from '../profile/schema.js';
+import { type Capability, capabilities, profileWait } from '../profile/schema.js';
 import { countingChecks } from './check-count.js';
 import { CheckFailure, type checks } from './checks.js';
 import { CaseContext, PROFILE_ENV, runSettings, secretEnv } from './context.js';
@@ -64,6 +64,15 @@ function missingReason(capability: Capability, options: CaseOptions): string {
 function sharedResourceOf(surface: string): string | undefined {
   if (!process.env[PROFILE_ENV]) return undefined;
   return sharedResource(surface, capabilities(runSettings(surface).loaded.profile));
+}
+
+/**
+ * A case's bound: the profile's waits.case_ms (a slow platform's cases take longer), or the case's own when it waits
+ * longer (a real-time variant); the case's own alone outside a run.
+ */
+function caseTimeout(surface: string, own: number | undefined): number | undefined {
+  if (!process.env[PROFILE_ENV]) return own;
+  return Math.max(own ?? 0, profileWait(runSettings(surface).loaded.profile, 'case_ms').ms);
 }
 
 /** The derived checks of every answer and event the case saw, their texts redacted. */
@@ -170,7 +179,7 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
       meta.wire = wireOf(t, secrets);
       const why = task.result?.errors?.[0]?.message.split('\n')[0] ?? 'stopped';
       const ms = /^Test timed out in (\d+)ms/.exec(why)?.[1];
-      const received = ms ? `the case did not end within ${ms} ms` : why;
+      const received = ms ? `the case did not end within ${ms} ms (waits.case_ms)` : why;
       meta.failure ??= { check: ms ? 'time' : 'error', documented: r.statement, received: redact(received, secrets), reproduce: reproduce() };
     });
     try {
@@ -211,5 +220,5 @@ export function rule(id: RuleId, sentence: string, body: (api: CaseApi) => Promi
   // it runs in its turn, and its file alone among the files that share it.
   const shared = sharedResourceOf(r.surface);
   if (shared) holdDuringFile(shared);
-  (slow ? it.concurrent : shared || options.sequential ? it.sequential : it)(`${id} ${sentence}`, run, options.timeoutMs);
+  (slow ? it.concurrent : shared || options.sequential ? it.sequential : it)(`${id} ${sentence}`, run, caseTimeout(r.surface, options.timeoutMs));
 }

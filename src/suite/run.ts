@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import { ruleList } from '../contract/index.js';
 import type { LoadedProfile } from '../profile/load.js';
-import { agentReplyWait } from '../profile/schema.js';
+import { agentReplyWait, profileWait } from '../profile/schema.js';
 import type { Results } from '../report/results.js';
 import { DIALTONE_VERSION } from '../version.js';
 import { reportOrder, toCaseResults, toRuleResults, totalsOf } from './aggregate.js';
@@ -198,6 +198,7 @@ function resultsOf(loaded: LoadedProfile, only: string | undefined, started: num
       tls: { ca_file: p.tls?.ca_file ?? null, insecure: p.tls?.insecure ?? false },
       names: p.names,
       agent_reply_wait: agentReplyWait(p),
+      case_wait: profileWait(p, 'case_ms'),
     },
     filter: only ?? null,
     // Nothing checked is no pass: a gate is green only when cases ran and none failed.

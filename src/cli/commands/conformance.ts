@@ -7,7 +7,7 @@ import { scenarioNames } from '../../load/scenarios.js';
 import type { Defect } from '../../reference-target/defect.js';
 import { type DefectId, Defects } from '../../reference-target/defects.js';
 import type { IssuedCredentials } from '../../reference-target/tenancy.js';
-import type { DefectVerdict, Results, RuleProofRow } from '../../report/results.js';
+import { type DefectVerdict, type Results, type RuleProofRow, WAITS_USED } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { defineCommand, parseCommand } from '../command.js';
 import { ENGINE_FLAG, LIVE_DASHBOARD_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
@@ -246,8 +246,10 @@ export async function runConformance(request: {
     `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered` +
       `${t.not_run === undefined ? '' : `, ${t.not_run} rules not run (interrupted)`} (${(results.duration_ms / 1000).toFixed(1)} s)`,
   );
-  const wait = results.target.agent_reply_wait;
-  if (wait?.source === 'profile') console.log(`  agent reply wait: ${wait.ms} ms (the profile's waits.agent_reply_ms)`);
+  for (const [field, label, key] of WAITS_USED) {
+    const wait = results.target[field];
+    if (wait?.source === 'profile') console.log(`  ${label.toLowerCase()}: ${wait.ms} ms (the profile's waits.${key})`);
+  }
   // A rule's real-time variant (--slow) says so in its title: name it, so its line differs from the control variant's.
   for (const c of results.cases.filter((x) => x.outcome === 'fail')) {
     console.log(`  FAIL ${c.rule}${c.title.includes(' in real time: ') ? ' (in real time)' : ''}: ${c.detail}`);
