@@ -1,5 +1,5 @@
 import { badge, esc, page } from './html.js';
-import { type CaseResult, type ProofSummary, type Results, type RuleProofRow, WAITS_USED } from './results.js';
+import { type CaseResult, type ProofSummary, type Results, type RuleProofRow, WAITS_REPORTED } from './results.js';
 
 function caseBlock(c: CaseResult): string {
   const rows: string[] = [];
@@ -138,11 +138,13 @@ function namesSection(r: Results): string {
         .map((x) => `<tr><td>${esc(x.kind)}</td><td><code>${esc(x.id)}</code></td><td>${esc(x.rule)}</td></tr>`)
         .join('')}</table>`
     : '';
-  const waited = WAITS_USED.map(([field, label, key]) => {
-    const wait = r.target[field];
-    const from = wait?.source === 'profile' ? `from the profile, <code>waits.${key}</code>` : `default; a profile sets <code>waits.${key}</code>`;
-    return wait ? `<p>${label}: ${wait.ms} ms (${from})</p>` : '';
-  }).join('');
+  const waited = Object.entries(WAITS_REPORTED)
+    .map(([key, { field, label }]) => {
+      const wait = r.target[field];
+      const from = wait?.source === 'profile' ? `from the profile, <code>waits.${key}</code>` : `default; a profile sets <code>waits.${key}</code>`;
+      return wait ? `<p>${label}: ${wait.ms} ms (${from})</p>` : '';
+    })
+    .join('');
   return (
     `<h2>Names and trust this run used</h2><p>TLS: ${trust}</p>${waited}<table><tr><th>Name the documents leave out</th><th>As ` +
     `used</th></tr>${rows.join('')}</table>${left}`

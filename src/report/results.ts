@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RuleKind, Surface } from '../contract/rule.js';
+import type { WaitName } from '../profile/schema.js';
 
 /** How one case ended. `observed` is for what the documents leave open and never fails the gate. */
 export const Outcome = z.enum(['pass', 'fail', 'skip', 'observed']);
@@ -118,11 +119,11 @@ export type ProofSummary = z.infer<typeof ProofSummary>;
 /** A wait the run used: its length, and whether the profile named it or it was the default. */
 const WaitUsed = z.object({ ms: z.number(), source: z.enum(['profile', 'default']) });
 
-/** The waits a run reports, each with its label and the profile's key that sets it. */
-export const WAITS_USED = [
-  ['agent_reply_wait', 'Agent reply wait', 'agent_reply_ms'],
-  ['case_wait', 'Case bound', 'case_ms'],
-] as const;
+/** The waits a run reports, one for each wait a profile names: its field in `target` and its label. */
+export const WAITS_REPORTED: Readonly<Record<WaitName, { readonly field: 'agent_reply_wait' | 'case_wait'; readonly label: string }>> = {
+  agent_reply_ms: { field: 'agent_reply_wait', label: 'Agent reply wait' },
+  case_ms: { field: 'case_wait', label: 'Case bound' },
+};
 
 export const Results = z.object({
   tool: z.literal('dialtone'),

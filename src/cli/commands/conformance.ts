@@ -7,7 +7,7 @@ import { scenarioNames } from '../../load/scenarios.js';
 import type { Defect } from '../../reference-target/defect.js';
 import { type DefectId, Defects } from '../../reference-target/defects.js';
 import type { IssuedCredentials } from '../../reference-target/tenancy.js';
-import { type DefectVerdict, type Results, type RuleProofRow, WAITS_USED } from '../../report/results.js';
+import { type DefectVerdict, type Results, type RuleProofRow, WAITS_REPORTED } from '../../report/results.js';
 import { matchesGlob } from '../../suite/glob.js';
 import { defineCommand, parseCommand } from '../command.js';
 import { ENGINE_FLAG, LIVE_DASHBOARD_FLAG, REPORT_DIR_FLAG, TARGET_FLAG } from '../flags.js';
@@ -246,7 +246,7 @@ export async function runConformance(request: {
     `conformance against ${results.target.name}: ${t.pass} pass, ${t.fail} fail, ${t.skip} skip, ${t.observed} observed, ${t.uncovered} rules uncovered` +
       `${t.not_run === undefined ? '' : `, ${t.not_run} rules not run (interrupted)`} (${(results.duration_ms / 1000).toFixed(1)} s)`,
   );
-  for (const [field, label, key] of WAITS_USED) {
+  for (const [key, { field, label }] of Object.entries(WAITS_REPORTED)) {
     const wait = results.target[field];
     if (wait?.source === 'profile') console.log(`  ${label.toLowerCase()}: ${wait.ms} ms (the profile's waits.${key})`);
   }
