@@ -35,25 +35,22 @@ describe("a conformance case's bound, from the profile", () => {
 
   const results = (dir: string) => JSON.parse(readFileSync(join(dir, 'conformance', 'results.json'), 'utf8')) as Results;
 
-  it("is written by a slowed reference target for its delay, and the gate passes within it, saying it was the profile's", async () => {
-    const written = JSON.parse(readFileSync(profile, 'utf8'));
-    expect(written.waits).toEqual({ case_ms: 30_000 + 40 * DELAY_MS });
-    const dir = join(work, 'within');
-    const run = await dialtone(['conformance', '--target', profile, '--only', CASE, '--report-dir', dir], { timeoutMs: 120_000 });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain(`case bound: ${30_000 + 40 * DELAY_MS} ms (the profile's waits.case_ms)`);
-    expect(results(dir).target.case_wait).toEqual({ ms: 30_000 + 40 * DELAY_MS, source: 'profile' });
-    expect(readFileSync(join(dir, 'conformance', 'index.html'), 'utf8')).toContain('Case bound: 42000 ms (from the profile, <code>waits.case_ms</code>)');
+  it('is written by a slowed reference target for its delay: 30 s and 40 times the delay', () => {
+    expect(JSON.parse(readFileSync(profile, 'utf8')).waits).toEqual({ case_ms: 30_000 + 40 * DELAY_MS });
   });
 
-  it('fails a case that outlasts the bound the profile names, and the failure names waits.case_ms', async () => {
+  it("fails a case that outlasts the bound the profile names, names waits.case_ms, and says the bound was the profile's", async () => {
     const tight = join(work, 'tight.json');
     writeFileSync(tight, JSON.stringify({ ...JSON.parse(readFileSync(profile, 'utf8')), waits: { case_ms: DELAY_MS } }));
     const dir = join(work, 'tight');
     const run = await dialtone(['conformance', '--target', tight, '--only', CASE, '--report-dir', dir], { timeoutMs: 120_000 });
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    const failed = results(dir).cases.filter((c) => c.outcome === 'fail');
+    const written = results(dir);
+    const failed = written.cases.filter((c) => c.outcome === 'fail');
     expect(failed.map((c) => c.rule)).toEqual([CASE]);
     expect(failed[0]?.detail).toMatch(new RegExp(`${DELAY_MS} ms (ran out )?\\(waits\\.case_ms\\)`));
+    expect(run.stdout).toContain(`case bound: ${DELAY_MS} ms (the profile's waits.case_ms)`);
+    expect(written.target.case_wait).toEqual({ ms: DELAY_MS, source: 'profile' });
+    expect(readFileSync(join(dir, 'conformance', 'index.html'), 'utf8')).toContain(`Case bound: ${DELAY_MS} ms (from the profile, <code>waits.case_ms</code>)`);
   });
 });
